@@ -1,0 +1,115 @@
+//===- phaseprobe/model.h - The data phaseprobe reasons about ---*- C++ -*-===//
+//
+// The phase and profile model shared by every tool: what a phase file holds
+// (METHOD.md, stage 2), what a uB profile holds (stage 1), and the stream tuple
+// both are compared by (stage 3). Plain structs, no I/O: readers and writers
+// live in their own headers so no format is parsed in two places.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace phaseprobe {
+
+/// Whether the threads of a team touch the same memory (shared, "C" in the
+/// original study) or disjoint pieces of it (private, "P").
+enum class Access { Shared, Private };
+
+const char *accessName(Access A);                  ///< "shared" / "private"
+std::optional<Access> parseAccess(const std::string &S);
+
+/// The quantities a stream is matched by (METHOD.md, "Stage 2").
+struct StreamTuple {
+  double footprintKiB = 0; ///< span touched in one invocation, all threads
+  double strideBytes = 0;  ///< dominant local stride
+  unsigned elemBytes = 0;  ///< bytes per access
+  Access access = Access::Shared;
+
+  bool operator==(const StreamTuple &O) const {
+    return footprintKiB == O.footprintKiB && strideBytes == O.strideBytes &&
+           elemBytes == O.elemBytes && access == O.access;
+  }
+};
+
+/// One stream of a phase as the runtime (or a user) wrote it.
+struct PhaseStream {
+  std::string id; ///< "v1", "v2", ... unique within the phase
+  StreamTuple tuple;
+  std::string op;                 ///< "load", "store", "load+store"; may be empty
+  std::optional<bool> significant; ///< absent: derive from the node's L1d
+  std::vector<std::string> sites; ///< "file:line:col" of the merged sites
+  std::uint64_t samples = 0;
+};
+
+/// One phase: an OpenMP parallel region or a worksharing construct in it.
+struct Phase {
+  std::string id; ///< "file:line:col", stable across optimization levels
+  std::string file;
+  unsigned line = 0, column = 0;
+  std::string kind;                  ///< "parallel", "parallel for", "for", ...
+  std::optional<std::string> parent; ///< enclosing region for worksharing
+  std::uint64_t invocations = 0;
+  unsigned threads = 0;
+  double timeS = 0;
+  std::optional<double> weight; ///< absent: derived as time / total time
+  double iterations = 0;        ///< kernel iterations of the slowest thread
+  double tpiUs = 0;             ///< timeS * 1e6 / iterations
+  std::vector<PhaseStream> streams;
+};
+
+/// The hardware description of a node (from hwloc where measured).
+struct NodeInfo {
+  std::string label;
+  std::string hostname;
+  std::string cpu;
+  unsigned cores = 0;      ///< physical cores
+  unsigned pus = 0;        ///< hardware threads
+  unsigned numaNodes = 0;
+  unsigned sockets = 0;
+  double l1dKiB = 0, l2KiB = 0, l3KiB = 0; ///< per-core L1d/L2, largest L3
+  double memoryMiB = 0;
+};
+
+struct ProgramInfo {
+  std::string name;
+  std::vector<std::string> argv;
+  double totalTimeS = 0;
+  unsigned threads = 0;
+  std::string started; ///< ISO 8601, UTC
+};
+
+/// A whole phase file (schema phaseprobe.phases/1).
+struct PhaseFile {
+  std::string schema;
+  ProgramInfo program;
+  std::optional<NodeInfo> node;
+  std::vector<Phase> phases;
+};
+
+/// Summary statistics of repeated measurements.
+struct Stats {
+  double mean = 0, median = 0, min = 0, max = 0, stddev = 0;
+  std::uint64_t count = 0;
+};
+
+/// One performance profile: one uB configuration measured on one node.
+struct Profile {
+  std::int64_t id = 0; ///< database row id; 0 when not stored
+  std::string node;
+  std::string ubench; ///< "mbw1c", "mbw2hc", ...
+  std::map<std::string, std::string> params; ///< op, type, pattern, placement...
+  unsigned threads = 0;
+  std::vector<StreamTuple> streams; ///< in the profile's stream order
+  std::optional<double> timeS;      ///< mean time of one repetition
+  std::optional<double> iterations; ///< iterations of one repetition
+  double tpiUs = 0;                 ///< mean time per iteration
+  std::optional<Stats> timeStats;   ///< seconds
+  std::optional<Stats> tpiStats;    ///< microseconds
+};
+
+} // namespace phaseprobe
