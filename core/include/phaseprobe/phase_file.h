@@ -1,0 +1,58 @@
+//===- phaseprobe/phase_file.h - Read, validate, write phase files -*- C++ -*-===//
+//
+// The phase file (schema phaseprobe.phases/1, CONTRACTS.md) is written by the
+// runtime and read by the matcher and the estimator; hand-written files in its
+// minimal form are valid input too. This is the one place that parses it, so
+// the rules below hold for every tool:
+//
+//  - required: schema, program.total_time_s, program.threads and, per phase,
+//    id, threads, time_s, iterations, tpi_us, streams[] with footprint_kib,
+//    stride_bytes, elem_bytes, access;
+//  - every error is an InputError naming the file and the JSON path
+//    ("phases[2].streams[0].stride_bytes: expected a number");
+//  - optional fields are kept absent in the model and derived on demand
+//    (weight = time_s / total_time_s, significance from the base node's L1d,
+//    kind/parent absent = a parallel region).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "phaseprobe/model.h"
+
+#include <string>
+#include <vector>
+
+namespace phaseprobe {
+
+/// The schema string this reader accepts and the writer stamps.
+inline constexpr const char *PhaseFileSchema = "phaseprobe.phases/1";
+
+/// Parses and validates the text of a phase file. \p FileName is only used in
+/// error messages. Throws InputError.
+PhaseFile parsePhaseFile(const std::string &Text, const std::string &FileName);
+
+/// Reads and validates \p Path (readFile + parsePhaseFile).
+PhaseFile readPhaseFile(const std::string &Path);
+
+/// Serializes \p File in the phaseprobe.phases/1 format; absent optional
+/// fields are left out so a read/write round trip keeps the file's meaning.
+std::string formatPhaseFile(const PhaseFile &File);
+
+/// Whether \p Kind names a worksharing construct ("for", "sections",
+/// "single", with or without a "parallel " prefix counts as a region).
+bool isWorksharingKind(const std::string &Kind);
+
+/// METHOD.md's leaf phases: worksharing phases, and regions with no
+/// worksharing phase inside. Indices into File.phases, in file order.
+std::vector<size_t> leafPhases(const PhaseFile &File);
+
+/// The phase's weight: the stored one, else time_s / total_time_s (0 when the
+/// total is 0).
+double phaseWeight(const Phase &P, const ProgramInfo &Program);
+
+/// Whether a stream enters matching: the stored flag, else footprint strictly
+/// greater than \p L1dKiB (METHOD.md: a stream that fits in L1d does not
+/// decide performance). \p L1dKiB <= 0 means unknown: every stream counts.
+bool isSignificantStream(const PhaseStream &S, double L1dKiB);
+
+} // namespace phaseprobe

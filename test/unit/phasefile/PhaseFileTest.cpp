@@ -1,0 +1,160 @@
+//===- PhaseFileTest.cpp - phaseprobe.phases/1 reading and validation -----===//
+//
+// The minimal hand-written form must be accepted, every malformed field must
+// be rejected with the file and the JSON path in the message, and a write /
+// read round trip must keep the meaning.
+//
+//===----------------------------------------------------------------------===//
+#include "phaseprobe/error.h"
+#include "phaseprobe/phase_file.h"
+
+#include <gtest/gtest.h>
+
+using namespace phaseprobe;
+
+namespace {
+
+const char *Minimal = R"({
+  "schema": "phaseprobe.phases/1",
+  "program": {"total_time_s": 216.0614, "threads": 4},
+  "phases": [
+    {"id": "mm", "threads": 4, "time_s": 212.0254, "iterations": 16000000000,
+     "tpi_us": 0.01325,
+     "streams": [
+       {"footprint_kib": 3906, "stride_bytes": 8, "elem_bytes": 8, "access": "private"},
+       {"footprint_kib": 15624, "stride_bytes": 32000, "elem_bytes": 8, "access": "shared"}
+     ]}
+  ]
+})";
+
+std::string errorOf(const std::string &Text) {
+  try {
+    parsePhaseFile(Text, "in.json");
+  } catch (const InputError &E) {
+    return E.what();
+  }
+  return "(no error)";
+}
+
+std::string replaced(std::string S, const std::string &From, const std::string &To) {
+  auto Pos = S.find(From);
+  EXPECT_NE(Pos, std::string::npos) << From;
+  return S.replace(Pos, From.size(), To);
+}
+
+} // namespace
+
+TEST(PhaseFile, MinimalFormIsValidAndOptionalFieldsAreDerived) {
+  PhaseFile F = parsePhaseFile(Minimal, "in.json");
+  EXPECT_EQ(F.schema, "phaseprobe.phases/1");
+  EXPECT_DOUBLE_EQ(F.program.totalTimeS, 216.0614);
+  EXPECT_EQ(F.program.threads, 4u);
+  ASSERT_EQ(F.phases.size(), 1u);
+  const Phase &P = F.phases[0];
+  EXPECT_EQ(P.threads, 4u);
+  EXPECT_DOUBLE_EQ(P.iterations, 16e9);
+  EXPECT_FALSE(P.weight.has_value());
+  EXPECT_NEAR(phaseWeight(P, F.program), 212.0254 / 216.0614, 1e-12);
+  EXPECT_FALSE(P.parent.has_value());
+  ASSERT_EQ(P.streams.size(), 2u);
+  EXPECT_EQ(P.streams[0].id, "v1"); // derived from the position
+  EXPECT_EQ(P.streams[1].id, "v2");
+  EXPECT_EQ(P.streams[0].tuple.access, Access::Private);
+  EXPECT_FALSE(P.streams[0].significant.has_value());
+  EXPECT_EQ(leafPhases(F), std::vector<size_t>{0});
+}
+
+TEST(PhaseFile, SignificanceFromL1dWhenAbsent) {
+  PhaseStream S;
+  S.tuple.footprintKiB = 32;
+  EXPECT_FALSE(isSignificantStream(S, 32)); // strictly greater than L1d
+  S.tuple.footprintKiB = 32.5;
+  EXPECT_TRUE(isSignificantStream(S, 32));
+  S.tuple.footprintKiB = 1;
+  EXPECT_TRUE(isSignificantStream(S, 0)); // unknown L1d: everything counts
+  S.significant = true;
+  EXPECT_TRUE(isSignificantStream(S, 48));
+  S.significant = false;
+  S.tuple.footprintKiB = 1e6;
+  EXPECT_FALSE(isSignificantStream(S, 48)); // the stored flag wins
+}
+
+TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"stride_bytes\": 32000", "\"stride_bytes\": \"x\"")),
+            "in.json: phases[0].streams[1].stride_bytes: expected a number, found a string");
+  EXPECT_EQ(errorOf(replaced(Minimal, "phaseprobe.phases/1", "phaseprobe.phases/2")),
+            "in.json: schema: 'phaseprobe.phases/2' is not phaseprobe.phases/1");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"threads\": 4}", "\"threads\": 0}")),
+            "in.json: program.threads: expected a positive integer, found 0");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"tpi_us\": 0.01325,", "")),
+            "in.json: phases[0].tpi_us: missing (required)");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"access\": \"shared\"", "\"access\": \"global\"")),
+            "in.json: phases[0].streams[1].access: 'global' is neither \"shared\" nor \"private\"");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"elem_bytes\": 8, \"access\": \"private\"",
+                             "\"elem_bytes\": 7.5, \"access\": \"private\"")),
+            "in.json: phases[0].streams[0].elem_bytes: expected a non-negative integer, found 7.5");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"footprint_kib\": 0")),
+            "in.json: phases[0].streams[0].footprint_kib: must be > 0, found 0");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"time_s\": 212.0254", "\"time_s\": -1")),
+            "in.json: phases[0].time_s: must be >= 0, found -1");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"streams\": [", "\"streams\": 5, \"x\": [")),
+            "in.json: phases[0].streams: expected an array, found a number");
+  EXPECT_EQ(errorOf("[1, 2]"), "in.json: expected a JSON object, found an array");
+  EXPECT_EQ(errorOf("{\"program\": {}}"), "in.json: schema: missing (required)");
+}
+
+TEST(PhaseFile, MalformedJsonNamesLineAndColumn) {
+  std::string E = errorOf("{\n  \"schema\": \"phaseprobe.phases/1\",\n  \"program\": {,}\n}");
+  EXPECT_EQ(E.rfind("in.json: line 3, column 15: malformed JSON:", 0), 0u) << E;
+  EXPECT_EQ(E.find('\n'), std::string::npos);
+  EXPECT_NE(errorOf("").find("malformed JSON"), std::string::npos);
+}
+
+TEST(PhaseFile, DuplicateIdsAndDanglingParentsAreRejected) {
+  std::string Two = replaced(Minimal, "  ]\n}", "  ,{\"id\": \"mm\", \"threads\": 4, \"time_s\": 1, "
+                                               "\"iterations\": 1, \"tpi_us\": 1, \"streams\": []}]\n}");
+  EXPECT_EQ(errorOf(Two), "in.json: phases[1].id: phase id 'mm' appears twice");
+  std::string Dangling = replaced(Minimal, "\"id\": \"mm\",", "\"id\": \"mm\", \"parent\": \"r\",");
+  EXPECT_EQ(errorOf(Dangling), "in.json: phases[0].parent: no phase has the id 'r'");
+  std::string DupStream = replaced(replaced(Minimal, "{\"footprint_kib\": 3906", "{\"id\": \"a\", \"footprint_kib\": 3906"),
+                                   "{\"footprint_kib\": 15624", "{\"id\": \"a\", \"footprint_kib\": 15624");
+  EXPECT_EQ(errorOf(DupStream),
+            "in.json: phases[0].streams[1].id: stream id 'a' appears twice in the phase");
+}
+
+TEST(PhaseFile, LeavesAreWorksharingPhasesAndRegionsWithoutThem) {
+  PhaseFile F;
+  auto Add = [&](const std::string &Id, const std::string &Kind,
+                 std::optional<std::string> Parent) {
+    Phase P;
+    P.id = Id;
+    P.kind = Kind;
+    P.parent = std::move(Parent);
+    F.phases.push_back(P);
+  };
+  Add("r1", "parallel", std::nullopt);       // has children: not a leaf
+  Add("f1", "for", std::string("r1"));       // leaf
+  Add("s1", "single", std::string("r1"));    // leaf
+  Add("r2", "parallel for", std::nullopt);   // no children: leaf
+  Add("r3", "", std::nullopt);               // kind unknown, no children: leaf
+  EXPECT_EQ(leafPhases(F), (std::vector<size_t>{1, 2, 3, 4}));
+}
+
+TEST(PhaseFile, RoundTripKeepsMeaning) {
+  PhaseFile F = parsePhaseFile(Minimal, "in.json");
+  F.phases[0].streams[0].significant = true;
+  F.phases[0].streams[0].sites = {"mm.c:45:12"};
+  F.phases[0].kind = "parallel for";
+  F.node = NodeInfo{};
+  F.node->label = "bn";
+  F.node->l1dKiB = 32;
+  PhaseFile G = parsePhaseFile(formatPhaseFile(F), "out.json");
+  EXPECT_EQ(formatPhaseFile(G), formatPhaseFile(F));
+  EXPECT_EQ(G.phases[0].streams[0].significant, std::optional<bool>(true));
+  EXPECT_EQ(G.phases[0].kind, "parallel for");
+  ASSERT_TRUE(G.node.has_value());
+  EXPECT_EQ(G.node->label, "bn");
+  EXPECT_DOUBLE_EQ(G.node->l1dKiB, 32);
+  EXPECT_FALSE(G.phases[0].weight.has_value());
+  EXPECT_EQ(G.phases[0].streams[1].tuple, F.phases[0].streams[1].tuple);
+}
