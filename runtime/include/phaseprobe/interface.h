@@ -1,0 +1,114 @@
+/*===- phaseprobe/interface.h - Compiler <-> runtime ABI ----------*- C -*-===*
+ *
+ * The only contract between code instrumented by the phaseprobe Clang plugin
+ * (libphaseprobe.so) and the runtime (libphaseprobe_rt). The plugin emits
+ * calls to these entry points; nothing else of the runtime is visible to
+ * instrumented code. It is an ABI: any change to a layout or a signature
+ * below bumps PHASEPROBE_ABI_VERSION, which the plugin stamps into every
+ * object it instruments and the runtime checks when the object registers.
+ *
+ * Two things never change across versions, so that a mismatch can always be
+ * detected and reported instead of producing garbage:
+ *   - the signature of __phaseprobe_register, and
+ *   - the first field of __phaseprobe_construct (the runtime-assigned index,
+ *     which the runtime sets to PHASEPROBE_DISABLED on a mismatch).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef PHASEPROBE_INTERFACE_H
+#define PHASEPROBE_INTERFACE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PHASEPROBE_API __attribute__((visibility("default")))
+
+/** Version of this interface; the plugin passes it to __phaseprobe_register. */
+#define PHASEPROBE_ABI_VERSION 1u
+
+/** Index value of a construct the runtime does not track (ABI mismatch). */
+#define PHASEPROBE_DISABLED 0xffffffffu
+
+/** What a construct is; the phase file's "kind" string is derived from it. */
+enum __phaseprobe_kind {
+  __PHASEPROBE_PARALLEL = 1,          /* parallel region (fork/join)         */
+  __PHASEPROBE_PARALLEL_FOR = 2,      /* combined parallel for (one phase)   */
+  __PHASEPROBE_PARALLEL_SECTIONS = 3, /* combined parallel sections          */
+  __PHASEPROBE_TEAMS = 4,             /* teams region executed on the host   */
+  __PHASEPROBE_FOR = 16,              /* worksharing loop inside a region    */
+  __PHASEPROBE_SECTIONS = 17,         /* sections inside a region            */
+  __PHASEPROBE_SINGLE = 18,           /* single (one thread executes)        */
+  __PHASEPROBE_MASTER = 19,           /* master / masked                     */
+  __PHASEPROBE_DISTRIBUTE = 20        /* distribute inside teams             */
+};
+
+/** One static OpenMP construct. The plugin emits one per construct and
+ *  source location into a module-local array; the runtime owns `index`. */
+typedef struct __phaseprobe_construct {
+  uint32_t index;       /* set by __phaseprobe_register; first in every ABI */
+  uint32_t kind;        /* enum __phaseprobe_kind */
+  uint32_t line;        /* line of the pragma */
+  uint32_t column;      /* column of the pragma */
+  const char *file;     /* file as the compiler saw it (may be a header)  */
+  const char *function; /* enclosing source function */
+} __phaseprobe_construct;
+
+/** Emitted once per instrumented object, in a module constructor that runs
+ *  before any user constructor: registers the object's `count` constructs.
+ *  `module` names the object's main source file (for messages) and
+ *  `construct_size` is sizeof(__phaseprobe_construct) as the plugin laid it
+ *  out (so a mismatching runtime can still walk the array). When
+ *  `abi_version` differs from the runtime's, one line is printed on stderr
+ *  and every construct of the object is set to PHASEPROBE_DISABLED: the
+ *  program runs normally, that object is simply not measured. */
+PHASEPROBE_API void __phaseprobe_register(uint32_t abi_version, const char *module,
+                           __phaseprobe_construct *constructs, uint32_t count,
+                           uint32_t construct_size);
+
+/** Emitted in the forking thread immediately before __kmpc_fork_call,
+ *  __kmpc_fork_teams and __kmpc_serialized_parallel. */
+PHASEPROBE_API void __phaseprobe_region_begin(__phaseprobe_construct *c);
+
+/** Emitted in the forking thread immediately after the fork call returns
+ *  (the join), and after __kmpc_end_serialized_parallel. */
+PHASEPROBE_API void __phaseprobe_region_end(__phaseprobe_construct *c);
+
+/** Emitted at the entry of a region's outlined function: every thread of
+ *  the team calls it when it starts executing the region body. */
+PHASEPROBE_API void __phaseprobe_thread_begin(__phaseprobe_construct *c);
+
+/** Emitted before every return of a region's outlined function. */
+PHASEPROBE_API void __phaseprobe_thread_end(__phaseprobe_construct *c);
+
+/** Emitted immediately before __kmpc_for_static_init_*, __kmpc_dispatch_init_*,
+ *  __kmpc_single, __kmpc_master and __kmpc_masked of a worksharing construct
+ *  that is a phase of its own (not the loop of a combined `parallel for`). */
+PHASEPROBE_API void __phaseprobe_ws_begin(__phaseprobe_construct *c);
+
+/** Emitted immediately after __kmpc_single / __kmpc_master / __kmpc_masked
+ *  with their result: a thread that does not execute the block (0) leaves
+ *  the construct without recording a share. */
+PHASEPROBE_API void __phaseprobe_ws_entered(int32_t executes);
+
+/** Emitted immediately after __kmpc_dispatch_next_* with its result: the
+ *  thread's share of a dynamic/guided/runtime loop ends when it is 0. */
+PHASEPROBE_API void __phaseprobe_ws_next(int32_t more);
+
+/** Emitted immediately after __kmpc_for_static_fini, __kmpc_end_single,
+ *  __kmpc_end_master and __kmpc_end_masked: the thread's share ends. */
+PHASEPROBE_API void __phaseprobe_ws_end(void);
+
+/** Innermost-loop iterations executed by the calling thread. Instrumented
+ *  functions count their innermost loops in a local counter and add it here
+ *  before every probe call and every return; probes read it. The variable is
+ *  initial-exec TLS, so the addition is one instruction. */
+PHASEPROBE_API extern __thread uint64_t __phaseprobe_iterations
+    __attribute__((tls_model("initial-exec")));
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PHASEPROBE_INTERFACE_H */

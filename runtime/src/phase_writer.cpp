@@ -1,0 +1,355 @@
+//===- phase_writer.cpp - The phase file (phaseprobe.phases/1) ------------===//
+//
+// Aggregation (documented in runtime/README.md, "How a phase's numbers are
+// made"). Each thread accumulates, per phase, the sum of its shares. Then:
+//  - region (parallel, parallel for, parallel sections, teams): time is the
+//    fork-to-join time measured by the forking thread, summed over
+//    invocations (for a nested region forked by several threads at once, the
+//    largest such sum); iterations are those of the team member with the
+//    largest summed body time (the slowest thread).
+//  - for / sections / distribute: time is the largest per-thread sum of
+//    shares (the slowest thread), iterations are that thread's. Summing per
+//    thread first and taking the maximum second is an upper-bounded
+//    approximation of "slowest thread per invocation" that needs no
+//    per-invocation synchronization.
+//  - single / master: exactly one thread executes each invocation, so time,
+//    iterations and invocations are sums over the threads that executed it.
+// thread_time_s gives min/median/max of the per-thread sums (imbalance).
+//
+//===----------------------------------------------------------------------===//
+#include "phase_writer.h"
+#include "node_info.h"
+#include "runtime.h"
+#include "thread_state.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace __phaseprobe {
+namespace {
+
+std::atomic<StreamsWriterFn> StreamsWriter{nullptr};
+std::atomic<bool> HookInstalled{false};
+std::atomic<bool> Flushed{false};
+
+const char *kindName(uint32_t Kind) {
+  switch (Kind) {
+  case __PHASEPROBE_PARALLEL:
+    return "parallel";
+  case __PHASEPROBE_PARALLEL_FOR:
+    return "parallel for";
+  case __PHASEPROBE_PARALLEL_SECTIONS:
+    return "parallel sections";
+  case __PHASEPROBE_TEAMS:
+    return "teams";
+  case __PHASEPROBE_FOR:
+    return "for";
+  case __PHASEPROBE_SECTIONS:
+    return "sections";
+  case __PHASEPROBE_SINGLE:
+    return "single";
+  case __PHASEPROBE_MASTER:
+    return "master";
+  case __PHASEPROBE_DISTRIBUTE:
+    return "distribute";
+  }
+  return "unknown";
+}
+
+bool isRegion(uint32_t Kind) { return Kind >= 1 && Kind <= 4; }
+bool isOneThread(uint32_t Kind) {
+  return Kind == __PHASEPROBE_SINGLE || Kind == __PHASEPROBE_MASTER;
+}
+
+const char *baseName(const char *Path) {
+  const char *Slash = strrchr(Path, '/');
+  return Slash ? Slash + 1 : Path;
+}
+
+void phaseId(uint32_t Index, char *Out, size_t Cap) {
+  const __phaseprobe_construct *C = construct(Index);
+  snprintf(Out, Cap, "%s:%u:%u", baseName(C->file ? C->file : "unknown"),
+           C->line, C->column);
+}
+
+struct Summary {
+  uint64_t TimeNs = 0, Iterations = 0, Invocations = 0;
+  uint64_t MinNs = 0, MedianNs = 0, MaxNs = 0;
+  uint32_t Threads = 0; ///< threads that recorded a share
+};
+
+// Collapses the per-thread slots of phase \p P (see the file comment).
+Summary summarize(uint32_t P, uint32_t Kind, uint64_t *Scratch,
+                  uint32_t ScratchCap) {
+  Summary S;
+  uint64_t SlowestNs = 0;
+  bool HaveSlowest = false;
+  uint32_t N = 0;
+  for (ThreadState *T = threadList(); T; T = T->Next) {
+    if (P >= T->NumSlots)
+      continue;
+    const PhaseSlot &Sl = T->Slots[P];
+    if (isRegion(Kind)) {
+      S.TimeNs = std::max(S.TimeNs, Sl.ForkNs);
+      S.Invocations += Sl.ForkCount;
+    }
+    if (!Sl.ShareCount)
+      continue;
+    if (N < ScratchCap)
+      Scratch[N++] = Sl.ShareNs;
+    if (isOneThread(Kind)) {
+      S.TimeNs += Sl.ShareNs;
+      S.Iterations += Sl.ShareIters;
+      S.Invocations += Sl.ShareCount;
+    } else if (!HaveSlowest || Sl.ShareNs > SlowestNs) {
+      HaveSlowest = true;
+      SlowestNs = Sl.ShareNs;
+      S.Iterations = Sl.ShareIters;
+      if (!isRegion(Kind))
+        S.TimeNs = Sl.ShareNs;
+    }
+    if (!isRegion(Kind) && !isOneThread(Kind))
+      S.Invocations = std::max(S.Invocations, Sl.ShareCount);
+  }
+  S.Threads = N;
+  if (N) {
+    std::sort(Scratch, Scratch + N);
+    S.MinNs = Scratch[0];
+    S.MaxNs = Scratch[N - 1];
+    S.MedianNs = N % 2 ? Scratch[N / 2]
+                       : (Scratch[N / 2 - 1] + Scratch[N / 2]) / 2;
+  }
+  return S;
+}
+
+void writeStreams(JsonWriter &W, uint32_t P) {
+  if (StreamsWriterFn Fn = StreamsWriter.load(std::memory_order_acquire)) {
+    Fn(W, P);
+    return;
+  }
+  W.beginArray();
+  W.endArray();
+}
+
+void writeProgram(JsonWriter &W, uint64_t TotalNs) {
+  const ProcessInfo &PI = processInfo();
+  const char *Argv0 = PI.ArgvLen ? PI.Argv : "";
+  W.beginObject();
+  W.key("name");
+  W.string(*Argv0 ? baseName(Argv0) : "program");
+  W.key("argv");
+  W.beginArray();
+  for (uint32_t Off = 0; Off < PI.ArgvLen;) {
+    const char *A = PI.Argv + Off;
+    W.string(A);
+    Off += static_cast<uint32_t>(strlen(A)) + 1;
+  }
+  W.endArray();
+  W.key("total_time_s");
+  W.number(static_cast<double>(TotalNs) * 1e-9);
+  W.key("threads");
+  uint32_t Team = maxTeamSize();
+  W.unsignedInteger(Team ? Team : 1);
+  W.key("started");
+  W.string(PI.Started);
+  W.key("pid");
+  W.integer(PI.Pid);
+  W.endObject();
+}
+
+void flushAtExit() {
+  if (Flushed.exchange(true))
+    return;
+  const ProcessInfo &PI = processInfo();
+  if (getpid() != PI.Pid)
+    return; // a fork child: the parent writes the file
+  uint64_t TotalNs = nowNs() - PI.StartNs;
+  char Path[4096];
+  if (!phaseFilePath(Path, sizeof Path)) {
+    warning("phase file path too long; no phase file written");
+    return;
+  }
+  JsonWriter W;
+  buildPhaseFile(W, TotalNs);
+  if (!W.ok()) {
+    warning("out of memory building the phase file %s; not written", Path);
+    return;
+  }
+  if (!writeFileAtomically(Path, W.data(), W.size())) {
+    warning("cannot write the phase file %s: %s", Path, strerror(errno));
+    return;
+  }
+  verbose("wrote %s (%u constructs registered)", Path, phaseCount());
+}
+
+} // namespace
+
+void setStreamsWriter(StreamsWriterFn Fn) {
+  StreamsWriter.store(Fn, std::memory_order_release);
+}
+
+void installExitHook() {
+  if (!HookInstalled.exchange(true))
+    atexit(flushAtExit);
+}
+
+void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
+  uint32_t NumPhases = phaseCount();
+  uint32_t NumThreads = 0;
+  for (ThreadState *T = threadList(); T; T = T->Next)
+    ++NumThreads;
+  uint32_t ScratchCap = NumThreads ? NumThreads : 1;
+  auto *Scratch = static_cast<uint64_t *>(malloc(ScratchCap * sizeof(uint64_t)));
+  if (!Scratch)
+    ScratchCap = 0;
+  double Total = static_cast<double>(TotalNs) * 1e-9;
+
+  W.setIndentDepth(2);
+  W.beginObject();
+  W.key("schema");
+  W.string("phaseprobe.phases/1");
+  W.key("program");
+  writeProgram(W, TotalNs);
+  W.key("node");
+  writeNodeInfo(W);
+  W.key("phases");
+  W.beginArray();
+  char Id[1024];
+  for (uint32_t P = 0; P < NumPhases; ++P) {
+    const __phaseprobe_construct *C = construct(P);
+    Summary S = summarize(P, C->kind, Scratch, ScratchCap);
+    if (!S.Invocations)
+      continue; // registered but never ran
+    W.beginObject();
+    phaseId(P, Id, sizeof Id);
+    W.key("id");
+    W.string(Id);
+    W.key("file");
+    W.string(C->file ? C->file : "unknown");
+    W.key("function");
+    W.string(C->function ? C->function : "unknown");
+    W.key("line");
+    W.unsignedInteger(C->line);
+    W.key("column");
+    W.unsignedInteger(C->column);
+    W.key("kind");
+    W.string(kindName(C->kind));
+    W.key("parent");
+    uint32_t Parent = phaseParent(P);
+    if (Parent == NoPhase) {
+      W.null();
+    } else {
+      phaseId(Parent, Id, sizeof Id);
+      W.string(Id);
+    }
+    W.key("invocations");
+    W.unsignedInteger(S.Invocations);
+    W.key("threads");
+    uint32_t Team = phaseTeamSize(P);
+    W.unsignedInteger(Team ? Team : 1);
+    double Time = static_cast<double>(S.TimeNs) * 1e-9;
+    W.key("time_s");
+    W.number(Time);
+    W.key("weight");
+    W.number(Total > 0 ? Time / Total : 0.0);
+    W.key("iterations");
+    W.unsignedInteger(S.Iterations);
+    W.key("tpi_us");
+    W.number(S.Iterations ? Time * 1e6 / static_cast<double>(S.Iterations)
+                          : 0.0);
+    W.key("thread_time_s");
+    W.beginObject();
+    W.key("min");
+    W.number(static_cast<double>(S.MinNs) * 1e-9);
+    W.key("median");
+    W.number(static_cast<double>(S.MedianNs) * 1e-9);
+    W.key("max");
+    W.number(static_cast<double>(S.MaxNs) * 1e-9);
+    W.endObject();
+    W.key("streams");
+    writeStreams(W, P);
+    W.endObject();
+  }
+  W.endArray();
+  W.endObject();
+  W.setIndentDepth(0);
+  free(Scratch);
+}
+
+bool phaseFilePath(char *Out, unsigned long Cap) {
+  const char *Env = getenv("PHASEPROBE_OUT");
+  unsigned long Len = 0;
+  auto Append = [&](const char *S, unsigned long N) {
+    if (Len + N + 1 > Cap)
+      return false;
+    memcpy(Out + Len, S, N);
+    Len += N;
+    Out[Len] = '\0';
+    return true;
+  };
+  if (Env && *Env) {
+    for (const char *P = Env; *P; ++P) {
+      if (P[0] == '%' && P[1] == 'p') {
+        char Pid[24];
+        int N = snprintf(Pid, sizeof Pid, "%d", static_cast<int>(getpid()));
+        if (!Append(Pid, static_cast<unsigned long>(N)))
+          return false;
+        ++P;
+      } else if (!Append(P, 1)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  const ProcessInfo &PI = processInfo();
+  const char *Name = PI.ArgvLen && *PI.Argv ? baseName(PI.Argv) : "program";
+  return Append(Name, strlen(Name)) && Append(".phases.json", 12);
+}
+
+bool writeFileAtomically(const char *Path, const char *Data,
+                         unsigned long Len) {
+  char Tmp[4200];
+  if (snprintf(Tmp, sizeof Tmp, "%s.tmp.%d", Path,
+               static_cast<int>(getpid())) >= static_cast<int>(sizeof Tmp)) {
+    errno = ENAMETOOLONG;
+    return false;
+  }
+  int Fd = open(Tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (Fd < 0)
+    return false;
+  unsigned long Done = 0;
+  while (Done < Len) {
+    ssize_t N = write(Fd, Data + Done, Len - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      int Saved = N < 0 ? errno : EIO;
+      close(Fd);
+      unlink(Tmp);
+      errno = Saved;
+      return false;
+    }
+    Done += static_cast<unsigned long>(N);
+  }
+  if (write(Fd, "\n", 1) != 1 || close(Fd) != 0) {
+    int Saved = errno;
+    unlink(Tmp);
+    errno = Saved;
+    return false;
+  }
+  if (rename(Tmp, Path) != 0) {
+    int Saved = errno;
+    unlink(Tmp);
+    errno = Saved;
+    return false;
+  }
+  return true;
+}
+
+} // namespace __phaseprobe

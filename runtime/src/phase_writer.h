@@ -1,0 +1,40 @@
+//===- phase_writer.h - The phase file (phaseprobe.phases/1) ----*- C++ -*-===//
+//
+// Internal to the runtime. Turns the per-thread accumulators into one record
+// per phase and writes the phase file at exit (see runtime/README.md for the
+// aggregation rules). Units that describe phases further (stream sampling)
+// plug in through setStreamsWriter() instead of editing the writer.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "json_writer.h"
+
+#include <cstdint>
+
+namespace __phaseprobe {
+
+/// Writes one JSON value, the "streams" array of phase \p Phase.
+using StreamsWriterFn = void (*)(JsonWriter &W, uint32_t Phase);
+
+/// Installs the writer of each phase's "streams" array. Without one, every
+/// phase gets "streams": [].
+void setStreamsWriter(StreamsWriterFn Fn);
+
+/// Registers the exit hook once (atexit). It writes the phase file, in the
+/// process that started the runtime only (a fork child writes nothing).
+void installExitHook();
+
+/// Builds the whole phase file into \p W; \p TotalNs is the program time.
+void buildPhaseFile(JsonWriter &W, uint64_t TotalNs);
+
+/// Where the phase file goes: $PHASEPROBE_OUT with %p replaced by the pid,
+/// else <program-name>.phases.json in the working directory. Writes at most
+/// \p Cap bytes into \p Out; false if it did not fit.
+bool phaseFilePath(char *Out, unsigned long Cap);
+
+/// Writes \p Len bytes to \p Path through a temporary file and a rename.
+/// On failure returns false with errno set; nothing is left behind.
+bool writeFileAtomically(const char *Path, const char *Data, unsigned long Len);
+
+} // namespace __phaseprobe

@@ -1,0 +1,428 @@
+//===- runtime.cpp - Probes, registry and per-thread state ----------------===//
+//
+// The entry points of interface.h. Hot-path rules: no locks, no exceptions,
+// no allocation except the first time a thread or a phase is seen. Each probe
+// pushes or pops a frame on the calling thread's construct stack and adds the
+// elapsed time and the innermost-loop iterations (read from the TLS counter
+// the instrumented code maintains) to the thread's slot for that phase. How
+// the per-thread slots become one phase time is decided when the file is
+// written (phase_writer.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "runtime.h"
+#include "phase_writer.h"
+#include "thread_state.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <new>
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
+
+// OpenMP queries, weak so that the runtime itself does not pull in libomp;
+// every instrumented program links it anyway.
+extern "C" int omp_get_num_threads(void) __attribute__((weak));
+
+extern "C" {
+__thread uint64_t __phaseprobe_iterations
+    __attribute__((tls_model("initial-exec"))) = 0;
+}
+
+namespace __phaseprobe {
+namespace {
+
+__thread ThreadState *TlsState __attribute__((tls_model("initial-exec"))) =
+    nullptr;
+
+std::atomic<ThreadState *> ThreadListHead{nullptr};
+std::atomic<uint32_t> ThreadCount{0};
+
+// The registry of constructs. It only grows; Table is replaced (the old one
+// leaked on purpose, a racing reader may still use it) when it is full.
+pthread_mutex_t RegistryLock = PTHREAD_MUTEX_INITIALIZER;
+struct PhaseInfo {
+  __phaseprobe_construct *Construct;
+  std::atomic<uint32_t> Parent;
+  std::atomic<uint32_t> Team;
+};
+std::atomic<PhaseInfo *> Table{nullptr};
+std::atomic<uint32_t> NumPhases{0};
+uint32_t TableCap = 0;
+
+std::atomic<uint32_t> MaxTeam{0};
+
+pthread_once_t StartOnce = PTHREAD_ONCE_INIT;
+ProcessInfo Process;
+
+void atomicMax(std::atomic<uint32_t> &A, uint32_t V) {
+  uint32_t Cur = A.load(std::memory_order_relaxed);
+  while (Cur < V &&
+         !A.compare_exchange_weak(Cur, V, std::memory_order_relaxed))
+    ;
+}
+
+void readCmdline() {
+  int Fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return;
+  size_t Cap = 4096, Len = 0;
+  char *Buf = static_cast<char *>(malloc(Cap));
+  while (Buf) {
+    ssize_t N = read(Fd, Buf + Len, Cap - Len);
+    if (N <= 0)
+      break;
+    Len += static_cast<size_t>(N);
+    if (Len == Cap) {
+      char *Bigger = static_cast<char *>(realloc(Buf, Cap * 2));
+      if (!Bigger)
+        break;
+      Buf = Bigger;
+      Cap *= 2;
+    }
+  }
+  close(Fd);
+  Process.Argv = Buf;
+  Process.ArgvLen = static_cast<uint32_t>(Len);
+}
+
+void startOnce() {
+  Process.StartNs = nowNs();
+  Process.Pid = getpid();
+  const char *V = getenv("PHASEPROBE_VERBOSE");
+  Process.Verbose = V && *V && strcmp(V, "0") != 0;
+  time_t Now = time(nullptr);
+  struct tm Tm;
+  gmtime_r(&Now, &Tm);
+  strftime(Process.Started, sizeof Process.Started, "%Y-%m-%dT%H:%M:%SZ", &Tm);
+  readCmdline();
+  // Other runtime units (stream sampling) start here.
+  installExitHook();
+  verbose("runtime started (ABI %u, pid %d)", PHASEPROBE_ABI_VERSION,
+          Process.Pid);
+}
+
+// Start as early as possible so the program's total time includes the
+// constructors of other objects; registration starts us even earlier.
+__attribute__((constructor(101))) void startAtLoad() { ensureStarted(); }
+
+PhaseSlot *slot(ThreadState *T, uint32_t Phase) {
+  if (Phase >= T->NumSlots) {
+    uint32_t N = NumPhases.load(std::memory_order_acquire);
+    if (Phase >= N)
+      return nullptr;
+    uint32_t NewN = N < 16 ? 16 : N;
+    auto *S = static_cast<PhaseSlot *>(calloc(NewN, sizeof(PhaseSlot)));
+    if (!S)
+      return nullptr;
+    if (T->Slots)
+      memcpy(S, T->Slots, T->NumSlots * sizeof(PhaseSlot));
+    // The old array is leaked: the exit hook of another thread may be
+    // reading it right now.
+    T->Slots = S;
+    T->NumSlots = NewN;
+  }
+  return &T->Slots[Phase];
+}
+
+void recordParent(uint32_t Phase, uint32_t Parent) {
+  PhaseInfo *Tab = Table.load(std::memory_order_acquire);
+  uint32_t Unset = NoPhase - 1;
+  Tab[Phase].Parent.compare_exchange_strong(Unset, Parent,
+                                            std::memory_order_relaxed);
+}
+
+bool push(ThreadState *T, uint32_t Phase, FrameKind K, uint32_t Team) {
+  if (T->Depth == MaxDepth) {
+    ++T->Overflow;
+    return false;
+  }
+  Frame &F = T->Stack[T->Depth++];
+  F.Phase = Phase;
+  F.Kind = K;
+  F.PrevRegion = T->CurrentRegion;
+  F.TeamSize = Team;
+  F.StartIters = __phaseprobe_iterations;
+  F.StartNs = nowNs();
+  return true;
+}
+
+// Index of \p C when it is tracked, else NoPhase.
+inline uint32_t indexOf(const __phaseprobe_construct *C) {
+  uint32_t I = C->index;
+  return I < NumPhases.load(std::memory_order_relaxed) ? I : NoPhase;
+}
+
+// Closes the share in the top frame into its slot.
+void closeShare(ThreadState *T, const Frame &F) {
+  uint64_t End = nowNs();
+  PhaseSlot *S = slot(T, F.Phase);
+  if (!S)
+    return;
+  uint64_t Iters = __phaseprobe_iterations - F.StartIters;
+  S->ShareNs += End - F.StartNs;
+  // A share with no loop in it counts one execution of its body.
+  S->ShareIters += Iters ? Iters : 1;
+  S->ShareCount += 1;
+}
+
+} // namespace
+
+uint64_t nowNs() {
+  struct timespec Ts;
+  clock_gettime(CLOCK_MONOTONIC, &Ts);
+  return static_cast<uint64_t>(Ts.tv_sec) * 1000000000ull +
+         static_cast<uint64_t>(Ts.tv_nsec);
+}
+
+ThreadState *threadStateIfAny() { return TlsState; }
+
+ThreadState *threadState() {
+  ThreadState *T = TlsState;
+  if (__builtin_expect(T != nullptr, 1))
+    return T;
+  void *Mem = calloc(1, sizeof(ThreadState));
+  if (!Mem)
+    abort(); // out of memory before the program's first region: nothing sane
+  T = new (Mem) ThreadState();
+  T->Ordinal = ThreadCount.fetch_add(1, std::memory_order_relaxed);
+  ThreadState *Head = ThreadListHead.load(std::memory_order_relaxed);
+  do
+    T->Next = Head;
+  while (!ThreadListHead.compare_exchange_weak(Head, T,
+                                               std::memory_order_release,
+                                               std::memory_order_relaxed));
+  TlsState = T;
+  return T;
+}
+
+ThreadState *threadList() {
+  return ThreadListHead.load(std::memory_order_acquire);
+}
+
+uint32_t currentPhase() {
+  ThreadState *T = TlsState;
+  if (!T || T->Depth == 0)
+    return NoPhase;
+  return T->Stack[T->Depth - 1].Phase;
+}
+
+uint32_t phaseCount() { return NumPhases.load(std::memory_order_acquire); }
+
+const __phaseprobe_construct *construct(uint32_t Index) {
+  return Table.load(std::memory_order_acquire)[Index].Construct;
+}
+
+uint32_t phaseParent(uint32_t Index) {
+  uint32_t P = Table.load(std::memory_order_acquire)[Index].Parent.load(
+      std::memory_order_relaxed);
+  return P == NoPhase - 1 ? NoPhase : P;
+}
+
+uint32_t phaseTeamSize(uint32_t Index) {
+  return Table.load(std::memory_order_acquire)[Index].Team.load(
+      std::memory_order_relaxed);
+}
+
+uint32_t maxTeamSize() { return MaxTeam.load(std::memory_order_relaxed); }
+
+void ensureStarted() { pthread_once(&StartOnce, startOnce); }
+
+const ProcessInfo &processInfo() { return Process; }
+
+void verbose(const char *Fmt, ...) {
+  if (!Process.Verbose)
+    return;
+  char Line[512];
+  va_list Ap;
+  va_start(Ap, Fmt);
+  vsnprintf(Line, sizeof Line, Fmt, Ap);
+  va_end(Ap);
+  fprintf(stderr, "phaseprobe: %s\n", Line);
+}
+
+void warning(const char *Fmt, ...) {
+  char Line[1024];
+  va_list Ap;
+  va_start(Ap, Fmt);
+  vsnprintf(Line, sizeof Line, Fmt, Ap);
+  va_end(Ap);
+  fprintf(stderr, "phaseprobe: warning: %s\n", Line);
+}
+
+} // namespace __phaseprobe
+
+using namespace __phaseprobe;
+
+extern "C" {
+
+void __phaseprobe_register(uint32_t AbiVersion, const char *Module,
+                           __phaseprobe_construct *Constructs, uint32_t Count,
+                           uint32_t ConstructSize) {
+  ensureStarted();
+  if (AbiVersion != PHASEPROBE_ABI_VERSION) {
+    warning("%s was instrumented for phaseprobe ABI %u but this runtime "
+            "implements ABI %u; its %u constructs are not measured "
+            "(rebuild it with the matching plugin)",
+            Module ? Module : "an object", AbiVersion, PHASEPROBE_ABI_VERSION,
+            Count);
+    // Only the first field and the element size are assumed: they are the
+    // same in every version.
+    for (uint32_t I = 0; I < Count; ++I)
+      *reinterpret_cast<uint32_t *>(
+          reinterpret_cast<char *>(Constructs) +
+          static_cast<size_t>(I) * ConstructSize) = PHASEPROBE_DISABLED;
+    return;
+  }
+  pthread_mutex_lock(&RegistryLock);
+  uint32_t N = NumPhases.load(std::memory_order_relaxed);
+  if (N + Count > TableCap) {
+    uint32_t NewCap = TableCap ? TableCap : 64;
+    while (NewCap < N + Count)
+      NewCap *= 2;
+    auto *NewTab = static_cast<PhaseInfo *>(calloc(NewCap, sizeof(PhaseInfo)));
+    if (!NewTab) {
+      pthread_mutex_unlock(&RegistryLock);
+      warning("out of memory registering %s; it is not measured", Module);
+      for (uint32_t I = 0; I < Count; ++I)
+        Constructs[I].index = PHASEPROBE_DISABLED;
+      return;
+    }
+    PhaseInfo *Old = Table.load(std::memory_order_relaxed);
+    for (uint32_t I = 0; I < N; ++I) {
+      NewTab[I].Construct = Old[I].Construct;
+      NewTab[I].Parent.store(Old[I].Parent.load());
+      NewTab[I].Team.store(Old[I].Team.load());
+    }
+    Table.store(NewTab, std::memory_order_release); // Old leaked on purpose
+    TableCap = NewCap;
+  }
+  PhaseInfo *Tab = Table.load(std::memory_order_relaxed);
+  for (uint32_t I = 0; I < Count; ++I) {
+    Tab[N + I].Construct = &Constructs[I];
+    Tab[N + I].Parent.store(NoPhase - 1, std::memory_order_relaxed);
+    Tab[N + I].Team.store(0, std::memory_order_relaxed);
+    Constructs[I].index = N + I;
+  }
+  NumPhases.store(N + Count, std::memory_order_release);
+  pthread_mutex_unlock(&RegistryLock);
+  verbose("registered %u constructs of %s", Count, Module);
+}
+
+void __phaseprobe_region_begin(__phaseprobe_construct *C) {
+  uint32_t P = indexOf(C);
+  if (P == NoPhase)
+    return;
+  ThreadState *T = threadState();
+  recordParent(P, T->CurrentRegion);
+  push(T, P, FrameKind::RegionFork, 0);
+}
+
+void __phaseprobe_region_end(__phaseprobe_construct *C) {
+  uint32_t P = indexOf(C);
+  if (P == NoPhase)
+    return;
+  ThreadState *T = threadState();
+  if (T->Overflow) {
+    --T->Overflow;
+    return;
+  }
+  if (T->Depth == 0 || T->Stack[T->Depth - 1].Kind != FrameKind::RegionFork)
+    return; // unbalanced (a longjmp out of a region): drop it
+  const Frame &F = T->Stack[--T->Depth];
+  if (PhaseSlot *S = slot(T, F.Phase)) {
+    S->ForkNs += nowNs() - F.StartNs;
+    S->ForkCount += 1;
+  }
+}
+
+void __phaseprobe_thread_begin(__phaseprobe_construct *C) {
+  uint32_t P = indexOf(C);
+  if (P == NoPhase)
+    return;
+  ThreadState *T = threadState();
+  uint32_t Team = omp_get_num_threads ? omp_get_num_threads() : 1;
+  atomicMax(Table.load(std::memory_order_acquire)[P].Team, Team);
+  atomicMax(MaxTeam, Team);
+  if (push(T, P, FrameKind::RegionThread, Team)) {
+    T->CurrentRegion = P;
+    T->CurrentTeam = Team;
+  }
+}
+
+void __phaseprobe_thread_end(__phaseprobe_construct *C) {
+  uint32_t P = indexOf(C);
+  if (P == NoPhase)
+    return;
+  ThreadState *T = threadState();
+  if (T->Overflow) {
+    --T->Overflow;
+    return;
+  }
+  // Worksharing frames left open (cannot happen in well-formed OpenMP) are
+  // dropped so the stack stays consistent.
+  while (T->Depth && T->Stack[T->Depth - 1].Kind == FrameKind::Worksharing)
+    --T->Depth;
+  if (T->Depth == 0 ||
+      T->Stack[T->Depth - 1].Kind != FrameKind::RegionThread)
+    return;
+  const Frame &F = T->Stack[--T->Depth];
+  closeShare(T, F);
+  T->CurrentRegion = F.PrevRegion;
+  // The enclosing region frame (if any) tells the team size we return to.
+  T->CurrentTeam = 1;
+  for (uint32_t I = T->Depth; I-- > 0;)
+    if (T->Stack[I].Kind == FrameKind::RegionThread) {
+      T->CurrentTeam = T->Stack[I].TeamSize;
+      break;
+    }
+}
+
+void __phaseprobe_ws_begin(__phaseprobe_construct *C) {
+  uint32_t P = indexOf(C);
+  if (P == NoPhase)
+    return;
+  ThreadState *T = threadState();
+  recordParent(P, T->CurrentRegion);
+  PhaseInfo *Tab = Table.load(std::memory_order_acquire);
+  if (Tab[P].Team.load(std::memory_order_relaxed) < T->CurrentTeam)
+    atomicMax(Tab[P].Team, T->CurrentTeam);
+  push(T, P, FrameKind::Worksharing, T->CurrentTeam);
+}
+
+void __phaseprobe_ws_entered(int32_t Executes) {
+  if (Executes)
+    return;
+  ThreadState *T = threadStateIfAny();
+  if (!T)
+    return;
+  if (T->Overflow) {
+    --T->Overflow;
+    return;
+  }
+  if (T->Depth && T->Stack[T->Depth - 1].Kind == FrameKind::Worksharing)
+    --T->Depth; // not this thread's block: no share
+}
+
+void __phaseprobe_ws_end(void) {
+  ThreadState *T = threadStateIfAny();
+  if (!T)
+    return;
+  if (T->Overflow) {
+    --T->Overflow;
+    return;
+  }
+  if (T->Depth == 0 || T->Stack[T->Depth - 1].Kind != FrameKind::Worksharing)
+    return;
+  closeShare(T, T->Stack[--T->Depth]);
+}
+
+void __phaseprobe_ws_next(int32_t More) {
+  if (!More)
+    __phaseprobe_ws_end();
+}
+
+} // extern "C"

@@ -1,0 +1,45 @@
+//===- runtime.h - Runtime lifetime: init, registry, exit flush -*- C++ -*-===//
+//
+// Internal to the runtime. The runtime starts lazily on the first call that
+// needs it (an object's registration, normally before main) and writes the
+// phase file once, from an atexit hook, in the process that started it.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+
+namespace __phaseprobe {
+
+/// Process-wide facts captured at start-up.
+struct ProcessInfo {
+  uint64_t StartNs = 0;   ///< monotonic time at runtime start
+  int Pid = 0;            ///< pid that started the runtime (writes the file)
+  char Started[32] = {};  ///< wall-clock start, ISO 8601 UTC
+  char *Argv = nullptr;   ///< NUL-separated argv as in /proc/self/cmdline
+  uint32_t ArgvLen = 0;   ///< bytes in Argv
+  bool Verbose = false;   ///< PHASEPROBE_VERBOSE=1
+};
+
+/// Starts the runtime if it is not started yet (thread-safe, idempotent).
+void ensureStarted();
+
+/// Facts captured by ensureStarted().
+const ProcessInfo &processInfo();
+
+/// Largest team size seen by any region (0 if no region ran).
+uint32_t maxTeamSize();
+
+/// Phase whose first execution happened inside region \p Index, or NoPhase.
+uint32_t phaseParent(uint32_t Index);
+
+/// Largest team size a phase executed with.
+uint32_t phaseTeamSize(uint32_t Index);
+
+/// Prints "phaseprobe: <message>" on stderr when PHASEPROBE_VERBOSE is set.
+void verbose(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/// Prints "phaseprobe: warning: <message>" on stderr, always.
+void warning(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+
+} // namespace __phaseprobe
