@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# From a fresh Debian 12 machine to a node ranking, in one command:
+#   1. installs the missing Debian packages (as root, or through sudo),
+#   2. builds phaseprobe (build/ unless $PHASEPROBE_BUILD says otherwise),
+#   3. characterizes this machine into an embedded default NPPDB (quick uB grid)
+#      as several node configurations: one per thread count (1..cores),
+#   4. runs the bundled matrix multiply once, instrumented, on the base
+#      configuration (all cores),
+#   5. prints the match and the estimate for every configuration, ranked.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${PHASEPROBE_BUILD:-$root/build}
+
+"$root/scripts/install-deps.sh"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j "$(nproc)"
+
+bin=$build/bin
+work=$build/quickstart
+mkdir -p "$work"
+db=$work/nppdb.sqlite
+host=$(hostname -s 2>/dev/null || hostname)
+cores=$(nproc)
+size=${PHASEPROBE_QUICKSTART_SIZE:-700}
+
+# Each thread count of this machine is an honest node configuration of its own.
+for t in $(seq 1 "$cores"); do
+  if ! "$bin/phaseprobe-db" nodes --db "$db" 2>/dev/null | grep -qx "$host-${t}t"; then
+    echo "== characterizing $host-${t}t (quick uB grid, $t thread(s))"
+    OMP_NUM_THREADS=$t "$bin/phaseprobe-ubench" run --quick --node "$host-${t}t" --threads "$t" --db "$db"
+  fi
+done
+
+echo "== running examples/mm.c ($size x $size) once, instrumented, on $host-${cores}t"
+( cd "$work" && OMP_NUM_THREADS=$cores PHASEPROBE_NODE="$host-${cores}t" \
+    PHASEPROBE_OUT="$work/mm.phases.json" "$build/examples/mm" "$size" )
+
+echo "== estimate"
+"$bin/phaseprobe" estimate "$work/mm.phases.json" --db "$db" --base "$host-${cores}t" \
+  --json "$work/mm.estimate.json"
+echo "(phase file: $work/mm.phases.json, estimate: $work/mm.estimate.json, NPPDB: $db)"
