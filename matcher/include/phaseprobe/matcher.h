@@ -1,0 +1,301 @@
+//===- phaseprobe/matcher.h - The similarity index of METHOD.md ----*- C++ -*-===//
+//
+// Stage 3 of METHOD.md: for every significant leaf phase, compare each
+// non-empty subset of its significant streams (a query) with every base-node
+// profile that has exactly that many streams and the phase's thread count,
+// score each comparison with the banded similarity index, and keep the best.
+//
+// The pieces, each usable alone:
+//  - MatchConfig: every threshold, band and point value (defaults of
+//    METHOD.md built in; a JSON file can override any of them);
+//  - scoreQuery(): one query against one profile, with the per-field relative
+//    differences and points that --explain prints;
+//  - ProfileSource: where profiles come from (the NPPDB through
+//    NppdbProfileSource, or a vector in tests), scanned once per stream count
+//    with the discard windows pushed down so an index can prune;
+//  - matchPhase(): queries, best per query, candidate, ties and runners-up.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "phaseprobe/model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace phaseprobe {
+
+class Nppdb;
+struct PhaseFile;
+
+//===--- Configuration ----------------------------------------------------===//
+
+/// How the streams of a multi-stream query meet the profile's streams.
+enum class Pairing {
+  Ordered, ///< query stream i with profile stream i (METHOD.md)
+  Best     ///< the best of all assignments (never below Ordered)
+};
+const char *pairingName(Pairing P);
+std::optional<Pairing> parsePairing(const std::string &S);
+
+/// Points of a quantitative field (footprint, stride, tpi) by band of the
+/// relative difference d = |phase - profile| / phase * 100.
+struct BandedField {
+  /// Ascending upper edges (inclusive) with their points.
+  std::vector<std::pair<double, double>> bands;
+  double otherwise = 0; ///< points above the last edge
+  /// d strictly above this discards the profile; absent: never discard.
+  std::optional<double> discardAbove;
+
+  double maxPoints() const;
+};
+
+/// Points of a qualitative field (element size, access).
+struct BooleanField {
+  double equal = 25, different = 0;
+};
+
+/// Everything the similarity index and the phase selection depend on.
+struct MatchConfig {
+  BandedField footprint, stride, tpi;
+  BooleanField elem, access;
+  /// A phase takes part when its weight is at least this (0.01 = 1%).
+  double significantWeight = 0.01;
+  /// Streams whose footprint is at most this many KiB do not enter matching;
+  /// absent: the base node's L1d from the NPPDB.
+  std::optional<double> significantStreamKiB;
+  /// Queries have at most this many streams (profiles with more streams
+  /// than the largest query are never compared).
+  unsigned maxQueryStreams = 4;
+  /// Default pairing (--pairing overrides it).
+  Pairing pairing = Pairing::Ordered;
+
+  /// METHOD.md's defaults: footprint 25/15/10/5 at 2/5/10/20%, stride
+  /// 25/25/10/0, tpi 25/15/10/5, discard above 80%, booleans 25/0.
+  static MatchConfig defaults();
+  /// The highest index this configuration can give (125 by default).
+  double maxIndex() const;
+};
+
+/// Reads a configuration file (JSON, documented in matcher/README.md); fields
+/// it leaves out keep their defaults. Throws InputError naming the file and
+/// the JSON path of a bad value.
+MatchConfig readMatchConfig(const std::string &Path);
+MatchConfig parseMatchConfig(const std::string &Text, const std::string &FileName);
+/// The configuration as a complete JSON document (same format as the file).
+std::string formatMatchConfig(const MatchConfig &C);
+
+//===--- Scoring ----------------------------------------------------------===//
+
+/// The most streams one query may have (bounds the fixed-size arrays that
+/// keep the hot loop free of allocations).
+inline constexpr unsigned MaxQueryStreams = 8;
+
+/// Relative difference of a profile value to the phase's, in percent:
+/// |phase - profile| / |phase| * 100. A zero phase value gives 0 when the
+/// profile's is zero too and +infinity otherwise (no band can hold it).
+double relativeDifference(double Phase, double Profile);
+
+/// The points \p D earns in \p F, and whether it discards the profile.
+/// Band edges and the discard threshold are compared with a relative
+/// tolerance of 1e-9, so a decimal input exactly on an edge lands in it.
+double bandPoints(const BandedField &F, double D, bool &Discard);
+
+/// One (query stream, profile stream) pair.
+struct PairDetail {
+  unsigned profileStream = 0; ///< index into the profile's streams
+  double footprintDiff = 0, strideDiff = 0;
+  double footprintPoints = 0, stridePoints = 0, elemPoints = 0, accessPoints = 0;
+  bool discard = false;
+};
+
+/// The similarity of one query to one profile.
+struct Score {
+  bool discarded = false;
+  /// Which field discarded ("footprint", "stride", "tpi") and, for a stream
+  /// field, which query stream (index into the query).
+  const char *discardField = nullptr;
+  unsigned discardStream = 0;
+  /// Fields averaged over the pairs (tpi compared once).
+  double footprintDiff = 0, strideDiff = 0, tpiDiff = 0;
+  double footprintPoints = 0, stridePoints = 0, elemPoints = 0, accessPoints = 0,
+         tpiPoints = 0;
+  double index = 0;   ///< the sum of the points
+  double sumDiff = 0; ///< footprintDiff + strideDiff + tpiDiff: first tie-break
+  unsigned nPairs = 0;
+  std::array<PairDetail, MaxQueryStreams> pairs{};
+};
+
+/// Scores query streams \p Q (in query order: footprint, largest first) with
+/// tpi \p QTpi against a profile with the same number of streams.
+Score scoreQuery(const MatchConfig &C, Pairing P, const StreamTuple *Q, unsigned N,
+                 double QTpi, const StreamTuple *Prof, double ProfTpi);
+
+//===--- Profile sources --------------------------------------------------===//
+
+/// A profile as the scan sees it; valid only during the callback.
+struct ProfileRef {
+  std::int64_t id = 0;
+  std::string_view ubench;
+  unsigned threads = 0;
+  const StreamTuple *streams = nullptr;
+  unsigned nStreams = 0;
+  double tpiUs = 0;
+};
+
+/// What one scan visits: profiles of the source's node with exactly
+/// nStreams streams and `threads` threads; the optional inclusive windows
+/// let the source prune (they are a promise that anything outside them
+/// would be discarded, so a source may also ignore them).
+struct ScanRequest {
+  unsigned threads = 0;
+  unsigned nStreams = 0;
+  std::optional<std::pair<double, double>> tpiUs, firstFootprintKiB;
+};
+
+/// The base node's profiles, as the matcher needs them.
+class ProfileSource {
+public:
+  virtual ~ProfileSource();
+  virtual void scan(const ScanRequest &R,
+                    const std::function<void(const ProfileRef &)> &Fn) const = 0;
+};
+
+/// Profiles held in memory (tests, benchmarks of the scoring alone).
+class VectorProfileSource : public ProfileSource {
+public:
+  explicit VectorProfileSource(std::vector<Profile> Profiles);
+  void scan(const ScanRequest &R,
+            const std::function<void(const ProfileRef &)> &Fn) const override;
+
+private:
+  std::vector<Profile> Profiles;
+};
+
+/// One node's profiles in an NPPDB.
+class NppdbProfileSource : public ProfileSource {
+public:
+  NppdbProfileSource(const Nppdb &Db, std::string Node);
+  void scan(const ScanRequest &R,
+            const std::function<void(const ProfileRef &)> &Fn) const override;
+
+private:
+  const Nppdb &Db;
+  std::string Node;
+};
+
+//===--- Matching ---------------------------------------------------------===//
+
+/// A profile kept as (part of) a result.
+struct Candidate {
+  std::int64_t profileId = 0;
+  std::string ubench;
+  std::vector<StreamTuple> streams; ///< in the profile's stream order
+  unsigned threads = 0;
+  double tpiUs = 0;
+  size_t query = 0; ///< index into PhaseMatch::queries
+  Score score;
+};
+
+/// -1 when \p A ranks before \p B, 1 after, 0 the same profile and score.
+/// Order: higher index, smaller summed relative difference, fewer streams,
+/// ubench name, stream notation, profile id.
+int compareCandidates(const Candidate &A, const Candidate &B);
+/// The first rule of compareCandidates() that separates two candidates with
+/// the same index ("relative difference", "streams", "name", "parameters",
+/// "id").
+const char *tieBreakRule(const Candidate &Winner, const Candidate &Other);
+
+struct QueryResult {
+  std::vector<unsigned> streams; ///< indices into Phase::streams, query order
+  std::optional<Candidate> best;
+  std::size_t compared = 0, discarded = 0;
+};
+
+/// Why a phase has no candidate (or None).
+enum class MatchStatus {
+  Matched,
+  NotLeaf,          ///< a region with worksharing phases inside
+  NotSignificant,   ///< weight below the threshold
+  NoStreams,        ///< no significant stream (all fit in L1d, or none)
+  NoProfile         ///< no profile survived any query
+};
+const char *matchStatusName(MatchStatus S);
+
+struct PhaseMatch {
+  size_t phaseIndex = 0;
+  MatchStatus status = MatchStatus::NoProfile;
+  double weight = 0;
+  /// Significant streams, ordered by footprint (largest first): indices
+  /// into Phase::streams.
+  std::vector<unsigned> streams;
+  std::vector<QueryResult> queries;
+  std::optional<Candidate> candidate;
+  /// Distinct profiles, best first (the candidate is ranked[0]); at most
+  /// MatchOptions::keep of them. Runners-up and the estimator's fallbacks.
+  std::vector<Candidate> ranked;
+  /// Other profiles with the candidate's index, and whether there may be
+  /// more than ranked could hold.
+  std::vector<Candidate> ties;
+  bool tiesTruncated = false;
+  /// Notes for the user (queries left out because of maxQueryStreams).
+  std::vector<std::string> notes;
+
+  bool matched() const { return status == MatchStatus::Matched; }
+};
+
+struct MatchOptions {
+  Pairing pairing = Pairing::Ordered;
+  /// How many distinct profiles to keep in PhaseMatch::ranked.
+  size_t keep = 16;
+  /// Called for every compared profile of every query (also discarded
+  /// ones). When set, the discard windows are not pushed to the source so
+  /// that --explain shows every profile with the reason it lost.
+  std::function<void(size_t Query, const ProfileRef &, const Score &)> explain;
+  /// matchPhases() calls this before matching phase \p PhaseIndex (to group
+  /// the explain rows by phase).
+  std::function<void(size_t PhaseIndex)> onPhase;
+};
+
+/// Significant streams of \p P, ordered by footprint, largest first (stable:
+/// equal footprints keep file order).
+std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB);
+
+/// Matches one phase (already known to be a significant leaf) against \p Src.
+PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
+                      const ProfileSource &Src, const MatchConfig &C,
+                      const MatchOptions &O);
+
+/// Matches every phase of \p F: leaves with weight >= the threshold are
+/// matched; the rest get their status. \p StreamKiB is the significance
+/// threshold for streams (config override, else the base node's L1d).
+std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src,
+                                    const MatchConfig &C, double StreamKiB,
+                                    const MatchOptions &O);
+
+//===--- Reporting --------------------------------------------------------===//
+
+/// The `phaseprobe.estimate/1` document without `estimates` and `nodes`
+/// (CONTRACTS.md); the estimator adds those.
+nlohmann::ordered_json matchReportJson(const PhaseFile &F, const std::string &Base,
+                                       const std::vector<PhaseMatch> &M,
+                                       const MatchConfig &C, Pairing P);
+
+/// The fraction of the base run's time that matched phases account for.
+double coverage(const PhaseFile &F, const std::vector<PhaseMatch> &M);
+
+/// The stream tuples of a query in the CSV notation.
+std::string queryNotation(const Phase &P, const std::vector<unsigned> &Streams);
+/// "[v1,v2]".
+std::string queryName(const Phase &P, const std::vector<unsigned> &Streams);
+
+} // namespace phaseprobe

@@ -1,0 +1,322 @@
+//===- match.cpp - Queries, best profile per query, candidate, ties -------===//
+//
+// One scan of the source per query size: every profile with p streams is
+// scored against all queries of p streams while it is at hand, so a phase
+// with three significant streams costs three scans (sizes 1, 2, 3), not seven.
+// The scans carry the discard windows (footprint of the first profile stream,
+// tpi) so that an indexed source only returns profiles that can survive.
+//
+//===----------------------------------------------------------------------===//
+#include "phaseprobe/matcher.h"
+#include "phaseprobe/phase_file.h"
+#include "phaseprobe/stream_notation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace phaseprobe {
+
+ProfileSource::~ProfileSource() = default;
+
+VectorProfileSource::VectorProfileSource(std::vector<Profile> Ps) : Profiles(std::move(Ps)) {
+  for (size_t I = 0; I < Profiles.size(); ++I)
+    if (Profiles[I].id == 0) Profiles[I].id = std::int64_t(I + 1);
+}
+
+void VectorProfileSource::scan(const ScanRequest &R,
+                               const std::function<void(const ProfileRef &)> &Fn) const {
+  for (const Profile &P : Profiles) {
+    if (P.threads != R.threads || P.streams.size() != R.nStreams) continue;
+    if (R.tpiUs && (P.tpiUs < R.tpiUs->first || P.tpiUs > R.tpiUs->second)) continue;
+    if (R.firstFootprintKiB && (P.streams[0].footprintKiB < R.firstFootprintKiB->first ||
+                                P.streams[0].footprintKiB > R.firstFootprintKiB->second))
+      continue;
+    ProfileRef Ref;
+    Ref.id = P.id;
+    Ref.ubench = P.ubench;
+    Ref.threads = P.threads;
+    Ref.streams = P.streams.data();
+    Ref.nStreams = unsigned(P.streams.size());
+    Ref.tpiUs = P.tpiUs;
+    Fn(Ref);
+  }
+}
+
+const char *matchStatusName(MatchStatus S) {
+  switch (S) {
+  case MatchStatus::Matched: return "matched";
+  case MatchStatus::NotLeaf: return "not a leaf";
+  case MatchStatus::NotSignificant: return "not significant";
+  case MatchStatus::NoStreams: return "no significant stream";
+  case MatchStatus::NoProfile: return "unmatched";
+  }
+  return "?";
+}
+
+namespace {
+
+/// The ranking key of a scored profile, without copying it.
+struct Key {
+  double index, sumDiff;
+  unsigned n;
+  std::string_view ubench;
+  const StreamTuple *streams;
+  std::int64_t id;
+};
+
+Key keyOf(const Candidate &C) {
+  return {C.score.index, C.score.sumDiff, unsigned(C.streams.size()), C.ubench,
+          C.streams.data(), C.profileId};
+}
+
+int compareStreams(const StreamTuple *A, const StreamTuple *B, unsigned N) {
+  for (unsigned I = 0; I < N; ++I) {
+    auto Cmp = [](double X, double Y) { return X < Y ? -1 : X > Y ? 1 : 0; };
+    if (int C = Cmp(A[I].footprintKiB, B[I].footprintKiB)) return C;
+    if (int C = Cmp(A[I].strideBytes, B[I].strideBytes)) return C;
+    if (int C = Cmp(A[I].elemBytes, B[I].elemBytes)) return C;
+    if (int C = Cmp(int(A[I].access), int(B[I].access))) return C;
+  }
+  return 0;
+}
+
+/// The rule number (1-based) that separated A and B, and the direction.
+int compareKeys(const Key &A, const Key &B, int *Rule = nullptr) {
+  auto Ret = [&](int R, int V) {
+    if (Rule) *Rule = R;
+    return V;
+  };
+  if (std::fabs(A.index - B.index) > 1e-9) return Ret(0, A.index > B.index ? -1 : 1);
+  // Summed differences can be infinite (a zero phase value without discard).
+  if (!(A.sumDiff == B.sumDiff) && std::fabs(A.sumDiff - B.sumDiff) > 1e-9)
+    return Ret(1, A.sumDiff < B.sumDiff ? -1 : 1);
+  if (A.n != B.n) return Ret(2, A.n < B.n ? -1 : 1);
+  if (int C = A.ubench.compare(B.ubench)) return Ret(3, C < 0 ? -1 : 1);
+  if (int C = compareStreams(A.streams, B.streams, A.n)) return Ret(4, C);
+  if (A.id != B.id) return Ret(5, A.id < B.id ? -1 : 1);
+  return Ret(6, 0);
+}
+
+/// Distinct profiles, best first, at most Cap of them.
+class RankedList {
+public:
+  explicit RankedList(size_t Cap) : Cap(std::max<size_t>(Cap, 1)) {}
+
+  void offer(const Key &K, const ProfileRef &R, size_t Query, const Score &S) {
+    if (List.size() == Cap && compareKeys(K, keyOf(List.back())) >= 0) return;
+    for (size_t I = 0; I < List.size(); ++I) {
+      if (List[I].profileId != R.id) continue;
+      if (compareKeys(keyOf(List[I]), K) <= 0) return; // already there, as good
+      List.erase(List.begin() + long(I));
+      break;
+    }
+    auto Pos = std::find_if(List.begin(), List.end(),
+                            [&](const Candidate &C) { return compareKeys(K, keyOf(C)) < 0; });
+    List.insert(Pos, makeCandidate(R, Query, S));
+    if (List.size() > Cap) List.pop_back();
+  }
+
+  static Candidate makeCandidate(const ProfileRef &R, size_t Query, const Score &S) {
+    Candidate C;
+    C.profileId = R.id;
+    C.ubench = std::string(R.ubench);
+    C.streams.assign(R.streams, R.streams + R.nStreams);
+    C.threads = R.threads;
+    C.tpiUs = R.tpiUs;
+    C.query = Query;
+    C.score = S;
+    return C;
+  }
+
+  size_t Cap;
+  std::vector<Candidate> List;
+};
+
+/// All size-P subsets of {0..N-1} in lexicographic order.
+void combinations(unsigned N, unsigned P, std::vector<std::vector<unsigned>> &Out) {
+  std::vector<unsigned> C(P);
+  for (unsigned I = 0; I < P; ++I) C[I] = I;
+  for (;;) {
+    Out.push_back(C);
+    int I = int(P) - 1;
+    while (I >= 0 && C[unsigned(I)] == N - P + unsigned(I)) --I;
+    if (I < 0) return;
+    ++C[unsigned(I)];
+    for (unsigned J = unsigned(I) + 1; J < P; ++J) C[J] = C[J - 1] + 1;
+  }
+}
+
+double binomial(unsigned N, unsigned K) {
+  double R = 1;
+  for (unsigned I = 1; I <= K; ++I) R = R * (N - K + I) / I;
+  return R;
+}
+
+/// The inclusive window of profile values that can survive a discard
+/// threshold around phase value V, widened a little so the SQL filter never
+/// cuts what the exact test would keep.
+std::optional<std::pair<double, double>> window(const BandedField &F, double Lo, double Hi) {
+  if (!F.discardAbove) return std::nullopt;
+  double D = *F.discardAbove / 100.0;
+  double Low = std::max(0.0, Lo * (1 - D)) * (1 - 1e-6);
+  double High = Hi * (1 + D) * (1 + 1e-6);
+  return std::make_pair(Low, High);
+}
+
+/// Queries beyond this many are not generated (the count grows as 2^n).
+constexpr double MaxQueries = 20000;
+
+} // namespace
+
+int compareCandidates(const Candidate &A, const Candidate &B) {
+  return compareKeys(keyOf(A), keyOf(B));
+}
+
+const char *tieBreakRule(const Candidate &Winner, const Candidate &Other) {
+  int Rule = 0;
+  compareKeys(keyOf(Winner), keyOf(Other), &Rule);
+  static const char *Names[] = {"similarity", "relative difference", "streams", "name",
+                                "parameters", "id",         "identical"};
+  return Names[Rule];
+}
+
+std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB) {
+  std::vector<unsigned> Out;
+  for (unsigned I = 0; I < P.streams.size(); ++I)
+    if (isSignificantStream(P.streams[I], StreamKiB)) Out.push_back(I);
+  std::stable_sort(Out.begin(), Out.end(), [&](unsigned A, unsigned B) {
+    return P.streams[A].tuple.footprintKiB > P.streams[B].tuple.footprintKiB;
+  });
+  return Out;
+}
+
+PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
+                      const ProfileSource &Src, const MatchConfig &C, const MatchOptions &O) {
+  PhaseMatch M;
+  M.streams = Streams;
+  M.status = MatchStatus::NoProfile;
+  unsigned N = unsigned(Streams.size());
+  unsigned MaxP = std::min({N, C.maxQueryStreams, MaxQueryStreams});
+  if (MaxP < N)
+    M.notes.push_back("the phase has " + std::to_string(N) +
+                      " significant streams; queries are limited to " + std::to_string(MaxP) +
+                      " streams (max_query_streams)");
+  // Query sizes in increasing order, as METHOD.md lists them.
+  std::vector<std::pair<unsigned, size_t>> SizeStart; // (size, first query index)
+  double Total = 0;
+  for (unsigned Sz = 1; Sz <= MaxP; ++Sz) {
+    Total += binomial(N, Sz);
+    if (Total > MaxQueries) {
+      M.notes.push_back("queries of " + std::to_string(Sz) + " or more streams left out (over " +
+                        std::to_string(size_t(MaxQueries)) + " queries)");
+      break;
+    }
+    SizeStart.emplace_back(Sz, M.queries.size());
+    std::vector<std::vector<unsigned>> Combos;
+    combinations(N, Sz, Combos);
+    for (auto &Co : Combos) {
+      QueryResult Q;
+      for (unsigned Pos : Co) Q.streams.push_back(Streams[Pos]);
+      M.queries.push_back(std::move(Q));
+    }
+  }
+
+  RankedList Ranked(O.keep + 16);
+  for (size_t S = 0; S < SizeStart.size(); ++S) {
+    unsigned Sz = SizeStart[S].first;
+    size_t First = SizeStart[S].second;
+    size_t Last = S + 1 < SizeStart.size() ? SizeStart[S + 1].second : M.queries.size();
+    // The query tuples, contiguous per query for the scoring loop.
+    std::vector<StreamTuple> Tuples;
+    for (size_t Q = First; Q < Last; ++Q)
+      for (unsigned Idx : M.queries[Q].streams) Tuples.push_back(P.streams[Idx].tuple);
+
+    ScanRequest R;
+    R.threads = P.threads;
+    R.nStreams = Sz;
+    if (!O.explain) {
+      R.tpiUs = window(C.tpi, P.tpiUs, P.tpiUs);
+      // Ordered pairing puts a query's largest stream first; the queries of
+      // this size start with sorted positions 0..N-Sz. Best pairing may
+      // pair the profile's first stream with any phase stream.
+      double Largest = P.streams[Streams[0]].tuple.footprintKiB;
+      unsigned LowPos = O.pairing == Pairing::Ordered ? N - Sz : N - 1;
+      double Smallest = P.streams[Streams[LowPos]].tuple.footprintKiB;
+      R.firstFootprintKiB = window(C.footprint, Smallest, Largest);
+    }
+    Src.scan(R, [&](const ProfileRef &Ref) {
+      for (size_t Q = First; Q < Last; ++Q) {
+        const StreamTuple *QT = Tuples.data() + (Q - First) * Sz;
+        Score Sc = scoreQuery(C, O.pairing, QT, Sz, P.tpiUs, Ref.streams, Ref.tpiUs);
+        QueryResult &QR = M.queries[Q];
+        ++QR.compared;
+        if (O.explain) O.explain(Q, Ref, Sc);
+        if (Sc.discarded) {
+          ++QR.discarded;
+          continue;
+        }
+        Key K{Sc.index, Sc.sumDiff, Sz, Ref.ubench, Ref.streams, Ref.id};
+        if (!QR.best || compareKeys(K, keyOf(*QR.best)) < 0)
+          QR.best = RankedList::makeCandidate(Ref, Q, Sc);
+        Ranked.offer(K, Ref, Q, Sc);
+      }
+    });
+  }
+  if (Ranked.List.empty()) return M;
+  M.status = MatchStatus::Matched;
+  M.candidate = Ranked.List.front();
+  for (size_t I = 1; I < Ranked.List.size(); ++I)
+    if (std::fabs(Ranked.List[I].score.index - M.candidate->score.index) <= 1e-9)
+      M.ties.push_back(Ranked.List[I]);
+  M.tiesTruncated = Ranked.List.size() == Ranked.Cap &&
+                    std::fabs(Ranked.List.back().score.index - M.candidate->score.index) <= 1e-9;
+  M.ranked = std::move(Ranked.List);
+  return M;
+}
+
+std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src,
+                                    const MatchConfig &C, double StreamKiB,
+                                    const MatchOptions &O) {
+  std::vector<PhaseMatch> Out(F.phases.size());
+  std::vector<size_t> Leaves = leafPhases(F);
+  std::set<size_t> LeafSet(Leaves.begin(), Leaves.end());
+  for (size_t I = 0; I < F.phases.size(); ++I) {
+    const Phase &P = F.phases[I];
+    PhaseMatch &M = Out[I];
+    double W = phaseWeight(P, F.program);
+    if (!LeafSet.count(I)) {
+      M.status = MatchStatus::NotLeaf;
+    } else if (W < C.significantWeight - 1e-12) {
+      M.status = MatchStatus::NotSignificant;
+    } else {
+      std::vector<unsigned> S = significantStreams(P, StreamKiB);
+      if (S.empty()) {
+        M.status = MatchStatus::NoStreams;
+      } else {
+        if (O.onPhase) O.onPhase(I);
+        M = matchPhase(P, S, Src, C, O);
+      }
+    }
+    M.phaseIndex = I;
+    M.weight = W;
+  }
+  return Out;
+}
+
+std::string queryNotation(const Phase &P, const std::vector<unsigned> &Streams) {
+  std::vector<StreamTuple> T;
+  for (unsigned I : Streams) T.push_back(P.streams[I].tuple);
+  return formatStreams(T);
+}
+
+std::string queryName(const Phase &P, const std::vector<unsigned> &Streams) {
+  std::string S = "[";
+  for (size_t I = 0; I < Streams.size(); ++I) {
+    if (I) S += ',';
+    S += P.streams[Streams[I]].id;
+  }
+  return S + "]";
+}
+
+} // namespace phaseprobe

@@ -1,0 +1,267 @@
+//===- MatchTest.cpp - Queries, candidates, ties, runners-up --------------===//
+#include "phaseprobe/matcher.h"
+#include "phaseprobe/phase_file.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace phaseprobe;
+
+namespace {
+
+StreamTuple T(double Fp, double Stride, unsigned Elem, Access A) {
+  StreamTuple S;
+  S.footprintKiB = Fp;
+  S.strideBytes = Stride;
+  S.elemBytes = Elem;
+  S.access = A;
+  return S;
+}
+const Access Sh = Access::Shared, Pr = Access::Private;
+
+Profile Prof(const std::string &Name, std::vector<StreamTuple> S, double Tpi,
+             unsigned Threads = 4) {
+  Profile P;
+  P.node = "bn";
+  P.ubench = Name;
+  P.streams = std::move(S);
+  P.tpiUs = Tpi;
+  P.threads = Threads;
+  return P;
+}
+
+/// The MM phase of METHOD.md, streams in file order v2 (small) then v1.
+Phase mmPhase() {
+  Phase P;
+  P.id = "mm.c:42:1";
+  P.threads = 4;
+  P.timeS = 212.0254;
+  P.iterations = 16e9;
+  P.tpiUs = 0.01325;
+  PhaseStream A, B;
+  A.id = "v2";
+  A.tuple = T(3906, 8, 8, Pr);
+  B.id = "v1";
+  B.tuple = T(15624, 32000, 8, Sh);
+  P.streams = {A, B};
+  return P;
+}
+
+std::vector<Profile> studyProfiles() {
+  return {Prof("mbw1c", {T(16864, 32000, 8, Sh)}, 0.01006),
+          Prof("mbw1cX", {T(15869, 30000, 8, Sh)}, 0.01242),
+          Prof("mbw1hc", {T(16264, 32000, 8, Sh)}, 0.12454),
+          Prof("mbwXA2hc", {T(15617, 32000, 8, Sh), T(3124, 8, 8, Sh)}, 0.01316),
+          Prof("mbw1c", {T(16864, 32000, 8, Sh)}, 0.0001, /*Threads=*/8)};
+}
+
+MatchOptions opts(size_t Keep = 16) {
+  MatchOptions O;
+  O.keep = Keep;
+  return O;
+}
+
+} // namespace
+
+TEST(Match, StreamsOrderedByFootprintAndQueriesInMethodOrder) {
+  Phase P;
+  P.threads = 1;
+  for (double Fp : {100.0, 300.0, 200.0, 10.0}) {
+    PhaseStream S;
+    S.id = "s" + std::to_string(int(Fp));
+    S.tuple = T(Fp, 8, 8, Sh);
+    P.streams.push_back(S);
+  }
+  std::vector<unsigned> Sig = significantStreams(P, 32); // 10 KiB fits in L1d
+  EXPECT_EQ(Sig, (std::vector<unsigned>{1, 2, 0}));
+  VectorProfileSource Empty({});
+  PhaseMatch M = matchPhase(P, Sig, Empty, MatchConfig::defaults(), opts());
+  std::vector<std::string> Names;
+  for (auto &Q : M.queries) Names.push_back(queryName(P, Q.streams));
+  EXPECT_EQ(Names, (std::vector<std::string>{"[s300]", "[s200]", "[s100]", "[s300,s200]",
+                                             "[s300,s100]", "[s200,s100]",
+                                             "[s300,s200,s100]"}));
+  EXPECT_EQ(M.status, MatchStatus::NoProfile);
+  EXPECT_FALSE(M.candidate.has_value());
+}
+
+TEST(Match, WorkedExampleCandidateAndQueries) {
+  Phase P = mmPhase();
+  VectorProfileSource Src(studyProfiles());
+  std::vector<unsigned> Sig = significantStreams(P, 32);
+  ASSERT_EQ(Sig, (std::vector<unsigned>{1, 0})); // v1 first
+  PhaseMatch M = matchPhase(P, Sig, Src, MatchConfig::defaults(), opts());
+  ASSERT_EQ(M.status, MatchStatus::Matched);
+  ASSERT_EQ(M.queries.size(), 3u); // [v1], [v2], [v1,v2]
+  ASSERT_TRUE(M.queries[0].best);
+  EXPECT_EQ(M.queries[0].best->ubench, "mbw1cX");
+  EXPECT_EQ(M.queries[0].best->score.index, 95);
+  EXPECT_EQ(M.queries[0].compared, 2u); // mbw1hc is outside the tpi window
+  EXPECT_FALSE(M.queries[1].best);      // nothing near 3906 KiB
+  ASSERT_TRUE(M.queries[2].best);
+  EXPECT_EQ(M.queries[2].best->ubench, "mbwXA2hc");
+  ASSERT_TRUE(M.candidate);
+  EXPECT_EQ(M.candidate->ubench, "mbwXA2hc");
+  EXPECT_EQ(M.candidate->score.index, 100);
+  EXPECT_EQ(M.candidate->query, 2u);
+  EXPECT_TRUE(M.ties.empty());
+  // Runners-up: distinct profiles, best first.
+  ASSERT_EQ(M.ranked.size(), 3u);
+  EXPECT_EQ(M.ranked[1].ubench, "mbw1cX");
+  EXPECT_EQ(M.ranked[2].ubench, "mbw1c");
+  EXPECT_EQ(M.ranked[2].score.index, 85);
+}
+
+TEST(Match, ExplainSeesEveryProfileIncludingDiscardedOnes) {
+  Phase P = mmPhase();
+  VectorProfileSource Src(studyProfiles());
+  std::vector<std::tuple<size_t, std::string, double, bool>> Rows;
+  MatchOptions O = opts();
+  O.explain = [&](size_t Q, const ProfileRef &R, const Score &S) {
+    Rows.emplace_back(Q, std::string(R.ubench), S.index, S.discarded);
+  };
+  PhaseMatch M = matchPhase(P, significantStreams(P, 32), Src, MatchConfig::defaults(), O);
+  // Three 1-stream profiles at 4 threads, each against [v1] and [v2]; one
+  // 2-stream profile against [v1,v2].
+  ASSERT_EQ(Rows.size(), 7u);
+  // Profiles in source order, each against the queries of its size.
+  EXPECT_EQ(Rows[4], std::make_tuple(size_t(0), std::string("mbw1hc"), 85.0, true));
+  EXPECT_EQ(M.queries[0].compared, 3u);
+  EXPECT_EQ(M.queries[0].discarded, 1u);
+  EXPECT_EQ(M.candidate->ubench, "mbwXA2hc");
+}
+
+TEST(Match, TiesAreBrokenDeterministicallyAndReported) {
+  Phase P;
+  P.threads = 2;
+  P.tpiUs = 1;
+  PhaseStream S;
+  S.id = "v1";
+  S.tuple = T(1000, 64, 8, Sh);
+  P.streams = {S};
+  // Same index 125 - 5 (tpi 3% -> 15 would be 115; use footprint bands).
+  std::vector<Profile> Ps = {
+      Prof("zeta", {T(1010, 64, 8, Sh)}, 1, 2),  // fp 1% -> 125, sum 1
+      Prof("alpha", {T(1010, 64, 8, Sh)}, 1, 2), // identical numbers: name decides
+      Prof("mid", {T(1015, 64, 8, Sh)}, 1, 2),   // 1.5% -> 125, sum 1.5
+      Prof("low", {T(1100, 64, 8, Sh)}, 1, 2),   // 10% -> 110
+  };
+  VectorProfileSource Src(Ps);
+  PhaseMatch M = matchPhase(P, {0}, Src, MatchConfig::defaults(), opts());
+  ASSERT_TRUE(M.candidate);
+  EXPECT_EQ(M.candidate->ubench, "alpha");
+  ASSERT_EQ(M.ties.size(), 2u);
+  EXPECT_EQ(M.ties[0].ubench, "zeta");
+  EXPECT_STREQ(tieBreakRule(*M.candidate, M.ties[0]), "name");
+  EXPECT_EQ(M.ties[1].ubench, "mid");
+  EXPECT_STREQ(tieBreakRule(*M.candidate, M.ties[1]), "relative difference");
+  EXPECT_FALSE(M.tiesTruncated);
+  // The order of the source does not matter.
+  std::reverse(Ps.begin(), Ps.end());
+  VectorProfileSource Rev(Ps);
+  EXPECT_EQ(matchPhase(P, {0}, Rev, MatchConfig::defaults(), opts()).candidate->ubench, "alpha");
+}
+
+TEST(Match, FewerStreamsWinAnExactTie) {
+  Phase P;
+  P.threads = 1;
+  P.tpiUs = 1;
+  PhaseStream A, B;
+  A.id = "a";
+  A.tuple = T(1000, 8, 8, Sh);
+  B.id = "b";
+  B.tuple = T(1000, 8, 8, Sh);
+  P.streams = {A, B};
+  VectorProfileSource Src({Prof("two", {T(1000, 8, 8, Sh), T(1000, 8, 8, Sh)}, 1, 1),
+                           Prof("one", {T(1000, 8, 8, Sh)}, 1, 1)});
+  PhaseMatch M = matchPhase(P, {0, 1}, Src, MatchConfig::defaults(), opts());
+  ASSERT_TRUE(M.candidate);
+  EXPECT_EQ(M.candidate->ubench, "one");
+  ASSERT_EQ(M.ties.size(), 1u); // "one" appears in two queries: counted once
+  EXPECT_EQ(M.ties[0].ubench, "two");
+  EXPECT_STREQ(tieBreakRule(*M.candidate, M.ties[0]), "streams");
+}
+
+TEST(Match, PushedDownWindowsNeverChangeTheResult) {
+  // The source prunes by the windows; explain mode scans without them. Both
+  // must pick the same candidate and the same per-query bests.
+  std::mt19937 Rng(7);
+  std::lognormal_distribution<double> Fp(8, 1.2), Tpi(-4, 0.6);
+  std::uniform_int_distribution<int> N(1, 3), Bit(0, 1), Stride(0, 3);
+  std::vector<Profile> Ps;
+  for (int I = 0; I < 3000; ++I) {
+    std::vector<StreamTuple> S;
+    int K = N(Rng);
+    for (int J = 0; J < K; ++J)
+      S.push_back(T(Fp(Rng), 8 << Stride(Rng), Bit(Rng) ? 8 : 4, Bit(Rng) ? Sh : Pr));
+    Ps.push_back(Prof("u" + std::to_string(I % 50), S, Tpi(Rng), 4));
+  }
+  VectorProfileSource Src(Ps);
+  for (Pairing Pair : {Pairing::Ordered, Pairing::Best}) {
+    for (int Trial = 0; Trial < 20; ++Trial) {
+      Phase P;
+      P.threads = 4;
+      P.tpiUs = Tpi(Rng);
+      for (int J = 0; J < 3; ++J) {
+        PhaseStream S;
+        S.id = "v" + std::to_string(J);
+        S.tuple = T(Fp(Rng), 8 << Stride(Rng), Bit(Rng) ? 8 : 4, Bit(Rng) ? Sh : Pr);
+        P.streams.push_back(S);
+      }
+      auto Sig = significantStreams(P, 0);
+      MatchOptions Fast = opts(4), Slow = opts(4);
+      Fast.pairing = Slow.pairing = Pair;
+      Slow.explain = [](size_t, const ProfileRef &, const Score &) {};
+      PhaseMatch A = matchPhase(P, Sig, Src, MatchConfig::defaults(), Fast);
+      PhaseMatch B = matchPhase(P, Sig, Src, MatchConfig::defaults(), Slow);
+      ASSERT_EQ(A.status, B.status);
+      ASSERT_EQ(A.ranked.size(), B.ranked.size());
+      for (size_t I = 0; I < A.ranked.size(); ++I)
+        EXPECT_EQ(A.ranked[I].profileId, B.ranked[I].profileId);
+      for (size_t Q = 0; Q < A.queries.size(); ++Q) {
+        ASSERT_EQ(A.queries[Q].best.has_value(), B.queries[Q].best.has_value());
+        if (A.queries[Q].best) {
+          EXPECT_EQ(A.queries[Q].best->profileId, B.queries[Q].best->profileId);
+        }
+        EXPECT_LE(A.queries[Q].compared, B.queries[Q].compared);
+      }
+    }
+  }
+}
+
+TEST(Match, PhaseSelectionByLeafWeightAndStreams) {
+  PhaseFile F;
+  F.program.totalTimeS = 100;
+  F.program.threads = 4;
+  auto Add = [&](const std::string &Id, double Time, std::optional<std::string> Parent,
+                 double Fp) {
+    Phase P = mmPhase();
+    P.id = Id;
+    P.timeS = Time;
+    P.parent = std::move(Parent);
+    P.kind = P.parent ? "for" : "parallel";
+    P.streams[0].tuple.footprintKiB = Fp;
+    P.streams[1].tuple.footprintKiB = Fp;
+    F.phases.push_back(P);
+  };
+  Add("region", 90, std::nullopt, 15624);     // has a child: not a leaf
+  Add("loop", 80, std::string("region"), 15624);
+  Add("tiny", 0.5, std::nullopt, 15624);      // 0.5% < 1%
+  Add("cached", 5, std::nullopt, 16);         // all streams fit in L1d
+  Add("odd", 4, std::nullopt, 300);           // nothing like it
+  VectorProfileSource Src(studyProfiles());
+  auto M = matchPhases(F, Src, MatchConfig::defaults(), 32, opts());
+  ASSERT_EQ(M.size(), 5u);
+  EXPECT_EQ(M[0].status, MatchStatus::NotLeaf);
+  EXPECT_EQ(M[1].status, MatchStatus::Matched);
+  EXPECT_EQ(M[2].status, MatchStatus::NotSignificant);
+  EXPECT_EQ(M[3].status, MatchStatus::NoStreams);
+  EXPECT_EQ(M[4].status, MatchStatus::NoProfile);
+  EXPECT_DOUBLE_EQ(coverage(F, M), 0.8);
+  auto J = matchReportJson(F, "bn", M, MatchConfig::defaults(), Pairing::Ordered);
+  EXPECT_EQ(J["schema"], "phaseprobe.estimate/1");
+  EXPECT_EQ(J["phases"][1]["matched"], true);
+  EXPECT_EQ(J["phases"][4]["needs_ubench"]["streams"], "300:8:8:private;300:32000:8:shared"); // equal footprints keep file order
+  EXPECT_FALSE(J["phases"][4].contains("candidate"));
+}
