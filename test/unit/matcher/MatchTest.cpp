@@ -126,7 +126,7 @@ TEST(Match, ExplainSeesEveryProfileIncludingDiscardedOnes) {
   // 2-stream profile against [v1,v2].
   ASSERT_EQ(Rows.size(), 7u);
   // Profiles in source order, each against the queries of its size.
-  EXPECT_EQ(Rows[4], std::make_tuple(size_t(0), std::string("mbw1hc"), 85.0, true));
+  EXPECT_EQ(Rows[4], std::make_tuple(size_t(0), std::string("mbw1hc"), 90.0, true));
   EXPECT_EQ(M.queries[0].compared, 3u);
   EXPECT_EQ(M.queries[0].discarded, 1u);
   EXPECT_EQ(M.candidate->ubench, "mbwXA2hc");
