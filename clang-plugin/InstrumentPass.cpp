@@ -1,0 +1,546 @@
+//===- InstrumentPass.cpp - OpenMP phase instrumentation pass -------------===//
+//
+// How constructs are recognised (clang 14's OpenMP lowering):
+//  - a region is a call __kmpc_fork_call(ident, argc, outlined, ...) (or
+//    __kmpc_fork_teams); with an if() clause clang also emits
+//    __kmpc_serialized_parallel + a direct call of the outlined function +
+//    __kmpc_end_serialized_parallel at the same location;
+//  - a worksharing construct is __kmpc_for_static_init_* ... fini (static
+//    loops and sections; ident flags 0x400 = sections, 0x800 = distribute),
+//    __kmpc_dispatch_init_* ... dispatch_next_* returning 0 (dynamic, guided,
+//    runtime, ordered), __kmpc_single/end_single, __kmpc_master/end_master,
+//    __kmpc_masked/end_masked;
+//  - the ident's psource ";file;function;line;col;;" is the pragma's source
+//    location (real only when clang tracks locations, which the AST action
+//    switches on); it names the construct: id file:line:col.
+//  - a combined `parallel for` / `parallel sections` has its loop init at the
+//    same location as the fork: the pair is ONE phase of kind "parallel for"
+//    and the loop gets no probes of its own.
+// Iterations: every innermost loop (LoopInfo on the unoptimized IR) adds one
+// per latch traversal to a function-local counter; the counter is added to
+// the thread's TLS counter before every probe call and every return, so each
+// probe sees all iterations done so far by its thread, including those of
+// callees. The local counter is an alloca that mem2reg turns into an
+// induction variable, which leaves vectorization and loop exit values alone.
+//
+//===----------------------------------------------------------------------===//
+#include "InstrumentPass.h"
+#include "Compat.h"
+
+#include "phaseprobe/interface.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <map>
+#include <string>
+#include <tuple>
+
+using namespace llvm;
+
+namespace phaseprobe {
+namespace {
+
+// libomp's ident_t flags (kmp.h).
+constexpr uint64_t IdentWorkLoop = 0x200;
+constexpr uint64_t IdentWorkSections = 0x400;
+constexpr uint64_t IdentWorkDistribute = 0x800;
+
+struct SourceLoc {
+  std::string File, Function;
+  unsigned Line = 0, Column = 0;
+  uint64_t Flags = 0;
+  bool operator==(const SourceLoc &O) const {
+    return Line == O.Line && Column == O.Column && File == O.File;
+  }
+};
+
+enum class Role {
+  Other,
+  Fork,            // __kmpc_fork_call / __kmpc_fork_teams
+  SerialBegin,     // __kmpc_serialized_parallel
+  SerialEnd,       // __kmpc_end_serialized_parallel
+  StaticInit,      // __kmpc_for_static_init_* / distribute init
+  StaticFini,      // __kmpc_for_static_fini / distribute fini
+  DispatchInit,    // __kmpc_dispatch_init_*
+  DispatchNext,    // __kmpc_dispatch_next_*
+  OneThreadBegin,  // __kmpc_single / __kmpc_master / __kmpc_masked
+  OneThreadEnd,    // __kmpc_end_single / _end_master / _end_masked
+};
+
+Role roleOf(StringRef Name, bool &IsTeams, bool &IsSingle) {
+  IsTeams = IsSingle = false;
+  if (!Name.startswith("__kmpc_"))
+    return Role::Other;
+  if (Name == "__kmpc_fork_call")
+    return Role::Fork;
+  if (Name == "__kmpc_fork_teams") {
+    IsTeams = true;
+    return Role::Fork;
+  }
+  if (Name == "__kmpc_serialized_parallel")
+    return Role::SerialBegin;
+  if (Name == "__kmpc_end_serialized_parallel")
+    return Role::SerialEnd;
+  if (Name.startswith("__kmpc_for_static_init_") ||
+      Name.startswith("__kmpc_distribute_static_init_") ||
+      Name.startswith("__kmpc_dist_for_static_init_"))
+    return Role::StaticInit;
+  if (Name == "__kmpc_for_static_fini" || Name == "__kmpc_distribute_static_fini")
+    return Role::StaticFini;
+  if (Name.startswith("__kmpc_dispatch_init_") ||
+      Name.startswith("__kmpc_dist_dispatch_init_"))
+    return Role::DispatchInit;
+  if (Name.startswith("__kmpc_dispatch_next_"))
+    return Role::DispatchNext;
+  if (Name == "__kmpc_single") {
+    IsSingle = true;
+    return Role::OneThreadBegin;
+  }
+  if (Name == "__kmpc_master" || Name == "__kmpc_masked")
+    return Role::OneThreadBegin;
+  if (Name == "__kmpc_end_single" || Name == "__kmpc_end_master" ||
+      Name == "__kmpc_end_masked")
+    return Role::OneThreadEnd;
+  return Role::Other;
+}
+
+struct OmpCall {
+  CallBase *Call;
+  Role R;
+  bool IsTeams, IsSingle;
+  SourceLoc Loc;
+};
+
+// Reads ";file;function;line;col;;" from the ident_t passed as argument 0.
+bool readIdent(Value *V, SourceLoc &Loc) {
+  auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts());
+  if (!GV || !GV->hasInitializer())
+    return false;
+  auto *CS = dyn_cast<ConstantStruct>(GV->getInitializer());
+  if (!CS || CS->getNumOperands() < 5)
+    return false;
+  if (auto *Flags = dyn_cast<ConstantInt>(CS->getOperand(1)))
+    Loc.Flags = Flags->getZExtValue();
+  auto *StrGV = dyn_cast<GlobalVariable>(CS->getOperand(4)->stripPointerCasts());
+  if (!StrGV || !StrGV->hasInitializer())
+    return false;
+  auto *Data = dyn_cast<ConstantDataSequential>(StrGV->getInitializer());
+  if (!Data || !Data->isCString())
+    return false;
+  SmallVector<StringRef, 8> Parts;
+  Data->getAsCString().split(Parts, ';');
+  if (Parts.size() < 5)
+    return false;
+  unsigned Line = 0, Col = 0;
+  if (Parts[3].getAsInteger(10, Line) || Parts[4].getAsInteger(10, Col))
+    return false;
+  if (Parts[1] == "unknown" && Line == 0)
+    return false; // clang did not track locations
+  Loc.File = Parts[1].str();
+  Loc.Function = Parts[2].str();
+  Loc.Line = Line;
+  Loc.Column = Col;
+  return true;
+}
+
+// Fallback when the ident has no location (the pass was loaded without the
+// AST action, e.g. with -fpass-plugin): the call's debug location, if any.
+void locFromDebug(const CallBase &CB, SourceLoc &Loc) {
+  Loc.Function = CB.getFunction()->getName().str();
+  if (const DebugLoc &DL = CB.getDebugLoc()) {
+    Loc.Line = DL.getLine();
+    Loc.Column = DL.getCol();
+    if (auto *Scope = dyn_cast<DIScope>(DL.getScope()))
+      Loc.File = Scope->getFilename().str();
+  }
+  if (Loc.File.empty())
+    Loc.File = CB.getModule()->getSourceFileName();
+}
+
+class Instrumenter {
+public:
+  Instrumenter(Module &M, ModuleAnalysisManager &MAM)
+      : M(M), Ctx(M.getContext()),
+        FAM(MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager()) {}
+
+  bool run();
+
+private:
+  // Descriptors -----------------------------------------------------------
+  unsigned descriptorFor(const SourceLoc &L, unsigned Kind);
+  void emitDescriptors();
+  Constant *descriptorPtr(unsigned Index);
+
+  // Iteration counters ----------------------------------------------------
+  void addCounters(Function &F);
+  void flushBefore(Instruction *I);
+
+  // Probes ---------------------------------------------------------------
+  void callBefore(Instruction *I, FunctionCallee Fn, ArrayRef<Value *> Args);
+  void callAfter(Instruction *I, FunctionCallee Fn, ArrayRef<Value *> Args);
+  CallBase *pairedInit(CallBase *End, ArrayRef<CallBase *> Inits);
+
+  Module &M;
+  LLVMContext &Ctx;
+  FunctionAnalysisManager &FAM;
+
+  struct Desc {
+    SourceLoc Loc;
+    unsigned Kind;
+  };
+  std::vector<Desc> Descs;
+  std::map<std::tuple<std::string, unsigned, unsigned, bool>, unsigned>
+      DescIndex;
+  GlobalVariable *DescArray = nullptr;
+  StructType *DescTy = nullptr;
+  // Placeholders used while instrumenting, replaced by GEPs into DescArray.
+  std::vector<GlobalVariable *> Placeholders;
+
+  DenseMap<Function *, AllocaInst *> Counters;
+  GlobalVariable *TlsIterations = nullptr;
+};
+
+bool isRegionKind(unsigned K) { return K >= 1 && K <= 4; }
+
+unsigned Instrumenter::descriptorFor(const SourceLoc &L, unsigned Kind) {
+  auto Key = std::make_tuple(L.File, L.Line, L.Column, isRegionKind(Kind));
+  auto It = DescIndex.find(Key);
+  if (It != DescIndex.end())
+    return It->second;
+  unsigned I = Descs.size();
+  Descs.push_back({L, Kind});
+  DescIndex.emplace(Key, I);
+  // Until the array exists, refer to a placeholder global of the right type.
+  auto *P = new GlobalVariable(M, Type::getInt8Ty(Ctx), false,
+                               GlobalValue::PrivateLinkage,
+                               ConstantInt::get(Type::getInt8Ty(Ctx), 0),
+                               "__phaseprobe.placeholder");
+  Placeholders.push_back(P);
+  return I;
+}
+
+Constant *Instrumenter::descriptorPtr(unsigned Index) {
+  return ConstantExpr::getBitCast(Placeholders[Index],
+                                  compat::bytePtrTy(Ctx));
+}
+
+void Instrumenter::emitDescriptors() {
+  if (Descs.empty())
+    return;
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Type *Str = compat::bytePtrTy(Ctx);
+  DescTy = StructType::create(Ctx, {I32, I32, I32, I32, Str, Str},
+                              "struct.__phaseprobe_construct");
+  std::vector<Constant *> Elems;
+  StringMap<Constant *> Strings;
+  auto Intern = [&](const std::string &S) -> Constant * {
+    auto It = Strings.find(S);
+    if (It != Strings.end())
+      return It->second;
+    IRBuilder<> B(Ctx);
+    Constant *C = ConstantExpr::getBitCast(
+        new GlobalVariable(M, ConstantDataArray::getString(Ctx, S)->getType(),
+                           true, GlobalValue::PrivateLinkage,
+                           ConstantDataArray::getString(Ctx, S),
+                           "__phaseprobe.str"),
+        Str);
+    Strings[S] = C;
+    return C;
+  };
+  for (const Desc &D : Descs)
+    Elems.push_back(ConstantStruct::get(
+        DescTy, {ConstantInt::get(I32, PHASEPROBE_DISABLED),
+                 ConstantInt::get(I32, D.Kind), ConstantInt::get(I32, D.Loc.Line),
+                 ConstantInt::get(I32, D.Loc.Column), Intern(D.Loc.File),
+                 Intern(D.Loc.Function)}));
+  auto *ArrTy = ArrayType::get(DescTy, Elems.size());
+  DescArray = new GlobalVariable(M, ArrTy, false, GlobalValue::InternalLinkage,
+                                 ConstantArray::get(ArrTy, Elems),
+                                 "__phaseprobe.constructs");
+  DescArray->setAlignment(Align(8));
+
+  for (unsigned I = 0; I < Placeholders.size(); ++I) {
+    Constant *Idx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, I)};
+    Constant *Ptr = ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, Idx);
+    Placeholders[I]->replaceAllUsesWith(
+        ConstantExpr::getBitCast(Ptr, Placeholders[I]->getType()));
+    Placeholders[I]->eraseFromParent();
+  }
+
+  // The module constructor registers the array before any user code runs.
+  auto *CtorTy = FunctionType::get(Type::getVoidTy(Ctx), false);
+  Function *Ctor = Function::Create(CtorTy, GlobalValue::InternalLinkage,
+                                    "__phaseprobe.module_ctor", M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Ctor));
+  FunctionCallee Reg = M.getOrInsertFunction(
+      "__phaseprobe_register", Type::getVoidTy(Ctx), I32, Str,
+      compat::pointerTo(DescTy), I32, I32);
+  uint64_t Size = M.getDataLayout().getTypeAllocSize(DescTy);
+  Constant *Idx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, 0)};
+  B.CreateCall(Reg, {ConstantInt::get(I32, PHASEPROBE_ABI_VERSION),
+                     Intern(M.getSourceFileName()),
+                     ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, Idx),
+                     ConstantInt::get(I32, Elems.size()),
+                     ConstantInt::get(I32, Size)});
+  B.CreateRetVoid();
+  // Priority 1: before every user constructor (which may open a region).
+  appendToGlobalCtors(M, Ctor, 1);
+}
+
+void Instrumenter::addCounters(Function &F) {
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  SmallVector<BasicBlock *, 8> Latches;
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (L->getSubLoops().empty())
+      L->getLoopLatches(Latches);
+  if (Latches.empty())
+    return;
+  Type *I64 = Type::getInt64Ty(Ctx);
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Ctr = B.CreateAlloca(I64, nullptr, "__phaseprobe.iters");
+  B.CreateStore(ConstantInt::get(I64, 0), Ctr);
+  for (BasicBlock *Latch : Latches) {
+    IRBuilder<> LB(Latch->getTerminator());
+    LB.CreateStore(LB.CreateAdd(LB.CreateLoad(I64, Ctr), ConstantInt::get(I64, 1)),
+                   Ctr);
+  }
+  Counters[&F] = Ctr;
+}
+
+void Instrumenter::flushBefore(Instruction *I) {
+  auto It = Counters.find(I->getFunction());
+  if (It == Counters.end())
+    return;
+  Type *I64 = Type::getInt64Ty(Ctx);
+  IRBuilder<> B(I);
+  Value *Local = B.CreateLoad(I64, It->second);
+  Value *Tls = B.CreateLoad(I64, TlsIterations);
+  B.CreateStore(B.CreateAdd(Tls, Local), TlsIterations);
+  B.CreateStore(ConstantInt::get(I64, 0), It->second);
+}
+
+void Instrumenter::callBefore(Instruction *I, FunctionCallee Fn,
+                              ArrayRef<Value *> Args) {
+  flushBefore(I);
+  IRBuilder<> B(I);
+  CallInst *C = B.CreateCall(Fn, Args);
+  C->setDebugLoc(I->getDebugLoc());
+}
+
+void Instrumenter::callAfter(Instruction *I, FunctionCallee Fn,
+                             ArrayRef<Value *> Args) {
+  Instruction *Next = I->getNextNode();
+  flushBefore(Next);
+  IRBuilder<> B(Next);
+  CallInst *C = B.CreateCall(Fn, Args);
+  C->setDebugLoc(I->getDebugLoc());
+}
+
+// The init call that opened the construct \p End closes: the nearest one of
+// \p Inits (same function) that dominates it.
+CallBase *Instrumenter::pairedInit(CallBase *End, ArrayRef<CallBase *> Inits) {
+  Function *F = End->getFunction();
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(*F);
+  CallBase *Best = nullptr;
+  for (CallBase *I : Inits)
+    if (I->getFunction() == F && DT.dominates(I, End) &&
+        (!Best || DT.dominates(Best, I)))
+      Best = I;
+  return Best;
+}
+
+bool Instrumenter::run() {
+  // 1. Find the OpenMP runtime calls.
+  std::vector<OmpCall> Calls;
+  for (Function &F : M) {
+    if (F.isDeclaration() || F.getName().startswith("__phaseprobe"))
+      continue;
+    for (Instruction &I : instructions(F)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB || !CB->getCalledFunction())
+        continue;
+      OmpCall C{CB, Role::Other, false, false, {}};
+      C.R = roleOf(CB->getCalledFunction()->getName(), C.IsTeams, C.IsSingle);
+      if (C.R == Role::Other || CB->arg_size() == 0)
+        continue;
+      if (!readIdent(CB->getArgOperand(0), C.Loc))
+        locFromDebug(*CB, C.Loc);
+      Calls.push_back(C);
+    }
+  }
+
+  // 2. Counters first: probes flush them.
+  Type *I64 = Type::getInt64Ty(Ctx);
+  TlsIterations = M.getGlobalVariable("__phaseprobe_iterations");
+  if (!TlsIterations) {
+    TlsIterations = new GlobalVariable(
+        M, I64, false, GlobalValue::ExternalLinkage, nullptr,
+        "__phaseprobe_iterations", nullptr,
+        GlobalValue::InitialExecTLSModel);
+  }
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.getName().startswith("__phaseprobe"))
+      addCounters(F);
+
+  // 3. Regions and which loop inits are the loop of a combined construct.
+  Type *Void = Type::getVoidTy(Ctx);
+  Type *Ptr = compat::bytePtrTy(Ctx);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  FunctionCallee RegionBegin =
+      M.getOrInsertFunction("__phaseprobe_region_begin", Void, Ptr);
+  FunctionCallee RegionEnd =
+      M.getOrInsertFunction("__phaseprobe_region_end", Void, Ptr);
+  FunctionCallee ThreadBegin =
+      M.getOrInsertFunction("__phaseprobe_thread_begin", Void, Ptr);
+  FunctionCallee ThreadEnd =
+      M.getOrInsertFunction("__phaseprobe_thread_end", Void, Ptr);
+  FunctionCallee WsBegin =
+      M.getOrInsertFunction("__phaseprobe_ws_begin", Void, Ptr);
+  FunctionCallee WsEntered =
+      M.getOrInsertFunction("__phaseprobe_ws_entered", Void, I32);
+  FunctionCallee WsNext = M.getOrInsertFunction("__phaseprobe_ws_next", Void, I32);
+  FunctionCallee WsEnd = M.getOrInsertFunction("__phaseprobe_ws_end", Void);
+
+  DenseMap<CallBase *, bool> Combined;
+  DenseMap<Function *, unsigned> Outlined; // outlined body -> region desc
+  std::vector<std::pair<CallBase *, unsigned>> Forks;
+  for (OmpCall &C : Calls) {
+    if (C.R != Role::Fork || C.Call->arg_size() < 3)
+      continue;
+    auto *Body = dyn_cast<Function>(C.Call->getArgOperand(2)->stripPointerCasts());
+    unsigned Kind = C.IsTeams ? __PHASEPROBE_TEAMS : __PHASEPROBE_PARALLEL;
+    if (Body) {
+      for (OmpCall &W : Calls)
+        if ((W.R == Role::StaticInit || W.R == Role::DispatchInit) &&
+            W.Call->getFunction() == Body && W.Loc == C.Loc) {
+          Combined[W.Call] = true;
+          if (!C.IsTeams)
+            Kind = (W.Loc.Flags & IdentWorkSections)
+                       ? __PHASEPROBE_PARALLEL_SECTIONS
+                       : __PHASEPROBE_PARALLEL_FOR;
+        }
+    }
+    unsigned D = descriptorFor(C.Loc, Kind);
+    // A later fork at the same location (a template instance) may be the
+    // one that reveals the combined loop.
+    if (Kind != __PHASEPROBE_PARALLEL && !C.IsTeams)
+      Descs[D].Kind = Kind;
+    Forks.push_back({C.Call, D});
+    if (Body && !Body->isDeclaration())
+      Outlined.try_emplace(Body, D);
+  }
+  // Combined loops whose end calls must not close a share.
+  SmallVector<CallBase *, 16> StaticInits, DispatchInits;
+  for (OmpCall &C : Calls) {
+    if (C.R == Role::StaticInit)
+      StaticInits.push_back(C.Call);
+    if (C.R == Role::DispatchInit)
+      DispatchInits.push_back(C.Call);
+  }
+
+  // 4. Probes.
+  for (auto &[Call, D] : Forks) {
+    callBefore(Call, RegionBegin, {descriptorPtr(D)});
+    callAfter(Call, RegionEnd, {descriptorPtr(D)});
+  }
+  for (auto &[Body, D] : Outlined) {
+    // No flush needed at entry: the local counter starts at zero.
+    IRBuilder<> B(&*Body->getEntryBlock().getFirstInsertionPt());
+    B.CreateCall(ThreadBegin, {descriptorPtr(D)});
+    SmallVector<ReturnInst *, 4> Rets;
+    for (BasicBlock &BB : *Body)
+      if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
+        Rets.push_back(R);
+    for (ReturnInst *R : Rets)
+      callBefore(R, ThreadEnd, {descriptorPtr(D)});
+  }
+  for (OmpCall &C : Calls) {
+    switch (C.R) {
+    case Role::SerialBegin:
+      callBefore(C.Call, RegionBegin,
+                 {descriptorPtr(descriptorFor(C.Loc, __PHASEPROBE_PARALLEL))});
+      break;
+    case Role::SerialEnd:
+      callAfter(C.Call, RegionEnd,
+                {descriptorPtr(descriptorFor(C.Loc, __PHASEPROBE_PARALLEL))});
+      break;
+    case Role::StaticInit:
+    case Role::DispatchInit: {
+      if (Combined.count(C.Call))
+        break;
+      unsigned Kind = __PHASEPROBE_FOR;
+      if (C.Loc.Flags & IdentWorkSections)
+        Kind = __PHASEPROBE_SECTIONS;
+      else if ((C.Loc.Flags & IdentWorkDistribute) &&
+               !(C.Loc.Flags & IdentWorkLoop))
+        Kind = __PHASEPROBE_DISTRIBUTE;
+      callBefore(C.Call, WsBegin, {descriptorPtr(descriptorFor(C.Loc, Kind))});
+      break;
+    }
+    case Role::StaticFini: {
+      CallBase *Init = pairedInit(C.Call, StaticInits);
+      if (Init && !Combined.count(Init))
+        callAfter(C.Call, WsEnd, {});
+      break;
+    }
+    case Role::DispatchNext: {
+      CallBase *Init = pairedInit(C.Call, DispatchInits);
+      if (Init && !Combined.count(Init))
+        callAfter(C.Call, WsNext, {C.Call});
+      break;
+    }
+    case Role::OneThreadBegin: {
+      unsigned Kind = C.IsSingle ? __PHASEPROBE_SINGLE : __PHASEPROBE_MASTER;
+      callBefore(C.Call, WsBegin, {descriptorPtr(descriptorFor(C.Loc, Kind))});
+      callAfter(C.Call, WsEntered, {C.Call});
+      break;
+    }
+    case Role::OneThreadEnd:
+      callAfter(C.Call, WsEnd, {});
+      break;
+    default:
+      break;
+    }
+  }
+
+  // 5. Flush the counters before every return.
+  for (auto &[F, Ctr] : Counters) {
+    SmallVector<ReturnInst *, 4> Rets;
+    for (BasicBlock &BB : *F)
+      if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
+        Rets.push_back(R);
+    for (ReturnInst *R : Rets) {
+      Instruction *At = R;
+      // Nothing may separate a musttail call from its return.
+      if (auto *Prev = dyn_cast_or_null<CallInst>(R->getPrevNode()))
+        if (Prev->isMustTailCall())
+          At = Prev;
+      if (Outlined.count(F))
+        continue; // already flushed before thread_end, right before the ret
+      flushBefore(At);
+    }
+  }
+
+  emitDescriptors();
+  return !Counters.empty() || !Descs.empty();
+}
+
+} // namespace
+
+PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  Instrumenter I(M, MAM);
+  return I.run() ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace phaseprobe
