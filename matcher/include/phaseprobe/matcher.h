@@ -19,6 +19,7 @@
 #pragma once
 
 #include "phaseprobe/model.h"
+#include "phaseprobe/phase_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,7 +37,6 @@
 namespace phaseprobe {
 
 class Nppdb;
-struct PhaseFile;
 
 //===--- Configuration ----------------------------------------------------===//
 
@@ -281,6 +282,38 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
 std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src,
                                     const MatchConfig &C, double StreamKiB,
                                     const MatchOptions &O);
+
+//===--- Loading the inputs of a command -----------------------------------===//
+
+/// What phaseprobe-match and phaseprobe-estimate both start from, validated:
+/// the phase file, the NPPDB (opened read-only, never created), the base node
+/// (present in the NPPDB), the configuration and the stream threshold.
+struct MatchInputs {
+  MatchInputs();
+  ~MatchInputs();
+  MatchInputs(MatchInputs &&);
+
+  std::string phasesPath, dbPath, base;
+  PhaseFile phases;
+  std::unique_ptr<Nppdb> db;
+  MatchConfig config;
+  Pairing pairing = Pairing::Ordered;
+  /// Streams up to this footprint (KiB) are not significant; 0: unknown.
+  double streamKiB = 0;
+  /// Where streamKiB came from, for the report ("L1d of bn in the NPPDB").
+  std::string streamKiBSource;
+};
+
+/// Loads and validates everything; throws InputError naming the file and
+/// what is wrong. \p ConfigPath may be empty (defaults); \p PairingArg may be
+/// empty (the configuration's pairing).
+MatchInputs loadMatchInputs(const std::string &PhasesPath, const std::string &DbPath,
+                            const std::string &Base, const std::string &ConfigPath,
+                            const std::string &PairingArg);
+
+/// Throws InputError when \p Path cannot be written (its folder is missing
+/// or read-only), so that a command fails before it does any work.
+void checkWritable(const std::string &Path);
 
 //===--- Reporting --------------------------------------------------------===//
 

@@ -1,0 +1,79 @@
+//===- inputs.cpp - Validated inputs of phaseprobe-match/-estimate --------===//
+//
+// Both commands check everything they were given before doing any work, so a
+// bad input is one line and exit 2 with nothing written: the phase file, the
+// database (read-only: a mistyped path must not create an empty NPPDB), the
+// base node, the configuration and the output paths.
+//
+//===----------------------------------------------------------------------===//
+#include "phaseprobe/error.h"
+#include "phaseprobe/matcher.h"
+#include "phaseprobe/nppdb.h"
+#include "phaseprobe/phase_file.h"
+#include "phaseprobe/stream_notation.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace phaseprobe {
+
+MatchInputs::MatchInputs() = default;
+// Out of line: Nppdb is complete only here.
+MatchInputs::~MatchInputs() = default;
+MatchInputs::MatchInputs(MatchInputs &&) = default;
+
+void checkWritable(const std::string &Path) {
+  if (Path.empty()) throw InputError("", "", "an output path is empty");
+  struct stat St;
+  if (::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode))
+    throw InputError(Path, "", "is a directory, not a file");
+  auto Slash = Path.rfind('/');
+  std::string Dir = Slash == std::string::npos ? "." : Slash == 0 ? "/" : Path.substr(0, Slash);
+  if (::access(Dir.c_str(), W_OK) != 0)
+    throw InputError(Path, "", std::string("cannot write: ") + std::strerror(errno));
+}
+
+MatchInputs loadMatchInputs(const std::string &PhasesPath, const std::string &DbPath,
+                            const std::string &Base, const std::string &ConfigPath,
+                            const std::string &PairingArg) {
+  MatchInputs In;
+  In.phasesPath = PhasesPath;
+  In.dbPath = DbPath;
+  In.base = Base;
+  In.config = ConfigPath.empty() ? MatchConfig::defaults() : readMatchConfig(ConfigPath);
+  In.pairing = In.config.pairing;
+  if (!PairingArg.empty()) {
+    auto P = parsePairing(PairingArg);
+    if (!P)
+      throw InputError("", "--pairing", "'" + PairingArg + "' is neither ordered nor best");
+    In.pairing = *P;
+  }
+  In.phases = readPhaseFile(PhasesPath);
+  In.db = Nppdb::open(DbPath, Nppdb::Mode::ReadOnly);
+  std::optional<NodeInfo> Node = In.db->node(Base);
+  if (!Node) {
+    std::string Known;
+    for (const std::string &L : In.db->nodes()) Known += (Known.empty() ? "" : ", ") + L;
+    throw InputError(DbPath, "", "no base node '" + Base + "' in the database (" +
+                                     (Known.empty() ? std::string("it has no nodes")
+                                                    : "nodes: " + Known) + ")");
+  }
+  if (In.config.significantStreamKiB) {
+    In.streamKiB = *In.config.significantStreamKiB;
+    In.streamKiBSource = "significant_stream_kib of the configuration";
+  } else if (Node->l1dKiB > 0) {
+    In.streamKiB = Node->l1dKiB;
+    In.streamKiBSource = "L1d of " + Base + " in the NPPDB";
+  } else if (In.phases.node && In.phases.node->l1dKiB > 0) {
+    In.streamKiB = In.phases.node->l1dKiB;
+    In.streamKiBSource = "L1d in the phase file's node description";
+  } else {
+    In.streamKiB = 0;
+    In.streamKiBSource = "L1d of " + Base + " unknown: every stream counts";
+  }
+  return In;
+}
+
+} // namespace phaseprobe
