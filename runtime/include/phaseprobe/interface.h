@@ -112,3 +112,58 @@ PHASEPROBE_API extern __thread uint64_t __phaseprobe_iterations
 #endif
 
 #endif /* PHASEPROBE_INTERFACE_H */
+
+/*===-- Stream sampling (Instrumentation II, issue 3) ---------------------===*
+ *
+ * Added without changing anything above, so objects built for ABI 1 without
+ * sampling keep working. The plugin clones every innermost loop of the code
+ * that parallel regions run into an instrumented copy. Before each execution
+ * of the loop it decrements a thread-local, per-loop countdown (initially 1);
+ * when that reaches zero it calls __phaseprobe_burst_begin, and a non-zero
+ * result runs that many iterations in the copy, which reports every load and
+ * store through __phaseprobe_sample, then continues in the original loop.
+ * See clang-plugin/README.md, "Stream sampling".
+ *===----------------------------------------------------------------------===*/
+#ifndef PHASEPROBE_INTERFACE_SAMPLING_H
+#define PHASEPROBE_INTERFACE_SAMPLING_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One static load or store site: a private constant emitted per site; its
+ *  address identifies the site. */
+typedef struct __phaseprobe_site {
+  uint32_t elem_bytes; /* store size of the accessed type                 */
+  uint32_t flags;      /* PHASEPROBE_SITE_STORE for a store               */
+  const char *loc;     /* "file:line:col", or "function#n" without a line */
+} __phaseprobe_site;
+
+#define PHASEPROBE_SITE_STORE 1u
+
+/** Emitted in a loop's preheader when the loop's countdown reached zero.
+ *  Returns the number of iterations to run instrumented (0: run the plain
+ *  loop) and stores into *countdown how many executions of this loop the
+ *  thread skips before asking again. */
+PHASEPROBE_API uint32_t __phaseprobe_burst_begin(int64_t *countdown);
+
+/** Emitted in the instrumented copy before each load/store of a site, with
+ *  the address accessed. */
+PHASEPROBE_API void __phaseprobe_sample(const __phaseprobe_site *site,
+                                        const void *addr);
+
+/** Emitted when the instrumented copy has run its burst and jumps to the
+ *  original loop for the rest of the execution. */
+PHASEPROBE_API void __phaseprobe_burst_stop(void);
+
+/** Emitted on every exit of a loop execution that called
+ *  __phaseprobe_burst_begin with a non-zero result: `backedges` is the number
+ *  of iterations the execution ran; the runtime sets the next countdown. */
+PHASEPROBE_API void __phaseprobe_burst_end(int64_t *countdown,
+                                           uint64_t backedges);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PHASEPROBE_INTERFACE_SAMPLING_H */

@@ -1,0 +1,209 @@
+//===- sampling_rt.cpp - Stream sampling entry points and phase output ----===//
+//
+// Glue between the instrumented code, the phase runtime and the stream
+// analysis of streams.h: the __phaseprobe_burst_* / __phaseprobe_sample entry
+// points of interface.h, the per-thread samplers (initial-exec TLS plus a
+// lock-free global list, since OpenMP workers never run TLS destructors), the
+// timing correction, and the writer of each phase's "streams" array, which
+// installs itself in the phase writer when the runtime is loaded.
+//
+// Timing honesty: every sampled loop execution reports the overhead of its
+// burst (burst time minus the clean time of as many plain iterations, see
+// ThreadSampler::endExecution) and the open phase frames of the thread are
+// shifted by it, so shares, region bodies and hence phase time and tpi leave
+// the sampling cost out. Iteration counts are untouched: the instrumented
+// clone counts its iterations exactly like the original loop.
+//
+//===----------------------------------------------------------------------===//
+#include "phase_writer.h"
+#include "runtime.h"
+#include "streams.h"
+#include "thread_state.h"
+
+#include "phaseprobe/interface.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <hwloc.h>
+#include <new>
+#include <pthread.h>
+
+using namespace __phaseprobe;
+using namespace __phaseprobe::streams;
+
+static_assert(sizeof(SiteDesc) == sizeof(__phaseprobe_site),
+              "SiteDesc must mirror __phaseprobe_site");
+
+namespace {
+
+Config Cfg;
+pthread_once_t CfgOnce = PTHREAD_ONCE_INIT;
+std::atomic<ThreadSampler *> Samplers{nullptr};
+thread_local ThreadSampler *TlsSampler
+    __attribute__((tls_model("initial-exec"))) = nullptr;
+
+void readConfig() {
+  char Warning[256];
+  Cfg = Config::fromEnvironment(Warning, sizeof Warning);
+  if (Warning[0])
+    warning("%s", Warning);
+  verbose("stream sampling %s (period %llu, burst %u)",
+          Cfg.Enabled ? "on" : "off",
+          static_cast<unsigned long long>(Cfg.Period), Cfg.Burst);
+}
+
+ThreadSampler *samplerSlow() {
+  pthread_once(&CfgOnce, readConfig);
+  void *Mem = std::calloc(1, sizeof(ThreadSampler));
+  if (!Mem)
+    return nullptr;
+  ThreadSampler *S = new (Mem) ThreadSampler(Cfg);
+  ThreadSampler *Head = Samplers.load(std::memory_order_relaxed);
+  do
+    S->Next = Head;
+  while (!Samplers.compare_exchange_weak(Head, S, std::memory_order_release,
+                                         std::memory_order_relaxed));
+  TlsSampler = S;
+  return S;
+}
+
+inline ThreadSampler *sampler() {
+  ThreadSampler *S = TlsSampler;
+  return __builtin_expect(S != nullptr, 1) ? S : samplerSlow();
+}
+
+PhaseContext currentContext() {
+  PhaseContext C;
+  ThreadState *T = threadStateIfAny();
+  if (!T || T->Depth == 0)
+    return C;
+  C.Phase = T->Stack[T->Depth - 1].Phase;
+  // The thread's finished shares of the phase number its invocations, the
+  // same way in every thread of the team.
+  C.Invocation = C.Phase < T->NumSlots ? T->Slots[C.Phase].ShareCount : 0;
+  return C;
+}
+
+double l1dKiB() {
+  static double Cached = -1; // written once, from the exit hook
+  if (Cached >= 0)
+    return Cached;
+  Cached = 32; // the common size, should hwloc fail
+  hwloc_topology_t Topo;
+  if (hwloc_topology_init(&Topo) != 0)
+    return Cached;
+  if (hwloc_topology_load(Topo) == 0)
+    if (hwloc_obj_t O =
+            hwloc_get_next_obj_by_type(Topo, HWLOC_OBJ_L1CACHE, nullptr))
+      if (O->attr && O->attr->cache.size)
+        Cached = double(O->attr->cache.size / 1024);
+  hwloc_topology_destroy(Topo);
+  return Cached;
+}
+
+/// The phase writer's hook: phase \p Phase's "streams" array.
+void writeStreams(JsonWriter &W, uint32_t Phase) {
+  Vec<const ThreadSampler *> All;
+  for (ThreadSampler *S = Samplers.load(std::memory_order_acquire); S;
+       S = S->Next)
+    All.push(S);
+  Vec<StreamResult> Streams = analyzePhase(Phase, All.Data, All.Size, l1dKiB());
+  W.beginArray();
+  unsigned Id = 0;
+  for (const StreamResult &R : Streams) {
+    char Name[24];
+    std::snprintf(Name, sizeof Name, "v%u", ++Id);
+    W.beginObject();
+    W.key("id");
+    W.string(Name);
+    W.key("footprint_kib");
+    W.number(R.FootprintKiB);
+    W.key("stride_bytes");
+    W.unsignedInteger(R.StrideBytes);
+    W.key("elem_bytes");
+    W.unsignedInteger(R.ElemBytes);
+    W.key("access");
+    W.string(R.Shared ? "shared" : "private");
+    W.key("op");
+    W.string(R.op());
+    W.key("significant");
+    W.boolean(R.Significant);
+    W.key("pattern");
+    W.string(R.Random ? "random" : "strided");
+    W.key("stride_share");
+    W.number(R.DominantShare);
+    if (R.SecondStrideBytes) {
+      W.key("second_stride_bytes");
+      W.unsignedInteger(R.SecondStrideBytes);
+    }
+    if (R.NumSites == 1 && !R.MoreSites) {
+      W.key("site");
+      W.string(R.Sites[0]);
+    } else {
+      W.key("sites");
+      W.beginArray();
+      for (int I = 0; I < R.NumSites; ++I)
+        W.string(R.Sites[I]);
+      W.endArray();
+    }
+    W.key("samples");
+    W.unsignedInteger(R.Samples);
+    W.endObject();
+  }
+  W.endArray();
+  BurstCost C = totalCost(Phase, All.Data, All.Size);
+  if (C.Bursts)
+    verbose("phase %u: %llu bursts, %llu samples, %.6f s in bursts, %.6f s "
+            "overhead removed",
+            Phase, static_cast<unsigned long long>(C.Bursts),
+            static_cast<unsigned long long>(C.Samples), C.Seconds,
+            C.OverheadSeconds);
+}
+
+// Installs the writer as soon as the runtime is loaded; the phase writer
+// only calls it at exit.
+__attribute__((constructor(102))) void installStreamsWriter() {
+  setStreamsWriter(writeStreams);
+}
+
+} // namespace
+
+extern "C" {
+
+PHASEPROBE_API uint32_t __phaseprobe_burst_begin(int64_t *countdown) {
+  ThreadSampler *S = sampler();
+  if (!S) {
+    *countdown = INT64_MAX;
+    return 0;
+  }
+  return S->beginBurst(currentContext(), countdown, nowNs());
+}
+
+PHASEPROBE_API void __phaseprobe_sample(const __phaseprobe_site *site,
+                                        const void *addr) {
+  if (ThreadSampler *S = TlsSampler)
+    S->sample(reinterpret_cast<const SiteDesc *>(site),
+              reinterpret_cast<uintptr_t>(addr));
+}
+
+PHASEPROBE_API void __phaseprobe_burst_stop(void) {
+  if (ThreadSampler *S = TlsSampler)
+    S->stopBurst(nowNs());
+}
+
+PHASEPROBE_API void __phaseprobe_burst_end(int64_t *countdown,
+                                           uint64_t backedges) {
+  ThreadSampler *S = TlsSampler;
+  if (!S)
+    return;
+  uint64_t Over = S->endExecution(backedges, countdown, nowNs());
+  if (!Over)
+    return;
+  // Take the sampling cost out of every phase the thread is inside.
+  if (ThreadState *T = threadStateIfAny())
+    for (uint32_t I = 0; I < T->Depth; ++I)
+      T->Stack[I].StartNs += Over;
+}
+
+} // extern "C"

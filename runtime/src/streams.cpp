@@ -1,0 +1,628 @@
+//===- streams.cpp - Memory-stream sampling and analysis ------------------===//
+//
+// Per-thread recording of sampled addresses and the exit-time merge into the
+// streams of each phase. See streams.h for the model; the choices that decide
+// the numbers are explained where they are made.
+//
+//===----------------------------------------------------------------------===//
+#include "streams.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <new>
+
+namespace __phaseprobe {
+namespace streams {
+
+//===----------------------------------------------------------------------===//
+// Configuration
+//===----------------------------------------------------------------------===//
+
+static bool parseCount(const char *S, std::uint64_t Lo, std::uint64_t Hi,
+                       std::uint64_t &Out) {
+  if (!S || !*S || *S == '-' || *S == '+' || *S == ' ')
+    return false;
+  char *End = nullptr;
+  errno = 0;
+  unsigned long long V = std::strtoull(S, &End, 10);
+  if (errno || *End || V < Lo || V > Hi)
+    return false;
+  Out = V;
+  return true;
+}
+
+static bool equalsIgnoreCase(const char *A, const char *B) {
+  for (; *A && *B; ++A, ++B)
+    if ((*A | 0x20) != (*B | 0x20))
+      return false;
+  return *A == *B;
+}
+
+Config Config::fromEnvironment(char *Warning, std::size_t Cap) {
+  Config C;
+  if (Cap)
+    Warning[0] = '\0';
+  auto Warn = [&](const char *Var, const char *Val, const char *What) {
+    if (Cap && !Warning[0])
+      std::snprintf(Warning, Cap, "%s='%s' %s", Var, Val, What);
+  };
+  if (const char *S = std::getenv("PHASEPROBE_SAMPLING")) {
+    if (equalsIgnoreCase(S, "off") || equalsIgnoreCase(S, "0") ||
+        equalsIgnoreCase(S, "no") || equalsIgnoreCase(S, "false"))
+      C.Enabled = false;
+    else if (!(!*S || equalsIgnoreCase(S, "on") || equalsIgnoreCase(S, "1") ||
+               equalsIgnoreCase(S, "yes") || equalsIgnoreCase(S, "true")))
+      Warn("PHASEPROBE_SAMPLING", S, "is not on or off; sampling stays on");
+  }
+  std::uint64_t V;
+  if (const char *S = std::getenv("PHASEPROBE_SAMPLE_PERIOD")) {
+    if (parseCount(S, 1, 1ull << 40, V))
+      C.Period = V;
+    else
+      Warn("PHASEPROBE_SAMPLE_PERIOD", S,
+           "is not an integer in [1, 2^40]; using 1000");
+  }
+  if (const char *S = std::getenv("PHASEPROBE_SAMPLE_BURST")) {
+    if (parseCount(S, 1, 1u << 20, V))
+      C.Burst = std::uint32_t(V);
+    else
+      Warn("PHASEPROBE_SAMPLE_BURST", S,
+           "is not an integer in [1, 1048576]; using 128");
+  }
+  return C;
+}
+
+//===----------------------------------------------------------------------===//
+// ThreadSampler: the hot path
+//===----------------------------------------------------------------------===//
+
+void SiteRecord::countDiff(std::uint64_t D) {
+  ++Diffs;
+  SumAbsDiff += double(D);
+  int Free = -1;
+  for (int I = 0; I < HistSlots; ++I) {
+    if (HistCount[I] && HistStride[I] == D) {
+      ++HistCount[I];
+      return;
+    }
+    if (!HistCount[I] && Free < 0)
+      Free = I;
+  }
+  if (Free >= 0) {
+    HistStride[Free] = D;
+    HistCount[Free] = 1;
+    return;
+  }
+  // Misra-Gries: a value that finds no slot decrements every slot, so only
+  // strides frequent enough to matter survive.
+  for (int I = 0; I < HistSlots; ++I)
+    --HistCount[I];
+}
+
+ThreadSampler::ThreadSampler(const Config &C) : Cfg(C) {
+  Table = static_cast<SiteRecord **>(std::calloc(TableSize, sizeof(void *)));
+}
+
+ThreadSampler::~ThreadSampler() {
+  for (SiteRecord *R = Records; R;) {
+    SiteRecord *N = R->Next;
+    R->~SiteRecord();
+    std::free(R);
+    R = N;
+  }
+  std::free(Table);
+}
+
+SiteRecord *ThreadSampler::lookup(const SiteDesc *Site) {
+  if (!Table)
+    return nullptr;
+  std::uintptr_t H = reinterpret_cast<std::uintptr_t>(Site) ^
+                     (std::uintptr_t(Ctx.Phase) * 0x100000001b3ull);
+  H ^= H >> 17;
+  H *= 0x9E3779B97F4A7C15ull;
+  std::size_t I = std::size_t(H >> 40) & (TableSize - 1);
+  for (std::size_t Probe = 0; Probe < TableSize; ++Probe) {
+    SiteRecord *R = Table[I];
+    if (R && R->Site == Site && R->Phase == Ctx.Phase)
+      return R;
+    if (!R) {
+      // First sample of this (phase, site) in this thread: the only
+      // allocation, once per site.
+      if (NumRecords >= TableSize * 3 / 4)
+        return nullptr;
+      void *Mem = std::calloc(1, sizeof(SiteRecord));
+      if (!Mem)
+        return nullptr;
+      R = new (Mem) SiteRecord();
+      R->Phase = Ctx.Phase;
+      R->Site = Site;
+      R->Next = Records;
+      Records = R;
+      ++NumRecords;
+      Table[I] = R;
+      return R;
+    }
+    I = (I + 1) & (TableSize - 1);
+  }
+  return nullptr;
+}
+
+BurstCost &ThreadSampler::costOf(std::uint32_t Phase) {
+  for (BurstCost &C : Costs)
+    if (C.Phase == Phase)
+      return C;
+  BurstCost C;
+  C.Phase = Phase;
+  if (Costs.push(C))
+    return Costs[Costs.Size - 1];
+  static BurstCost Sink; // out of memory: count nowhere
+  return Sink;
+}
+
+std::uint32_t ThreadSampler::beginBurst(const PhaseContext &C,
+                                        std::int64_t *Countdown,
+                                        std::uint64_t NowNs) {
+  if (!Cfg.Enabled) {
+    *Countdown = INT64_MAX; // never again for this loop and thread
+    return 0;
+  }
+  std::int64_t Pause = std::int64_t(std::min<std::uint64_t>(Cfg.Period,
+                                                            INT64_MAX));
+  if (Active || C.Phase == NoPhaseKey) {
+    // Nested in a sampled caller's loop, or outside every phase (serial
+    // code): look again after a period.
+    *Countdown = Pause;
+    return 0;
+  }
+  Active = Clone = true;
+  Ctx = C;
+  ++ExecSerial;
+  NumTouched = 0;
+  BurstStartNs = BurstStopNs = NowNs;
+  BurstSamples = 0;
+  BurstLen = Cfg.Burst;
+  // Should the loop be left without reporting its end (longjmp, exit), the
+  // loop still samples again after a period.
+  *Countdown = Pause;
+  return BurstLen;
+}
+
+void ThreadSampler::sample(const SiteDesc *Site, std::uintptr_t Addr) {
+  if (!Clone)
+    return;
+  SiteRecord *R = lookup(Site);
+  if (!R) {
+    ++Dropped;
+    return;
+  }
+  if (R->ExecSerial != ExecSerial) {
+    if (NumTouched == MaxTouched) {
+      ++Dropped;
+      return;
+    }
+    Touched[NumTouched++] = R;
+    R->ExecSerial = ExecSerial;
+    R->First = R->Last = R->Min = R->Max = Addr;
+    R->ExecSamples = 1;
+    R->ExecStride = 0;
+    R->ExecConsistent = true;
+  } else {
+    std::int64_t D = std::int64_t(Addr - R->Last);
+    R->countDiff(std::uint64_t(D < 0 ? -D : D));
+    if (R->ExecSamples == 1)
+      R->ExecStride = D;
+    else if (D != R->ExecStride)
+      R->ExecConsistent = false;
+    R->Last = Addr;
+    if (Addr < R->Min)
+      R->Min = Addr;
+    if (Addr > R->Max)
+      R->Max = Addr;
+    ++R->ExecSamples;
+  }
+  ++R->Samples;
+  ++BurstSamples;
+}
+
+void ThreadSampler::stopBurst(std::uint64_t NowNs) {
+  if (!Clone)
+    return;
+  Clone = false;
+  BurstStopNs = NowNs;
+}
+
+void ThreadSampler::foldExecution(SiteRecord &R, std::uint64_t Backedges) {
+  std::uintptr_t Lo = R.Min, Hi = R.Max;
+  // The burst ran B = min(Backedges, BurstLen) iterations of the execution.
+  // A site that kept one stride through the burst is assumed to keep it for
+  // the rest: its executions scale with the iterations, and its last address
+  // follows from the first, the stride and that count. Anything irregular
+  // keeps what was seen (random streams converge over many bursts).
+  std::uint64_t B = std::min<std::uint64_t>(Backedges, BurstLen);
+  if (R.ExecSamples >= 2 && R.ExecConsistent && B > 0 && Backedges > B) {
+    double Execs =
+        std::round(double(R.ExecSamples) * double(Backedges) / double(B));
+    double End = double(R.First) + double(R.ExecStride) * (Execs - 1);
+    if (End > 0 && End < 1.8e19) {
+      Lo = std::min(Lo, std::uintptr_t(End));
+      Hi = std::max(Hi, std::uintptr_t(End));
+    }
+  }
+  if (R.HasInv && R.Cur.Invocation == Ctx.Invocation) {
+    R.Cur.Lo = std::min(R.Cur.Lo, Lo);
+    R.Cur.Hi = std::max(R.Cur.Hi, Hi);
+    return;
+  }
+  if (R.HasInv && R.Done.Size < MaxInvocations)
+    R.Done.push(R.Cur);
+  R.Cur = SiteRecord::InvRange{Ctx.Invocation, Lo, Hi};
+  R.HasInv = true;
+}
+
+std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
+                                          std::int64_t *Countdown,
+                                          std::uint64_t NowNs) {
+  if (!Active)
+    return 0;
+  bool WholeInBurst = Clone;
+  if (Clone)
+    stopBurst(NowNs);
+  for (std::size_t I = 0; I < NumTouched; ++I)
+    foldExecution(*Touched[I], Backedges);
+  NumTouched = 0;
+  Active = false;
+
+  // Sampling overhead. When a long plain remainder followed the burst, it
+  // gives this execution's clean time per iteration, and the burst's excess
+  // over it is the overhead; that also teaches the cost of one sample, which
+  // prices bursts that were the whole execution (short loops).
+  std::uint64_t B = std::min<std::uint64_t>(Backedges, BurstLen);
+  double Burst = double(BurstStopNs - BurstStartNs);
+  double Over;
+  if (!WholeInBurst && Backedges >= 2 * B && B > 0) {
+    double Clean = double(NowNs - BurstStopNs) / double(Backedges - B);
+    Over = std::max(0.0, Burst - Clean * double(B));
+    if (BurstSamples)
+      NsPerSample = 0.875 * NsPerSample + 0.125 * (Over / BurstSamples);
+  } else {
+    Over = std::min(Burst, NsPerSample * double(BurstSamples));
+  }
+  BurstCost &C = costOf(Ctx.Phase);
+  ++C.Bursts;
+  C.Iterations += B;
+  C.Samples += BurstSamples;
+  C.Seconds += Burst * 1e-9;
+  C.OverheadSeconds += Over * 1e-9;
+
+  // Aim at one instrumented iteration in Period: an execution of T
+  // iterations that ran S of them instrumented earns a pause of S*Period/T
+  // executions. Long loops are thus sampled at every execution (a burst is a
+  // tiny part of them, and a single huge loop must not be missed), short
+  // ones rarely.
+  double S = double(B) + 1;
+  double T = double(Backedges) + 1;
+  double Next = std::ceil(S * double(Cfg.Period) / T);
+  *Countdown = std::int64_t(std::min(std::max(Next, 1.0), 9.0e18));
+  return std::uint64_t(Over);
+}
+
+//===----------------------------------------------------------------------===//
+// The merge: threads -> sites -> streams
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct Range {
+  std::uintptr_t Lo, Hi;
+};
+struct InvEntry {
+  std::uint64_t Inv;
+  std::uintptr_t Lo, Hi;
+};
+struct StrideCount {
+  std::uint64_t Stride, Count;
+};
+
+/// A stream being built: one site, or several merged.
+struct Candidate {
+  std::uint32_t Elem = 0;
+  bool HasLoad = false, HasStore = false;
+  std::uint64_t Samples = 0;
+  Vec<StrideCount> Hist; ///< sorted by stride, unique
+  std::uint64_t Diffs = 0;
+  double SumAbsDiff = 0;
+  Vec<InvEntry> InvUnion; ///< sorted by invocation: all threads' union
+  bool Shared = false;
+  Vec<const char *> Sites;
+  // Derived:
+  double Footprint = 0; ///< bytes
+  std::uint64_t Stride = 0, Second = 0;
+  double Share = 0;
+  bool Random = false;
+  Range Overall{UINTPTR_MAX, 0};
+};
+
+/// Sorts and sums equal strides.
+void normalizeHist(Vec<StrideCount> &H) {
+  std::sort(H.begin(), H.end(), [](const StrideCount &A,
+                                   const StrideCount &B) {
+    return A.Stride < B.Stride;
+  });
+  std::size_t Out = 0;
+  for (std::size_t I = 0; I < H.Size; ++I) {
+    if (Out && H[Out - 1].Stride == H[I].Stride)
+      H[Out - 1].Count += H[I].Count;
+    else
+      H[Out++] = H[I];
+  }
+  H.Size = Out;
+}
+
+void deriveStride(Candidate &C) {
+  std::uint64_t Best = 0, BestN = 0, Sec = 0, SecN = 0;
+  for (const StrideCount &E : C.Hist) {
+    if (E.Count > BestN) {
+      Sec = Best, SecN = BestN;
+      Best = E.Stride, BestN = E.Count;
+    } else if (E.Count > SecN) {
+      Sec = E.Stride, SecN = E.Count;
+    }
+  }
+  C.Share = C.Diffs ? double(BestN) / double(C.Diffs) : 0;
+  // A stride that holds under half of the differences is no stride: report
+  // the mean jump instead (a random stream's typical distance).
+  C.Random = C.Diffs >= 8 && C.Share < 0.5;
+  C.Stride = C.Random ? std::uint64_t(std::llround(C.SumAbsDiff /
+                                                   double(C.Diffs)))
+                      : Best;
+  // A second stride is worth showing when it holds 5% of the differences.
+  C.Second = (!C.Random && SecN && SecN * 20 >= C.Diffs) ? Sec : 0;
+}
+
+void deriveFootprint(Candidate &C) {
+  C.Footprint = 0;
+  C.Overall = Range{UINTPTR_MAX, 0};
+  for (const InvEntry &E : C.InvUnion) {
+    C.Footprint = std::max(C.Footprint, double(E.Hi - E.Lo) + C.Elem);
+    C.Overall.Lo = std::min(C.Overall.Lo, E.Lo);
+    C.Overall.Hi = std::max(C.Overall.Hi, E.Hi);
+  }
+}
+
+/// How much the threads' ranges coincide, per invocation with at least two
+/// threads sampled: 1 when every thread spans the same memory, 0 when the
+/// spans are disjoint; averaged. \p Per is sorted by invocation, one entry
+/// per (thread, invocation). Returns -1 without evidence.
+double sharedScore(const Vec<InvEntry> &Per, std::uint32_t Elem) {
+  double Sum = 0;
+  int N = 0;
+  for (std::size_t I = 0; I < Per.Size;) {
+    std::size_t J = I;
+    double Spans = 0;
+    Range U{UINTPTR_MAX, 0};
+    for (; J < Per.Size && Per[J].Inv == Per[I].Inv; ++J) {
+      Spans += double(Per[J].Hi - Per[J].Lo) + Elem;
+      U.Lo = std::min(U.Lo, Per[J].Lo);
+      U.Hi = std::max(U.Hi, Per[J].Hi);
+    }
+    double K = double(J - I);
+    if (K >= 2) {
+      double Union = double(U.Hi - U.Lo) + Elem;
+      double Overlap = std::max(0.0, (Spans - Union) / Spans);
+      Sum += std::min(1.0, Overlap / ((K - 1) / K));
+      ++N;
+    }
+    I = J;
+  }
+  return N ? Sum / N : -1;
+}
+
+bool overlapsMostly(Range A, Range B) {
+  std::uintptr_t Lo = std::max(A.Lo, B.Lo), Hi = std::min(A.Hi, B.Hi);
+  if (Lo > Hi)
+    return false;
+  double Inter = double(Hi - Lo);
+  double Smaller = double(std::min(A.Hi - A.Lo, B.Hi - B.Lo));
+  return Inter >= 0.5 * Smaller;
+}
+
+bool siteLess(const char *A, const char *B) { return std::strcmp(A, B) < 0; }
+
+/// Builds the candidate of one site from its records (one per thread).
+bool buildCandidate(const SiteRecord *const *Recs, std::size_t N,
+                    Candidate &C) {
+  const SiteDesc *D = Recs[0]->Site;
+  C.Elem = D->ElemBytes ? D->ElemBytes : 1;
+  (D->Flags & SiteStore ? C.HasStore : C.HasLoad) = true;
+  Vec<InvEntry> Per;
+  for (std::size_t I = 0; I < N; ++I) {
+    const SiteRecord &R = *Recs[I];
+    C.Samples += R.Samples;
+    C.Diffs += R.Diffs;
+    C.SumAbsDiff += R.SumAbsDiff;
+    for (int S = 0; S < SiteRecord::HistSlots; ++S)
+      if (R.HistCount[S])
+        C.Hist.push({R.HistStride[S], R.HistCount[S]});
+    for (const SiteRecord::InvRange &E : R.Done)
+      Per.push({E.Invocation, E.Lo, E.Hi});
+    Per.push({R.Cur.Invocation, R.Cur.Lo, R.Cur.Hi});
+  }
+  normalizeHist(C.Hist);
+  std::sort(Per.begin(), Per.end(), [](const InvEntry &A, const InvEntry &B) {
+    return A.Inv < B.Inv;
+  });
+  bool Scalar = true;
+  for (std::size_t I = 0; I < Per.Size;) {
+    InvEntry U{Per[I].Inv, UINTPTR_MAX, 0};
+    for (; I < Per.Size && Per[I].Inv == U.Inv; ++I) {
+      U.Lo = std::min(U.Lo, Per[I].Lo);
+      U.Hi = std::max(U.Hi, Per[I].Hi);
+    }
+    Scalar &= U.Lo == U.Hi;
+    C.InvUnion.push(U);
+  }
+  // One address in every invocation: a scalar the optimizer keeps in a
+  // register, not a stream.
+  if (Scalar)
+    return false;
+  C.Shared = sharedScore(Per, C.Elem) >= 0.5;
+  C.Sites.push(D->Loc ? D->Loc : "?");
+  deriveStride(C);
+  deriveFootprint(C);
+  return true;
+}
+
+void mergeInto(Candidate &Into, Candidate &C) {
+  Into.HasLoad |= C.HasLoad;
+  Into.HasStore |= C.HasStore;
+  Into.Samples += C.Samples;
+  for (const StrideCount &E : C.Hist)
+    Into.Hist.push(E);
+  normalizeHist(Into.Hist);
+  Into.Diffs += C.Diffs;
+  Into.SumAbsDiff += C.SumAbsDiff;
+  for (const InvEntry &E : C.InvUnion) {
+    bool Found = false;
+    for (InvEntry &F : Into.InvUnion)
+      if (F.Inv == E.Inv) {
+        F.Lo = std::min(F.Lo, E.Lo);
+        F.Hi = std::max(F.Hi, E.Hi);
+        Found = true;
+        break;
+      }
+    if (!Found)
+      Into.InvUnion.push(E);
+  }
+  for (const char *L : C.Sites) {
+    bool Dup = false;
+    for (const char *M : Into.Sites)
+      Dup |= std::strcmp(L, M) == 0;
+    if (!Dup)
+      Into.Sites.push(L);
+  }
+  deriveStride(Into);
+  deriveFootprint(Into);
+}
+
+} // namespace
+
+Vec<StreamResult> analyzePhase(std::uint32_t Phase,
+                               const ThreadSampler *const *Threads,
+                               std::size_t NumThreads, double L1dKiB) {
+  // 1. The phase's records of all threads, grouped by site.
+  Vec<const SiteRecord *> Recs;
+  for (std::size_t T = 0; T < NumThreads; ++T)
+    for (const SiteRecord *R = Threads[T]->records(); R; R = R->Next)
+      if (R->Phase == Phase && R->HasInv)
+        Recs.push(R);
+  std::sort(Recs.begin(), Recs.end(),
+            [](const SiteRecord *A, const SiteRecord *B) {
+              return A->Site < B->Site;
+            });
+
+  // 2. One candidate per site, largest footprint first.
+  Candidate *Cands = static_cast<Candidate *>(
+      std::calloc(Recs.Size ? Recs.Size : 1, sizeof(Candidate)));
+  std::size_t NumCands = 0;
+  for (std::size_t I = 0; Cands && I < Recs.Size;) {
+    std::size_t J = I;
+    while (J < Recs.Size && Recs[J]->Site == Recs[I]->Site)
+      ++J;
+    Candidate *C = new (&Cands[NumCands]) Candidate();
+    if (buildCandidate(&Recs[I], J - I, *C))
+      ++NumCands;
+    else
+      C->~Candidate();
+    I = J;
+  }
+  Candidate **Order = static_cast<Candidate **>(
+      std::malloc((NumCands ? NumCands : 1) * sizeof(Candidate *)));
+  Vec<StreamResult> Out;
+  if (!Order) {
+    Out.Failed = true;
+    NumCands = 0;
+  }
+  for (std::size_t I = 0; I < NumCands; ++I)
+    Order[I] = &Cands[I];
+  std::sort(Order, Order + NumCands, [](const Candidate *A,
+                                        const Candidate *B) {
+    if (A->Footprint != B->Footprint)
+      return A->Footprint > B->Footprint;
+    return siteLess(A->Sites[0], B->Sites[0]);
+  });
+
+  // 3. Merge sites over the same array with the same pattern: same element
+  // size, same stride (or both random), same sharing, and ranges that
+  // mostly coincide (a[i] and a[i+1]; the load and the store of a[i] += x).
+  Vec<Candidate *> Streams;
+  for (std::size_t I = 0; I < NumCands; ++I) {
+    Candidate *C = Order[I];
+    Candidate *Into = nullptr;
+    for (Candidate *S : Streams)
+      if (S->Elem == C->Elem && S->Random == C->Random &&
+          (C->Random || S->Stride == C->Stride) && S->Shared == C->Shared &&
+          overlapsMostly(S->Overall, C->Overall)) {
+        Into = S;
+        break;
+      }
+    if (Into)
+      mergeInto(*Into, *C);
+    else
+      Streams.push(C);
+  }
+
+  for (Candidate *C : Streams) {
+    StreamResult R;
+    R.FootprintKiB = C->Footprint / 1024.0;
+    R.StrideBytes = C->Stride;
+    R.SecondStrideBytes = C->Second;
+    R.DominantShare = C->Share;
+    R.Random = C->Random;
+    R.ElemBytes = C->Elem;
+    R.Shared = C->Shared;
+    R.HasLoad = C->HasLoad;
+    R.HasStore = C->HasStore;
+    R.Significant = R.FootprintKiB > L1dKiB;
+    std::sort(C->Sites.begin(), C->Sites.end(), siteLess);
+    for (const char *L : C->Sites) {
+      if (R.NumSites < StreamResult::MaxSites)
+        R.Sites[R.NumSites++] = L;
+      else
+        ++R.MoreSites;
+    }
+    R.Samples = C->Samples;
+    Out.push(R);
+  }
+  // Merging can grow a stream past an earlier one.
+  std::stable_sort(Out.begin(), Out.end(),
+                   [](const StreamResult &A, const StreamResult &B) {
+                     return A.FootprintKiB > B.FootprintKiB;
+                   });
+  for (std::size_t I = 0; I < NumCands; ++I)
+    Cands[I].~Candidate();
+  std::free(Cands);
+  std::free(Order);
+  return Out;
+}
+
+BurstCost totalCost(std::uint32_t Phase, const ThreadSampler *const *Threads,
+                    std::size_t NumThreads) {
+  BurstCost Sum;
+  Sum.Phase = Phase;
+  for (std::size_t T = 0; T < NumThreads; ++T)
+    for (const BurstCost &C : Threads[T]->costs())
+      if (C.Phase == Phase) {
+        Sum.Bursts += C.Bursts;
+        Sum.Iterations += C.Iterations;
+        Sum.Samples += C.Samples;
+        Sum.Seconds += C.Seconds;
+        Sum.OverheadSeconds += C.OverheadSeconds;
+      }
+  return Sum;
+}
+
+} // namespace streams
+} // namespace __phaseprobe

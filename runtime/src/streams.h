@@ -1,0 +1,244 @@
+//===- streams.h - Memory-stream sampling and analysis ----------*- C++ -*-===//
+//
+// The runtime half of Instrumentation II (METHOD.md, "Stage 2"): the plugin
+// clones every innermost loop of the parallel code into an instrumented copy
+// that reports each load/store address to __phaseprobe_sample() for a short
+// burst of iterations; this unit keeps, per thread, per phase and per site, the
+// few numbers a stream is described by (address range per invocation, a stride
+// histogram, sample count) and, at exit, merges the threads into the phase's
+// `streams` (footprint, dominant and second stride, element size, load/store,
+// shared/private).
+//
+// Bursts see only a few iterations of a loop execution, so the range of one
+// execution is extrapolated from the execution's stride and its trip count
+// (the loop reports how many iterations it really ran); random sites keep the
+// sampled minimum and maximum. The hot path (sample()) takes no lock and does
+// not allocate once a site has been seen: per-thread state only, merged after
+// the threads are done.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace __phaseprobe {
+namespace streams {
+
+/// A growable array of trivially copyable values on malloc: the runtime
+/// lives inside the user's program and must not need libstdc++ at run time,
+/// so std::vector (operator new) is out. Growth failures drop the element
+/// and set Failed; nothing here ever throws.
+template <typename T> struct Vec {
+  T *Data = nullptr;
+  std::size_t Size = 0, Cap = 0;
+  bool Failed = false;
+
+  Vec() = default;
+  Vec(const Vec &) = delete;
+  Vec &operator=(const Vec &) = delete;
+  Vec(Vec &&O) noexcept { *this = static_cast<Vec &&>(O); }
+  Vec &operator=(Vec &&O) noexcept {
+    if (this != &O) {
+      std::free(Data);
+      Data = O.Data, Size = O.Size, Cap = O.Cap, Failed = O.Failed;
+      O.Data = nullptr, O.Size = O.Cap = 0;
+    }
+    return *this;
+  }
+  ~Vec() { std::free(Data); }
+
+  bool push(const T &V) {
+    if (Size == Cap) {
+      std::size_t N = Cap ? Cap * 2 : 8;
+      T *D = static_cast<T *>(std::realloc(Data, N * sizeof(T)));
+      if (!D) {
+        Failed = true;
+        return false;
+      }
+      Data = D, Cap = N;
+    }
+    std::memcpy(static_cast<void *>(Data + Size), &V, sizeof(T));
+    ++Size;
+    return true;
+  }
+  T &operator[](std::size_t I) { return Data[I]; }
+  const T &operator[](std::size_t I) const { return Data[I]; }
+  T *begin() { return Data; }
+  T *end() { return Data + Size; }
+  const T *begin() const { return Data; }
+  const T *end() const { return Data + Size; }
+  bool empty() const { return Size == 0; }
+  void clear() { Size = 0; }
+};
+
+/// One static load/store site as the plugin emits it: a private constant in
+/// the instrumented object, whose address identifies the site. Layout is ABI
+/// (see __phaseprobe_site in interface.h).
+struct SiteDesc {
+  std::uint32_t ElemBytes; ///< store size of the accessed type
+  std::uint32_t Flags;     ///< SiteStore for a store
+  const char *Loc;         ///< "file:line:col", or "function#n" without -g
+};
+constexpr std::uint32_t SiteStore = 1;
+
+/// Value of a phase meaning "no phase" (the phase runtime's NoPhase).
+constexpr std::uint32_t NoPhaseKey = 0xffffffffu;
+
+/// Where a burst belongs: the thread's innermost phase and which invocation
+/// of it is running (the thread's count of finished shares of that phase,
+/// which is the same number in every thread of the team).
+struct PhaseContext {
+  std::uint32_t Phase = NoPhaseKey;
+  std::uint64_t Invocation = 0;
+};
+
+/// The run-time knobs (environment variables, read once).
+struct Config {
+  bool Enabled = true;         ///< PHASEPROBE_SAMPLING=off clears it
+  std::uint64_t Period = 1000; ///< aim: one iteration in Period is sampled
+  std::uint32_t Burst = 128;   ///< iterations per burst
+  /// Reads PHASEPROBE_SAMPLING, PHASEPROBE_SAMPLE_PERIOD and
+  /// PHASEPROBE_SAMPLE_BURST. A malformed value keeps the default and is
+  /// described in \p Warning (one line; empty when all is well).
+  static Config fromEnvironment(char *Warning, std::size_t Cap);
+};
+
+/// Time and iterations a thread spent in sampled bursts of one phase.
+struct BurstCost {
+  std::uint32_t Phase = NoPhaseKey;
+  std::uint64_t Bursts = 0;
+  std::uint64_t Iterations = 0; ///< loop iterations run instrumented
+  std::uint64_t Samples = 0;
+  double Seconds = 0;         ///< wall time inside the instrumented clone
+  double OverheadSeconds = 0; ///< estimated cost of sampling in that time
+};
+
+/// Per (phase, site) state of one thread. Plain data so the merge can read it.
+struct SiteRecord {
+  SiteRecord *Next = nullptr; ///< the thread's list of records
+  std::uint32_t Phase = NoPhaseKey;
+  const SiteDesc *Site = nullptr;
+  std::uint64_t Samples = 0;
+  // Stride histogram over |difference| of consecutive samples of one loop
+  // execution: Misra-Gries with a few slots keeps every stride above
+  // 1/(slots+1) of the differences, with a count close to exact.
+  static constexpr int HistSlots = 6;
+  std::uint64_t HistStride[HistSlots] = {};
+  std::uint64_t HistCount[HistSlots] = {};
+  std::uint64_t Diffs = 0;
+  double SumAbsDiff = 0;
+  // The loop execution being sampled now.
+  std::uint64_t ExecSerial = 0;
+  std::uintptr_t First = 0, Last = 0, Min = 0, Max = 0;
+  std::uint64_t ExecSamples = 0;
+  std::int64_t ExecStride = 0;
+  bool ExecConsistent = true;
+  // The phase invocation being accumulated, and the finished ones.
+  struct InvRange {
+    std::uint64_t Invocation;
+    std::uintptr_t Lo, Hi; ///< first bytes of the lowest and highest element
+  };
+  bool HasInv = false;
+  InvRange Cur{0, 0, 0};
+  Vec<InvRange> Done; ///< capped at ThreadSampler::MaxInvocations
+
+  void countDiff(std::uint64_t AbsDiff);
+};
+
+/// The sampling state of one thread. Only its own thread writes it; the
+/// merge reads it after the parallel work is over.
+class ThreadSampler {
+public:
+  explicit ThreadSampler(const Config &C);
+  ~ThreadSampler();
+  ThreadSampler(const ThreadSampler &) = delete;
+  ThreadSampler &operator=(const ThreadSampler &) = delete;
+
+  /// A loop's countdown ran out. Returns the burst length to run
+  /// instrumented (0: run the loop plain) and sets \p Countdown to the number
+  /// of executions of that loop to skip next.
+  std::uint32_t beginBurst(const PhaseContext &Ctx, std::int64_t *Countdown,
+                           std::uint64_t NowNs);
+  /// One sampled access (the hot path of a burst).
+  void sample(const SiteDesc *Site, std::uintptr_t Addr);
+  /// The instrumented clone handed over to the plain loop (burst complete).
+  void stopBurst(std::uint64_t NowNs);
+  /// The sampled loop execution left the loop after \p Backedges iterations:
+  /// folds the execution's sites and sets the loop's next countdown. Returns
+  /// the estimated sampling overhead of this execution in nanoseconds (the
+  /// caller takes it out of the phase timing).
+  std::uint64_t endExecution(std::uint64_t Backedges, std::int64_t *Countdown,
+                             std::uint64_t NowNs);
+
+  bool inBurst() const { return Active; }
+  const SiteRecord *records() const { return Records; }
+  const Vec<BurstCost> &costs() const { return Costs; }
+  std::uint64_t droppedSamples() const { return Dropped; }
+
+  ThreadSampler *Next = nullptr; ///< the process's list of samplers
+
+  static constexpr std::size_t MaxInvocations = 256;
+  static constexpr std::size_t TableSize = 4096; ///< (phase, site) slots
+  static constexpr std::size_t MaxTouched = 256; ///< sites per execution
+
+private:
+  SiteRecord *lookup(const SiteDesc *Site);
+  void foldExecution(SiteRecord &R, std::uint64_t Backedges);
+  BurstCost &costOf(std::uint32_t Phase);
+
+  Config Cfg;
+  bool Active = false; ///< between beginBurst and endExecution
+  bool Clone = false;  ///< between beginBurst and stopBurst/endExecution
+  PhaseContext Ctx;
+  std::uint64_t ExecSerial = 0;
+  std::uint64_t BurstStartNs = 0, BurstStopNs = 0;
+  std::uint64_t BurstSamples = 0;
+  std::uint32_t BurstLen = 0;
+  double NsPerSample = 5.0; ///< learnt overhead per sample (see .cpp)
+  SiteRecord **Table = nullptr;
+  SiteRecord *Records = nullptr;
+  std::size_t NumRecords = 0;
+  SiteRecord *Touched[MaxTouched];
+  std::size_t NumTouched = 0;
+  Vec<BurstCost> Costs;
+  std::uint64_t Dropped = 0;
+};
+
+/// One stream of a phase, ready for the phase file.
+struct StreamResult {
+  double FootprintKiB = 0;
+  std::uint64_t StrideBytes = 0;
+  std::uint64_t SecondStrideBytes = 0; ///< 0: no second stride seen
+  double DominantShare = 0; ///< share of the differences the stride holds
+  bool Random = false;      ///< no stride holds half the differences
+  std::uint32_t ElemBytes = 0;
+  bool Shared = false;
+  bool HasLoad = false, HasStore = false;
+  bool Significant = false;
+  static constexpr int MaxSites = 16;
+  const char *Sites[MaxSites] = {}; ///< sorted; more are counted only
+  int NumSites = 0;
+  int MoreSites = 0;
+  std::uint64_t Samples = 0;
+  const char *op() const {
+    return HasLoad && HasStore ? "load+store" : HasStore ? "store" : "load";
+  }
+};
+
+/// Merges every thread's records of \p Phase into streams, ordered by
+/// footprint (largest first); streams above \p L1dKiB are significant.
+/// Sites that touched a single address in every invocation (scalars the
+/// optimizer keeps in registers) are left out.
+Vec<StreamResult> analyzePhase(std::uint32_t Phase,
+                               const ThreadSampler *const *Threads,
+                               std::size_t NumThreads, double L1dKiB);
+
+/// Sum of the burst costs of \p Phase over \p Threads.
+BurstCost totalCost(std::uint32_t Phase, const ThreadSampler *const *Threads,
+                    std::size_t NumThreads);
+
+} // namespace streams
+} // namespace __phaseprobe

@@ -1,0 +1,399 @@
+//===- StreamsTest.cpp - Unit tests of the stream analysis ----------------===//
+//
+// Feeds ThreadSampler the address sequences that instrumented loops would
+// produce (bursts of a few iterations out of long executions, several
+// threads, several invocations) and checks the streams analyzePhase derives
+// against answers known analytically.
+//
+//===----------------------------------------------------------------------===//
+#include "streams.h"
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cstring>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <random>
+#include <vector>
+
+using namespace __phaseprobe::streams;
+
+namespace {
+
+using AddrFn = std::function<std::uintptr_t(std::uint64_t)>;
+struct SiteUse {
+  const SiteDesc *Site;
+  AddrFn Addr;
+};
+
+/// Runs one execution of a loop of \p Trip iterations the way the
+/// instrumented code does: countdown, burst, plain remainder, end.
+struct Loop {
+  std::int64_t Countdown = 1;
+  std::uint64_t Clock = 0;
+
+  /// Returns true when the execution was sampled.
+  bool run(ThreadSampler &S, PhaseContext C, const std::vector<SiteUse> &Uses,
+           std::uint64_t Trip, double CleanNsPerIter = 1,
+           double SampleNs = 10) {
+    if (--Countdown > 0)
+      return false;
+    std::uint32_t B = S.beginBurst(C, &Countdown, Clock);
+    if (!B)
+      return false;
+    std::uint64_t Burst = std::min<std::uint64_t>(B, Trip);
+    for (std::uint64_t I = 0; I < Burst; ++I) {
+      for (const SiteUse &U : Uses)
+        S.sample(U.Site, U.Addr(I));
+      Clock += std::uint64_t(CleanNsPerIter + SampleNs * Uses.size());
+    }
+    if (Trip > B) {
+      S.stopBurst(Clock);
+      Clock += std::uint64_t(CleanNsPerIter * double(Trip - B));
+    }
+    S.endExecution(Trip, &Countdown, Clock);
+    return true;
+  }
+};
+
+struct Team {
+  std::vector<std::unique_ptr<ThreadSampler>> Threads;
+  std::vector<Loop> Loops;
+  explicit Team(unsigned N, Config C = Config()) {
+    for (unsigned I = 0; I < N; ++I) {
+      Threads.emplace_back(new ThreadSampler(C));
+      Loops.emplace_back();
+    }
+  }
+  Vec<StreamResult> analyze(std::uint32_t Phase, double L1d = 32) {
+    std::vector<const ThreadSampler *> P;
+    for (auto &T : Threads)
+      P.push_back(T.get());
+    return analyzePhase(Phase, P.data(), P.size(), L1d);
+  }
+};
+
+const std::uintptr_t Base = 0x10000000;
+SiteDesc LoadD{8, 0, "t.c:10:5"};
+SiteDesc LoadD2{8, 0, "t.c:10:12"};
+SiteDesc StoreD{8, SiteStore, "t.c:10:3"};
+SiteDesc LoadF{4, 0, "t.c:11:5"};
+SiteDesc LoadI{4, 0, "t.c:12:5"};
+SiteDesc Scalar{8, 0, "t.c:13:5"};
+
+double kib(double Bytes) { return Bytes / 1024.0; }
+
+} // namespace
+
+TEST(StreamsConfig, DefaultsAndKnobs) {
+  unsetenv("PHASEPROBE_SAMPLING");
+  unsetenv("PHASEPROBE_SAMPLE_PERIOD");
+  unsetenv("PHASEPROBE_SAMPLE_BURST");
+  char W[256];
+  Config C = Config::fromEnvironment(W, sizeof W);
+  EXPECT_TRUE(C.Enabled);
+  EXPECT_EQ(C.Period, 1000u);
+  EXPECT_EQ(C.Burst, 128u);
+  EXPECT_STREQ(W, "");
+
+  setenv("PHASEPROBE_SAMPLING", "OFF", 1);
+  setenv("PHASEPROBE_SAMPLE_PERIOD", "250", 1);
+  setenv("PHASEPROBE_SAMPLE_BURST", "64", 1);
+  C = Config::fromEnvironment(W, sizeof W);
+  EXPECT_FALSE(C.Enabled);
+  EXPECT_EQ(C.Period, 250u);
+  EXPECT_EQ(C.Burst, 64u);
+  EXPECT_STREQ(W, "");
+
+  setenv("PHASEPROBE_SAMPLING", "maybe", 1);
+  setenv("PHASEPROBE_SAMPLE_PERIOD", "-3", 1);
+  C = Config::fromEnvironment(W, sizeof W);
+  EXPECT_TRUE(C.Enabled);
+  EXPECT_EQ(C.Period, 1000u);
+  EXPECT_STREQ(W, "PHASEPROBE_SAMPLING='maybe' is not on or off; sampling "
+                  "stays on");
+  setenv("PHASEPROBE_SAMPLING", "on", 1);
+  setenv("PHASEPROBE_SAMPLE_BURST", "12x", 1);
+  C = Config::fromEnvironment(W, sizeof W);
+  EXPECT_EQ(C.Burst, 128u);
+  EXPECT_STREQ(W, "PHASEPROBE_SAMPLE_PERIOD='-3' is not an integer in [1, "
+                  "2^40]; using 1000");
+  unsetenv("PHASEPROBE_SAMPLING");
+  unsetenv("PHASEPROBE_SAMPLE_PERIOD");
+  unsetenv("PHASEPROBE_SAMPLE_BURST");
+}
+
+TEST(StreamsSampler, OffNeverSamplesAgain) {
+  Config C;
+  C.Enabled = false;
+  ThreadSampler S(C);
+  std::int64_t Cd = 0;
+  EXPECT_EQ(S.beginBurst({1, 0}, &Cd, 0), 0u);
+  EXPECT_EQ(Cd, INT64_MAX);
+}
+
+TEST(StreamsSampler, OutsidePhasesPostpones) {
+  ThreadSampler S{Config()};
+  std::int64_t Cd = 0;
+  EXPECT_EQ(S.beginBurst({NoPhaseKey, 0}, &Cd, 0), 0u);
+  EXPECT_EQ(Cd, 1000);
+  EXPECT_EQ(S.records(), nullptr);
+}
+
+TEST(StreamsSampler, CountdownFollowsTripCount) {
+  ThreadSampler S{Config()};
+  Loop L;
+  // A huge loop is sampled at every execution...
+  ASSERT_TRUE(L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}},
+                    10000000));
+  EXPECT_EQ(L.Countdown, 1);
+  // ...a short one once per Period executions (all its iterations sampled).
+  ASSERT_TRUE(L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}},
+                    10));
+  EXPECT_EQ(L.Countdown, 1000);
+  // In between, one instrumented iteration in Period.
+  L.Countdown = 1;
+  ASSERT_TRUE(L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}},
+                    12799));
+  EXPECT_EQ(L.Countdown, 11); // ceil(129 * 1000 / 12800)
+}
+
+TEST(StreamsSampler, NestedBurstIsRefused) {
+  ThreadSampler S{Config()};
+  std::int64_t Outer = 1, Inner = 1;
+  ASSERT_EQ(S.beginBurst({0, 0}, &Outer, 0), 128u);
+  EXPECT_EQ(S.beginBurst({0, 0}, &Inner, 0), 0u);
+  EXPECT_EQ(Inner, 1000);
+  S.endExecution(5, &Outer, 10);
+  EXPECT_FALSE(S.inBurst());
+}
+
+// A triad-like single loop per thread over its block of one array: the
+// burst sees 128 of a million iterations; the footprint comes from the
+// extrapolation and the union of the threads.
+TEST(StreamsAnalysis, SingleHugeLoopPrivateBlocks) {
+  const unsigned Th = 4;
+  const std::uint64_t N = 4000000, Chunk = N / Th;
+  Team T(Th);
+  for (unsigned Inv = 0; Inv < 3; ++Inv)
+    for (unsigned I = 0; I < Th; ++I)
+      T.Loops[I].run(*T.Threads[I], {7, Inv},
+                     {{&LoadD, [=](auto K) { return Base + 8 * (I * Chunk + K); }},
+                      {&StoreD, [=](auto K) {
+                         return Base + 0x8000000 + 8 * (I * Chunk + K);
+                       }}},
+                     Chunk);
+  Vec<StreamResult> S = T.analyze(7);
+  ASSERT_EQ(S.Size, 2u);
+  for (const StreamResult &R : S) {
+    EXPECT_NEAR(R.FootprintKiB, kib(N * 8), kib(N * 8) * 1e-6);
+    EXPECT_EQ(R.StrideBytes, 8u);
+    EXPECT_EQ(R.SecondStrideBytes, 0u);
+    EXPECT_EQ(R.ElemBytes, 8u);
+    EXPECT_FALSE(R.Shared);
+    EXPECT_FALSE(R.Random);
+    EXPECT_TRUE(R.Significant);
+    EXPECT_EQ(R.Samples, 3u * Th * 128);
+    ASSERT_EQ(R.NumSites, 1);
+  }
+  // Equal footprints: ordered by site.
+  EXPECT_STREQ(S[0].op(), "store");
+  EXPECT_STREQ(S[1].op(), "load");
+  EXPECT_TRUE(T.analyze(8).empty()); // another phase saw nothing
+}
+
+TEST(StreamsAnalysis, SharedArrayReadByEveryThread) {
+  const unsigned Th = 4;
+  const std::uint64_t N = 100000;
+  Team T(Th);
+  for (unsigned I = 0; I < Th; ++I)
+    T.Loops[I].run(*T.Threads[I], {1, 0},
+                   {{&LoadF, [](auto K) { return Base + 4 * K; }}}, N);
+  Vec<StreamResult> S = T.analyze(1);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_TRUE(S[0].Shared);
+  EXPECT_EQ(S[0].ElemBytes, 4u);
+  EXPECT_EQ(S[0].StrideBytes, 4u);
+  EXPECT_NEAR(S[0].FootprintKiB, kib(4 * N), 1e-9);
+}
+
+TEST(StreamsAnalysis, StridesAreExact) {
+  for (std::uint64_t Stride : {8u, 64u, 4096u}) {
+    Team T(2);
+    const std::uint64_t N = 50000;
+    for (unsigned I = 0; I < 2; ++I)
+      T.Loops[I].run(*T.Threads[I], {0, 0},
+                     {{&LoadD, [=](auto K) {
+                        return Base + Stride * (I * N + K);
+                      }}},
+                     N);
+    Vec<StreamResult> S = T.analyze(0);
+    ASSERT_EQ(S.Size, 1u);
+    EXPECT_EQ(S[0].StrideBytes, Stride);
+    EXPECT_NEAR(S[0].FootprintKiB, kib(Stride * (2 * N - 1) + 8), 1e-6);
+    EXPECT_FALSE(S[0].Shared);
+  }
+}
+
+// Matrix multiply c[i][j] += a[i][k] * b[k][j], rows of i split between
+// threads: many short executions of the k loop, sampled now and then.
+TEST(StreamsAnalysis, MatrixMultiplyColumnAndRowStreams) {
+  const unsigned Th = 4, N = 256;
+  Config C;
+  C.Period = 50;
+  Team T(Th, C);
+  const std::uintptr_t A = Base, B = Base + 0x1000000, Cm = Base + 0x2000000;
+  for (unsigned Th_ = 0; Th_ < Th; ++Th_)
+    for (unsigned I = Th_ * N / Th; I < (Th_ + 1) * N / Th; ++I)
+      for (unsigned J = 0; J < N; ++J)
+        T.Loops[Th_].run(*T.Threads[Th_], {3, 0},
+                         {{&LoadD, [=](auto K) { return A + 8 * (I * N + K); }},
+                          {&LoadD2, [=](auto K) { return B + 8 * (K * N + J); }},
+                          {&StoreD, [=](auto) { return Cm + 8 * (I * N + J); }}},
+                         N);
+  Vec<StreamResult> S = T.analyze(3);
+  ASSERT_EQ(S.Size, 3u);
+  auto Find = [&](const char *Site) -> const StreamResult & {
+    for (const StreamResult &R : S)
+      if (!std::strcmp(R.Sites[0], Site))
+        return R;
+    ADD_FAILURE() << "no stream at " << Site;
+    return S[0];
+  };
+  double Full = kib(8.0 * N * N);
+  // b: the column stream, shared, stride n*8, the whole matrix.
+  const StreamResult &Col = Find("t.c:10:12");
+  EXPECT_EQ(Col.StrideBytes, 8u * N);
+  EXPECT_TRUE(Col.Shared);
+  EXPECT_NEAR(Col.FootprintKiB, Full, Full * 0.03);
+  // a: row-partitioned, private, stride 8.
+  const StreamResult &Row = Find("t.c:10:5");
+  EXPECT_EQ(Row.StrideBytes, 8u);
+  EXPECT_FALSE(Row.Shared);
+  EXPECT_STREQ(Row.op(), "load");
+  EXPECT_NEAR(Row.FootprintKiB, Full, Full * 0.05);
+  // c[i][j]: stays put within an execution, private rows.
+  const StreamResult &Out = Find("t.c:10:3");
+  EXPECT_EQ(Out.StrideBytes, 0u);
+  EXPECT_FALSE(Out.Shared);
+  EXPECT_STREQ(Out.op(), "store");
+  EXPECT_NEAR(Out.FootprintKiB, Full, Full * 0.05);
+}
+
+TEST(StreamsAnalysis, RandomGatherKeepsIndexStride) {
+  const std::uint64_t N = 1 << 20, M = 1 << 16;
+  std::mt19937_64 Rng(42);
+  std::vector<std::uint32_t> Idx(N);
+  for (auto &V : Idx)
+    V = std::uint32_t(Rng() % M);
+  SiteDesc Gather{8, 0, "g.c:5:10"};
+  Config C;
+  C.Burst = 256;
+  C.Period = 20;
+  Team T(1, C);
+  // Many executions of an inner loop of 1024 over idx[], each a burst.
+  for (std::uint64_t E = 0; E < N / 1024; ++E)
+    T.Loops[0].run(*T.Threads[0], {2, 0},
+                   {{&LoadI, [&](auto K) { return Base + 4 * (E * 1024 + K); }},
+                    {&Gather, [&](auto K) {
+                       return Base + 0x4000000 + 8 * Idx[E * 1024 + K];
+                     }}},
+                   1024);
+  Vec<StreamResult> S = T.analyze(2);
+  ASSERT_EQ(S.Size, 2u);
+  const StreamResult &Index = S[0].ElemBytes == 4 ? S[0] : S[1];
+  const StreamResult &Data = S[0].ElemBytes == 4 ? S[1] : S[0];
+  EXPECT_EQ(Index.StrideBytes, 4u);
+  EXPECT_FALSE(Index.Random);
+  EXPECT_NEAR(Index.FootprintKiB, kib(4.0 * N), kib(4.0 * N) * 0.02);
+  EXPECT_TRUE(Data.Random);
+  EXPECT_NEAR(Data.FootprintKiB, kib(8.0 * M), kib(8.0 * M) * 0.02);
+  // Mean jump between uniform random picks is a third of the range.
+  EXPECT_NEAR(double(Data.StrideBytes), 8.0 * M / 3, 8.0 * M / 3 * 0.05);
+}
+
+TEST(StreamsAnalysis, LoadAndStoreOfOneArrayMerge) {
+  Team T(2);
+  const std::uint64_t N = 100000;
+  for (unsigned I = 0; I < 2; ++I)
+    T.Loops[I].run(*T.Threads[I], {0, 0},
+                   {{&LoadD, [=](auto K) { return Base + 8 * (I * N + K); }},
+                    {&LoadD2, [=](auto K) { return Base + 8 * (I * N + K + 1); }},
+                    {&StoreD, [=](auto K) { return Base + 8 * (I * N + K); }}},
+                   N);
+  Vec<StreamResult> S = T.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_STREQ(S[0].op(), "load+store");
+  ASSERT_EQ(S[0].NumSites, 3);
+  EXPECT_STREQ(S[0].Sites[0], "t.c:10:12");
+  EXPECT_STREQ(S[0].Sites[1], "t.c:10:3");
+  EXPECT_STREQ(S[0].Sites[2], "t.c:10:5");
+  EXPECT_NEAR(S[0].FootprintKiB, kib(8.0 * (2 * N + 1)), 1e-6);
+}
+
+TEST(StreamsAnalysis, ScalarsAreNotStreams) {
+  Team T(1);
+  T.Loops[0].run(*T.Threads[0], {0, 0},
+                 {{&Scalar, [](auto) { return Base; }},
+                  {&LoadD, [](auto K) { return Base + 64 + 8 * K; }}},
+                 1000);
+  Vec<StreamResult> S = T.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_STREQ(S[0].Sites[0], "t.c:10:5");
+}
+
+TEST(StreamsAnalysis, SmallStreamsAreNotSignificant) {
+  Team T(1);
+  T.Loops[0].run(*T.Threads[0], {0, 0},
+                 {{&LoadD, [](auto K) { return Base + 8 * K; }}}, 1000);
+  Vec<StreamResult> S = T.analyze(0, 32);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_NEAR(S[0].FootprintKiB, 8000 / 1024.0, 1e-9);
+  EXPECT_FALSE(S[0].Significant);
+  EXPECT_TRUE(T.analyze(0, 4)[0].Significant);
+}
+
+// A tiled walk: 8 elements at stride 8, then a jump of one row.
+TEST(StreamsAnalysis, SecondStrideIsReported) {
+  Team T(1);
+  T.Loops[0].run(*T.Threads[0], {0, 0},
+                 {{&LoadD, [](auto K) {
+                   return Base + 8 * (K % 8) + 4096 * (K / 8);
+                 }}},
+                 64);
+  Vec<StreamResult> S = T.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_EQ(S[0].StrideBytes, 8u);
+  EXPECT_EQ(S[0].SecondStrideBytes, 4096u - 56);
+  EXPECT_NEAR(S[0].DominantShare, 56.0 / 63, 1e-9);
+}
+
+// Footprint is per invocation: three invocations over the same array give
+// the array, not three times it; a larger invocation wins.
+TEST(StreamsAnalysis, FootprintIsTheLargestInvocation) {
+  Team T(1);
+  for (unsigned Inv = 0; Inv < 3; ++Inv, T.Loops[0].Countdown = 1)
+    T.Loops[0].run(*T.Threads[0], {0, Inv},
+                   {{&LoadD, [](auto K) { return Base + 8 * K; }}},
+                   Inv == 1 ? 20000 : 10000);
+  Vec<StreamResult> S = T.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_NEAR(S[0].FootprintKiB, kib(8.0 * 20000), 1e-9);
+}
+
+TEST(StreamsAnalysis, OverheadIsBurstMinusCleanTime) {
+  Team T(1);
+  // Clean 2 ns/iteration, each sample 10 ns: the burst of 128 iterations with
+  // one site costs 128 * 12 ns, of which 128 * 10 ns is overhead.
+  T.Loops[0].run(*T.Threads[0], {5, 0},
+                 {{&LoadD, [](auto K) { return Base + 8 * K; }}}, 100000, 2, 10);
+  std::vector<const ThreadSampler *> P{T.Threads[0].get()};
+  BurstCost C = totalCost(5, P.data(), 1);
+  EXPECT_EQ(C.Bursts, 1u);
+  EXPECT_EQ(C.Iterations, 128u);
+  EXPECT_EQ(C.Samples, 128u);
+  EXPECT_NEAR(C.Seconds, 128 * 12e-9, 1e-12);
+  EXPECT_NEAR(C.OverheadSeconds, 128 * 10e-9, 1e-12);
+}
