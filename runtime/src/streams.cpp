@@ -596,11 +596,14 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
     R.Samples = C->Samples;
     Out.push(R);
   }
-  // Merging can grow a stream past an earlier one.
-  std::stable_sort(Out.begin(), Out.end(),
-                   [](const StreamResult &A, const StreamResult &B) {
-                     return A.FootprintKiB > B.FootprintKiB;
-                   });
+  // Merging can grow a stream past an earlier one. (std::sort, not
+  // stable_sort: that one allocates through libstdc++.)
+  std::sort(Out.begin(), Out.end(),
+            [](const StreamResult &A, const StreamResult &B) {
+              if (A.FootprintKiB != B.FootprintKiB)
+                return A.FootprintKiB > B.FootprintKiB;
+              return siteLess(A.Sites[0], B.Sites[0]);
+            });
   for (std::size_t I = 0; I < NumCands; ++I)
     Cands[I].~Candidate();
   std::free(Cands);
