@@ -1,0 +1,431 @@
+#!/usr/bin/env python3
+"""phaseprobe accuracy report: text table and self-contained HTML from raw data.
+
+run.py collects the raw data of a validation run (configurations, estimates,
+measurements) into one JSON document, schema "phaseprobe.accuracy/1". This
+module turns that document into the two readable forms: the text tables
+printed on stdout (one per application and workload, then the summary) and an
+HTML page with inline SVG bar charts (estimated vs measured per node
+configuration, like the original study's charts; no external JS/CSS, so the
+file can be mailed or committed and still renders).
+
+Keeping the derived numbers (errors, ranks, summary) here rather than in
+run.py means a stored raw JSON can be re-rendered later with exactly the same
+rules:  report.py DATA.json [--text OUT.txt] [--html OUT.html]
+
+Python 3 standard library only.
+"""
+
+import argparse
+import html
+import json
+import math
+import statistics
+import sys
+
+SCHEMA = "phaseprobe.accuracy/1"
+
+
+class InputError(Exception):
+    """Bad raw data: reported as one line, exit 2."""
+
+
+# --------------------------------------------------------------------------
+# Derived numbers
+# --------------------------------------------------------------------------
+
+def error_pct(est, meas):
+    """Signed relative error of an estimate, in % of the measurement."""
+    if est is None or meas is None or meas <= 0:
+        return None
+    return (est - meas) / meas * 100.0
+
+
+def ranks(values):
+    """Rank 1 = smallest time (fastest); None values get no rank."""
+    present = sorted((v, i) for i, v in enumerate(values) if v is not None)
+    out = [None] * len(values)
+    for r, (_, i) in enumerate(present, start=1):
+        out[i] = r
+    return out
+
+
+def spread(reps):
+    """Relative spread (max-min)/median of repeated measurements, in %."""
+    if not reps or len(reps) < 2:
+        return 0.0
+    med = statistics.median(reps)
+    return (max(reps) - min(reps)) / med * 100.0 if med > 0 else 0.0
+
+
+def derive(doc):
+    """Fills error_pct, ranks, ranking verdicts and the summary in place.
+
+    A ranking is "right" when the estimated order of the configurations equals
+    the measured order. Two configurations whose measured medians differ by
+    less than their measurement spread (max-min of the repetitions, at least
+    the --tie-pct floor) are a measured tie: their order is noise, so the
+    "distinguishable" verdict ignores such pairs while the strict verdict does
+    not. Both are reported.
+    """
+    if doc.get("schema") != SCHEMA:
+        raise InputError("schema: expected %r, found %r" % (SCHEMA, doc.get("schema")))
+    tie_floor = float(doc.get("context", {}).get("tie_pct", 2.0))
+    all_err, all_phase_err = [], []
+    strict_ok_all, dist_ok_all = True, True
+    for a in doc.get("apps", []):
+        rows = a.get("rows", [])
+        for r in rows:
+            r["error_pct"] = error_pct(r.get("estimated_s"), r.get("measured_s"))
+            r["spread_pct"] = spread(r.get("measured_reps") or [])
+        est_rank = ranks([r.get("estimated_s") if r.get("measured_s") is not None else None
+                          for r in rows])
+        meas_rank = ranks([r.get("measured_s") if r.get("estimated_s") is not None else None
+                           for r in rows])
+        for r, re_, rm in zip(rows, est_rank, meas_rank):
+            r["rank_estimated"], r["rank_measured"] = re_, rm
+        strict = all(r["rank_estimated"] == r["rank_measured"] for r in rows)
+        dist = True
+        ties = []
+        for i in range(len(rows)):
+            for j in range(i + 1, len(rows)):
+                ri, rj = rows[i], rows[j]
+                if None in (ri.get("estimated_s"), rj.get("estimated_s"),
+                            ri.get("measured_s"), rj.get("measured_s")):
+                    continue
+                mi, mj = ri["measured_s"], rj["measured_s"]
+                gap = abs(mi - mj) / min(mi, mj) * 100.0
+                noise = max(tie_floor, ri["spread_pct"], rj["spread_pct"])
+                if gap <= noise:
+                    ties.append([ri["config"], rj["config"]])
+                    continue
+                if (ri["estimated_s"] - rj["estimated_s"]) * (mi - mj) < 0:
+                    dist = False
+        complete = all(r.get("error_pct") is not None for r in rows) and len(rows) > 0
+        a["ranking"] = {"strict": strict and complete, "distinguishable": dist and complete,
+                        "measured_ties": ties, "complete": complete}
+        strict_ok_all &= a["ranking"]["strict"]
+        dist_ok_all &= a["ranking"]["distinguishable"]
+        all_err += [abs(r["error_pct"]) for r in rows if r.get("error_pct") is not None]
+        for p in a.get("phases", []):
+            for c, v in p.get("per_config", {}).items():
+                v["error_pct"] = error_pct(v.get("estimated_s"), v.get("measured_s"))
+                if v["error_pct"] is not None:
+                    all_phase_err.append(abs(v["error_pct"]))
+    doc["summary"] = {
+        "program": summary_of(all_err),
+        "phases": summary_of(all_phase_err),
+        "ranking_all_right_strict": strict_ok_all and bool(doc.get("apps")),
+        "ranking_all_right_distinguishable": dist_ok_all and bool(doc.get("apps")),
+        "goals": {"median_pct": 5.0, "max_pct": 10.0},
+    }
+    return doc
+
+
+def summary_of(errs):
+    if not errs:
+        return {"n": 0, "median_abs_pct": None, "max_abs_pct": None, "mean_abs_pct": None}
+    return {"n": len(errs), "median_abs_pct": statistics.median(errs),
+            "max_abs_pct": max(errs), "mean_abs_pct": sum(errs) / len(errs)}
+
+
+# --------------------------------------------------------------------------
+# Text
+# --------------------------------------------------------------------------
+
+def fmt(v, spec="%.4f", none="-"):
+    return none if v is None else spec % v
+
+
+def table(headers, rows):
+    widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(str(h))
+              for i, h in enumerate(headers)]
+    line = lambda cells: "  ".join(str(c).rjust(w) if k else str(c).ljust(w)
+                                   for k, (c, w) in enumerate(zip(cells, widths)))
+    out = [line(headers), line(["-" * w for w in widths])]
+    out += [line(r) for r in rows]
+    return "\n".join(out)
+
+
+def header_lines(doc):
+    c = doc.get("context", {})
+    m = c.get("machine", {})
+    lines = [
+        "phaseprobe accuracy: estimated vs measured",
+        "machine : %s, %s cores (%s)%s" % (m.get("cpu", "?"), m.get("cores", "?"),
+                                           m.get("host", "?"),
+                                           ", " + c["load_note"] if c.get("load_note") else ""),
+        "commit  : %s%s" % (c.get("commit", "?"), " (+ uncommitted changes)" if c.get("dirty") else ""),
+        "date    : %s" % c.get("date", "?"),
+        "command : %s" % c.get("command", "?"),
+        "base    : %s; uB grid: %s; repetitions: %s (median); measured = %s"
+        % (doc.get("base", "?"), c.get("grid", "?"), c.get("repetitions", "?"),
+           c.get("measured", "plain program wall time")),
+        "configs : " + "; ".join("%s = %s" % (k["label"], " ".join(
+            "%s=%s" % kv for kv in sorted(k.get("env", {}).items())))
+            for k in doc.get("configs", [])),
+    ]
+    return lines
+
+
+def ranking_word(rk):
+    if not rk.get("complete", True):
+        return "INCOMPLETE (a configuration has no estimate)"
+    if rk.get("strict"):
+        return "right"
+    return "right except measured ties" if rk.get("distinguishable") else "WRONG"
+
+
+def render_text(doc):
+    out = header_lines(doc)
+    for a in doc.get("apps", []):
+        out.append("")
+        out.append("== %s  workload %s  (coverage %s, %d phases, %d unmatched)" % (
+            a["app"], a["workload"], fmt(a.get("coverage"), "%.3f"),
+            len(a.get("phases", [])), len(a.get("unmatched", []))))
+        rows = []
+        for r in a.get("rows", []):
+            rows.append([r["config"] + (" (base)" if r["config"] == doc.get("base") else ""),
+                         fmt(r.get("estimated_s")), fmt(r.get("measured_s")),
+                         fmt(r.get("error_pct"), "%+.1f"), fmt(r.get("spread_pct"), "%.1f"),
+                         "%s / %s" % (fmt(r.get("rank_estimated"), "%d"),
+                                      fmt(r.get("rank_measured"), "%d")),
+                         r.get("note", "")])
+        out.append(table(["config", "estimated (s)", "measured (s)", "error %", "spread %",
+                          "rank est/meas", "note"], rows))
+        rk = a.get("ranking", {})
+        out.append("ranking: %s%s" % (ranking_word(rk),
+            "" if not rk.get("measured_ties") else "  (measured ties: %s)" % ", ".join(
+                "%s~%s" % tuple(t) for t in rk["measured_ties"])))
+        ph = [p for p in a.get("phases", []) if p.get("per_config")]
+        if ph:
+            top = sorted(ph, key=lambda p: -(p.get("weight") or 0))[: doc.get("context", {}).get("top_phases", 5)]
+            cfgs = [r["config"] for r in a.get("rows", [])]
+            prow = []
+            for p in top:
+                cells = ["%s %s" % (p["id"], p.get("kind", "")), fmt(p.get("weight"), "%.3f"),
+                         (p.get("ubench") or "unmatched")]
+                for c in cfgs:
+                    v = p["per_config"].get(c, {})
+                    cells.append("%s/%s %s" % (fmt(v.get("estimated_s"), "%.3g"),
+                                               fmt(v.get("measured_s"), "%.3g"),
+                                               fmt(v.get("error_pct"), "%+.0f%%")))
+                prow.append(cells)
+            out.append("phases (largest weight first; est/meas s, error; measured = instrumented run on that config):")
+            out.append(table(["phase", "weight", "uB"] + cfgs, prow))
+        if a.get("unmatched"):
+            out.append("unmatched: " + "; ".join(a["unmatched"]))
+        for w in a.get("warnings", []):
+            out.append("warning: " + w)
+    s = doc.get("summary", {})
+    pr, ph = s.get("program", {}), s.get("phases", {})
+    out.append("")
+    out.append("== summary over %d program estimates: median |error| %s%%, max |error| %s%% "
+               "(goals: median <= 5%%, max <= 10%%)" % (
+                   pr.get("n", 0), fmt(pr.get("median_abs_pct"), "%.1f"), fmt(pr.get("max_abs_pct"), "%.1f")))
+    out.append("   per-phase (%d estimates): median |error| %s%%, max |error| %s%%" % (
+        ph.get("n", 0), fmt(ph.get("median_abs_pct"), "%.1f"), fmt(ph.get("max_abs_pct"), "%.1f")))
+    out.append("   ranking right in every case: %s (strict), %s (ignoring measured ties)" % (
+        "yes" if s.get("ranking_all_right_strict") else "NO",
+        "yes" if s.get("ranking_all_right_distinguishable") else "NO"))
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------
+# HTML
+# --------------------------------------------------------------------------
+
+EST_COLOR, MEAS_COLOR = "#3b6fb6", "#e08a2c"
+
+
+def nice_max(v):
+    if v <= 0:
+        return 1.0
+    e = 10 ** math.floor(math.log10(v))
+    for m in (1, 2, 4, 6, 8, 10):  # four even intervals with round labels
+        if v <= m * e:
+            return m * e
+    return 10 * e
+
+
+def svg_bars(title, labels, est, meas, width=520, height=240):
+    """Grouped bars (estimated, measured) per label, with a y axis in seconds."""
+    left, right, top, bottom = 56, 12, 28, 46
+    pw, ph = width - left - right, height - top - bottom
+    vmax = nice_max(max([v for v in est + meas if v is not None] or [1.0]))
+    n = max(len(labels), 1)
+    group = pw / n
+    bw = min(36.0, group * 0.35)
+    e = html.escape
+    s = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="%s">'
+         % (width, height, e(title))]
+    s.append('<text x="%d" y="16" font-size="13" font-weight="bold">%s</text>' % (left, e(title)))
+    for k in range(5):
+        v = vmax * k / 4
+        y = top + ph - ph * k / 4
+        s.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/>' % (left, left + pw, y, y))
+        s.append('<text x="%d" y="%.1f" font-size="10" text-anchor="end">%.3g</text>' % (left - 4, y + 3, v))
+    s.append('<text x="12" y="%d" font-size="10" transform="rotate(-90 12 %d)" text-anchor="middle">seconds</text>'
+             % (top + ph // 2, top + ph // 2))
+    for i, lab in enumerate(labels):
+        x0 = left + group * i + group / 2 - bw
+        for j, (vals, col, name) in enumerate(((est, EST_COLOR, "estimated"), (meas, MEAS_COLOR, "measured"))):
+            v = vals[i]
+            if v is None:
+                s.append('<text x="%.1f" y="%d" font-size="10" text-anchor="middle">n/a</text>'
+                         % (x0 + bw * j + bw / 2, top + ph - 4))
+                continue
+            h = ph * v / vmax
+            s.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s %s: %.4g s</title></rect>'
+                     % (x0 + bw * j, top + ph - h, bw, h, col, e(lab), name, v))
+            s.append('<text x="%.1f" y="%.1f" font-size="9" text-anchor="middle">%.3g</text>'
+                     % (x0 + bw * j + bw / 2, top + ph - h - 3, v))
+        s.append('<text x="%.1f" y="%d" font-size="11" text-anchor="middle">%s</text>'
+                 % (left + group * i + group / 2, top + ph + 14, e(lab)))
+    s.append('<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#333"/>' % (left, left + pw, top + ph, top + ph))
+    ly = height - 12
+    s.append('<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">estimated</text>'
+             % (left, ly - 9, EST_COLOR, left + 14, ly))
+    s.append('<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">measured</text>'
+             % (left + 90, ly - 9, MEAS_COLOR, left + 104, ly))
+    s.append("</svg>")
+    return "".join(s)
+
+
+CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#222;max-width:1100px}
+h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:8px 0;font-size:13px}
+td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f2f2f2}
+td:first-child,th:first-child{text-align:left}
+.ok{color:#176c2c;font-weight:bold}.bad{color:#b3261e;font-weight:bold}
+.ctx td{text-align:left}.charts{display:flex;flex-wrap:wrap;gap:12px}
+.note{color:#555;font-size:12px}
+"""
+
+
+def render_html(doc):
+    e = html.escape
+    c = doc.get("context", {})
+    m = c.get("machine", {})
+    s = doc.get("summary", {})
+    pr = s.get("program", {})
+    out = ["<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">",
+           "<title>phaseprobe accuracy %s</title><style>%s</style></head><body>" % (e(c.get("date", "")), CSS),
+           "<h1>phaseprobe accuracy: estimated vs measured</h1>",
+           "<table class=\"ctx\">"]
+    for k, v in (("machine", "%s, %s cores (%s)" % (m.get("cpu", "?"), m.get("cores", "?"), m.get("host", "?"))),
+                 ("load", c.get("load_note", "")),
+                 ("commit", "%s%s" % (c.get("commit", "?"), " (+ uncommitted changes)" if c.get("dirty") else "")),
+                 ("date", c.get("date", "?")), ("command", c.get("command", "?")),
+                 ("base configuration", doc.get("base", "?")), ("uB grid", c.get("grid", "?")),
+                 ("repetitions", "%s (median of plain runs)" % c.get("repetitions", "?")),
+                 ("configurations", "; ".join("%s = %s" % (k2["label"], " ".join(
+                     "%s=%s" % kv for kv in sorted(k2.get("env", {}).items()))) for k2 in doc.get("configs", [])))):
+        out.append("<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(str(v))))
+    out.append("</table>")
+
+    def verdict(ok):
+        return '<span class="%s">%s</span>' % ("ok" if ok else "bad", "yes" if ok else "no")
+
+    out.append("<h2>Summary</h2><table><tr><th>over</th><th>n</th><th>median |error| %</th>"
+               "<th>max |error| %</th></tr>")
+    for name, d in (("program estimates", pr), ("phase estimates", s.get("phases", {}))):
+        out.append("<tr><td>%s</td><td>%d</td><td>%s</td><td>%s</td></tr>" % (
+            name, d.get("n", 0), fmt(d.get("median_abs_pct"), "%.1f"), fmt(d.get("max_abs_pct"), "%.1f")))
+    out.append("</table><p>Goals: median &le; 5%%, max &le; 10%%. Ranking right in every case: %s (strict), "
+               "%s (ignoring pairs whose measured times differ by less than their noise).</p>"
+               % (verdict(s.get("ranking_all_right_strict")), verdict(s.get("ranking_all_right_distinguishable"))))
+
+    for a in doc.get("apps", []):
+        rows = a.get("rows", [])
+        out.append("<h2>%s &mdash; workload %s</h2>" % (e(a["app"]), e(str(a["workload"]))))
+        out.append('<p class="note">coverage %s; %d phases, %d unmatched; ranking %s</p>' % (
+            fmt(a.get("coverage"), "%.3f"), len(a.get("phases", [])), len(a.get("unmatched", [])),
+            ranking_word(a.get("ranking", {}))))
+        out.append('<div class="charts">')
+        out.append(svg_bars("%s %s: program time" % (a["app"], a["workload"]), [r["config"] for r in rows],
+                            [r.get("estimated_s") for r in rows], [r.get("measured_s") for r in rows]))
+        ph = sorted([p for p in a.get("phases", []) if p.get("per_config")],
+                    key=lambda p: -(p.get("weight") or 0))[:2]
+        for p in ph:
+            cfgs = [r["config"] for r in rows]
+            out.append(svg_bars("phase %s (weight %s)" % (p["id"], fmt(p.get("weight"), "%.2f")), cfgs,
+                                [p["per_config"].get(k, {}).get("estimated_s") for k in cfgs],
+                                [p["per_config"].get(k, {}).get("measured_s") for k in cfgs]))
+        out.append("</div>")
+        out.append("<table><tr><th>config</th><th>estimated (s)</th><th>measured (s)</th><th>error %</th>"
+                   "<th>spread %</th><th>rank est</th><th>rank meas</th><th>note</th></tr>")
+        for r in rows:
+            err = r.get("error_pct")
+            cls = "" if err is None else (' class="bad"' if abs(err) > 10 else "")
+            out.append("<tr><td>%s%s</td><td>%s</td><td>%s</td><td%s>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % (
+                e(r["config"]), " (base)" if r["config"] == doc.get("base") else "",
+                fmt(r.get("estimated_s")), fmt(r.get("measured_s")), cls, fmt(err, "%+.1f"),
+                fmt(r.get("spread_pct"), "%.1f"), fmt(r.get("rank_estimated"), "%d"),
+                fmt(r.get("rank_measured"), "%d"), e(r.get("note", ""))))
+        out.append("</table>")
+        for w in a.get("warnings", []):
+            out.append('<p class="note">warning: %s</p>' % e(w))
+        if a.get("unmatched"):
+            out.append('<p class="note">unmatched: %s</p>' % e("; ".join(a["unmatched"])))
+    out.append('<p class="note">estimated = phaseprobe-estimate program time for that configuration '
+               '(from one instrumented run on the base configuration); measured = median wall time of '
+               'the plain (uninstrumented) program; error = (estimated - measured) / measured; '
+               'spread = (max - min) / median of the repetitions; per-phase measured times come from '
+               'an instrumented run on each configuration.</p>')
+    out.append("</body></html>\n")
+    return "\n".join(out)
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except OSError as ex:
+        raise InputError("%s: cannot read: %s" % (path, ex.strerror))
+    except json.JSONDecodeError as ex:
+        raise InputError("%s:%d:%d: malformed JSON: %s" % (path, ex.lineno, ex.colno, ex.msg))
+    if not isinstance(doc, dict):
+        raise InputError("%s: expected a JSON object" % path)
+    try:
+        return derive(doc)
+    except InputError as ex:
+        raise InputError("%s: %s" % (path, ex))
+    except (KeyError, TypeError, ValueError) as ex:
+        raise InputError("%s: malformed accuracy data (%s: %s)" % (path, type(ex).__name__, ex))
+
+
+def write_atomic(path, text):
+    import os
+    tmp = "%s.tmp%d" % (path, os.getpid())
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Render a phaseprobe accuracy raw-data JSON as text and HTML.")
+    ap.add_argument("data", help="raw data JSON written by run.py (schema %s)" % SCHEMA)
+    ap.add_argument("--text", help="write the text tables here (default: stdout only)")
+    ap.add_argument("--html", help="write the HTML report here")
+    args = ap.parse_args(argv)
+    try:
+        doc = load(args.data)
+        text = render_text(doc)
+        if args.text:
+            write_atomic(args.text, text)
+        if args.html:
+            write_atomic(args.html, render_html(doc))
+    except InputError as ex:
+        print("report.py: %s" % ex, file=sys.stderr)
+        return 2
+    except OSError as ex:
+        print("report.py: %s: %s" % (ex.filename, ex.strerror), file=sys.stderr)
+        return 1
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,554 @@
+#!/usr/bin/env python3
+"""phaseprobe accuracy harness: estimated vs measured, in one command.
+
+Validates phaseprobe end to end on this machine (issue 7). Node
+configurations of one machine are honest targets: the same hardware at
+different thread counts and placements (a configuration is a label plus the
+OpenMP environment: OMP_NUM_THREADS, OMP_PLACES, OMP_PROC_BIND). The harness
+
+  1. characterizes every configuration into one NPPDB (phaseprobe-ubench run,
+     node label <prefix>-<config>, profiles at that configuration's threads),
+  2. builds every application twice with the phaseprobe-cc wrapper of the
+     build (instrumented, and plain with --phaseprobe-off: the same compiler
+     and flags), or takes a prebuilt pair,
+  3. runs each application and workload ONCE instrumented on the base
+     configuration (the phase file the estimator reads),
+  4. estimates every configuration with phaseprobe-estimate (--nodes <node>,
+     and --threads <n> when the configuration's thread count differs from the
+     base one),
+  5. measures: the plain program on every configuration, --reps times,
+     interleaved round-robin so slow drifts of the machine hit every
+     configuration alike; the median wall time is "measured". With phase times
+     on (the default) the instrumented program also runs once per
+     configuration with PHASEPROBE_SAMPLING=off, giving measured phase times,
+  6. writes raw data (JSON), the text tables and an HTML report with SVG bar
+     charts into --out, and prints the tables (report.py holds the rules for
+     errors, ranks and the summary).
+
+Python 3 standard library only. Exit 0 on success, 1 when a step of the work
+failed (a tool or a program exited non-zero), 2 on bad usage or input.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+
+# Bundled examples and their default workload sizes (one positional argument).
+# Kept small so that the whole default run fits ~10 minutes on a 2-core box;
+# pass --size NAME=a,b for larger ones on a quiet machine.
+EXAMPLES = {"mm": ["300", "500"], "nbody": ["2000", "4000"], "bt": ["24", "32"]}
+
+
+class InputError(Exception):
+    """Bad usage or input: exit 2."""
+
+
+class WorkError(Exception):
+    """A step of the work failed: exit 1."""
+
+
+def log(msg):
+    print("[accuracy %s] %s" % (time.strftime("%H:%M:%S"), msg), file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------
+# Configurations and applications
+# --------------------------------------------------------------------------
+
+def parse_config(spec):
+    """LABEL:THREADS[:PLACES[:BIND]] -> dict. PLACES may contain ':'-free
+    OpenMP place lists such as {0} or {0},{1} or 'cores'."""
+    parts = spec.split(":")
+    if len(parts) < 2 or len(parts) > 4 or not parts[0]:
+        raise InputError("--config %r: expected LABEL:THREADS[:PLACES[:BIND]]" % spec)
+    label = parts[0]
+    if not re.fullmatch(r"[A-Za-z0-9._-]+", label):
+        raise InputError("--config %r: label may only hold letters, digits, '.', '_', '-'" % spec)
+    try:
+        threads = int(parts[1])
+        if threads < 1:
+            raise ValueError
+    except ValueError:
+        raise InputError("--config %r: THREADS must be a positive integer, not %r" % (spec, parts[1]))
+    env = {"OMP_NUM_THREADS": str(threads)}
+    if len(parts) > 2 and parts[2]:
+        env["OMP_PLACES"] = parts[2]
+    if len(parts) > 3 and parts[3]:
+        if parts[3] not in ("true", "false", "close", "spread", "master", "primary"):
+            raise InputError("--config %r: BIND must be close, spread, master, true or false" % spec)
+        env["OMP_PROC_BIND"] = parts[3]
+    return {"label": label, "threads": threads, "env": env}
+
+
+def default_configs():
+    """One configuration per thread count in {1, cores}, plus the time-sliced
+    'all threads on one core' configuration: on a 2-core machine 1t, 2t and
+    2t-1core (the last is genuinely different hardware behaviour)."""
+    n = os.cpu_count() or 1
+    specs = ["1t:1:{0}:close"]
+    if n > 1:
+        specs.append("%dt:%d:cores:spread" % (n, n))
+        specs.append("%dt-1core:%d:{0}:close" % (n, n))
+    return [parse_config(s) for s in specs]
+
+
+def parse_app(spec):
+    """NAME=PATH[:ARGS]. PATH is a C/C++ source file (built here, both ways)
+    or a directory holding executables 'instr' and 'plain' (prebuilt, e.g. by
+    prepare_apps.sh). ARGS is one shell-quoted argument string; '{threads}'
+    in it becomes the configuration's thread count. Repeating a NAME with other
+    ARGS (or another PATH) adds a workload of the same application."""
+    if "=" not in spec:
+        raise InputError("--app %r: expected NAME=PATH[:ARGS]" % spec)
+    name, rest = spec.split("=", 1)
+    if not re.fullmatch(r"[A-Za-z0-9._-]+", name):
+        raise InputError("--app %r: NAME may only hold letters, digits, '.', '_', '-'" % spec)
+    path, _, args = rest.partition(":")
+    path = os.path.abspath(os.path.expanduser(path))
+    if not os.path.exists(path):
+        raise InputError("--app %r: %s: no such file or directory" % (spec, path))
+    if os.path.isdir(path):
+        for exe in ("instr", "plain"):
+            if not os.access(os.path.join(path, exe), os.X_OK):
+                raise InputError("--app %r: %s: directory lacks the executable '%s' "
+                                 "(give a source file, or a folder with 'instr' and 'plain')" % (spec, path, exe))
+    elif not path.endswith((".c", ".cc", ".cpp", ".cxx")):
+        raise InputError("--app %r: %s: not a C/C++ source nor a folder with 'instr'/'plain'" % (spec, path))
+    try:
+        argv = shlex.split(args)
+    except ValueError as ex:
+        raise InputError("--app %r: ARGS: %s" % (spec, ex))
+    workload = args.strip() or os.path.basename(path.rstrip("/"))
+    return {"app": name, "path": path, "args": argv, "workload": workload}
+
+
+# --------------------------------------------------------------------------
+# Running things
+# --------------------------------------------------------------------------
+
+def clean_env(extra):
+    """The caller's environment without OpenMP/phaseprobe knobs, plus extra:
+    a configuration must be exactly what its label says."""
+    env = {k: v for k, v in os.environ.items()
+           if not (k.startswith("OMP_") or k.startswith("KMP_") or k.startswith("PHASEPROBE_")
+                   or k.startswith("GOMP_"))}
+    env.update(extra)
+    return env
+
+
+def run(cmd, env, cwd, what, timeout, capture=True):
+    """Runs cmd; returns (wall seconds, stdout). WorkError on failure, naming
+    `what` and the last line of stderr."""
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, env=env, cwd=cwd, timeout=timeout,
+                           stdout=subprocess.PIPE if capture else None,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+    except FileNotFoundError:
+        raise WorkError("%s: %s: not found" % (what, cmd[0]))
+    except subprocess.TimeoutExpired:
+        raise WorkError("%s: timed out after %d s: %s" % (what, timeout, " ".join(map(shlex.quote, cmd))))
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        last = (p.stderr or "").strip().splitlines()
+        raise WorkError("%s: exit %d: %s (command: %s)" % (
+            what, p.returncode, last[-1] if last else "no message", " ".join(map(shlex.quote, cmd))))
+    return wall, (p.stdout or "")
+
+
+def tool(build, name):
+    path = os.path.join(build, "bin", name)
+    if not os.access(path, os.X_OK):
+        raise InputError("%s: not built (build the project into %s first: "
+                         "cmake --build %s)" % (path, build, build))
+    return path
+
+
+def build_app(build, app, work, timeout):
+    """Returns (instr, plain) executables for an application spec."""
+    if os.path.isdir(app["path"]):
+        return os.path.join(app["path"], "instr"), os.path.join(app["path"], "plain")
+    src = app["path"]
+    cxx = src.endswith((".cc", ".cpp", ".cxx"))
+    wrapper = tool(build, "phaseprobe-c++" if cxx else "phaseprobe-cc")
+    out = os.path.join(work, "bin", app["app"])
+    os.makedirs(out, exist_ok=True)
+    instr, plain = os.path.join(out, "instr"), os.path.join(out, "plain")
+    flags = ["-O2", "-fopenmp", src] + ([] if cxx else ["-lm"])
+    if not (os.path.exists(instr) and os.path.getmtime(instr) >= os.path.getmtime(src)):
+        run([wrapper] + flags + ["-o", instr], clean_env({}), work, "building %s (instrumented)" % app["app"], timeout)
+    if not (os.path.exists(plain) and os.path.getmtime(plain) >= os.path.getmtime(src)):
+        run([wrapper, "--phaseprobe-off"] + flags + ["-o", plain], clean_env({}), work,
+            "building %s (plain)" % app["app"], timeout)
+    return instr, plain
+
+
+def app_argv(app, cfg):
+    return [a.replace("{threads}", str(cfg["threads"])) for a in app["args"]]
+
+
+def db_nodes(build, db):
+    if not os.path.exists(db):
+        return set()
+    _, out = run([tool(build, "phaseprobe-db"), "nodes", "--db", db], clean_env({}), None,
+                 "listing the nodes of %s" % db, 120)
+    # One label per line, possibly followed by a description: the first word.
+    return {line.split()[0] for line in out.splitlines() if line.strip()}
+
+
+def characterize(args, configs, node_of, work):
+    have = db_nodes(args.build, args.db)
+    ub = tool(args.build, "phaseprobe-ubench")
+    for cfg in configs:
+        node = node_of(cfg)
+        if node in have and not args.recharacterize:
+            log("characterize %s: already in %s, reused (--recharacterize to redo)" % (node, args.db))
+            continue
+        cmd = [ub, "run", "--node", node, "--db", args.db, "--threads", str(cfg["threads"])]
+        if args.grid == "quick":
+            cmd.append("--quick")
+        elif args.grid == "full":
+            cmd.append("--full")
+        cmd += shlex.split(args.ubench_args or "")
+        log("characterize %s (%s grid, %s)" % (node, args.grid, env_text(cfg)))
+        wall, _ = run(cmd, clean_env(cfg["env"]), work, "characterizing %s" % node, args.timeout * 10)
+        log("  done in %.1f s" % wall)
+
+
+def env_text(cfg):
+    return " ".join("%s=%s" % kv for kv in sorted(cfg["env"].items()))
+
+
+# --------------------------------------------------------------------------
+# One application workload
+# --------------------------------------------------------------------------
+
+def load_json(path, what):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, json.JSONDecodeError) as ex:
+        raise WorkError("%s: %s: %s" % (what, path, ex))
+
+
+def estimate(args, base_cfg, cfg, phases_path, node_of, raw, tag):
+    """phaseprobe-estimate for one target configuration; returns (doc, note)."""
+    out = os.path.join(raw, "%s.estimate.%s.json" % (tag, cfg["label"]))
+    cmd = [tool(args.build, "phaseprobe-estimate"), phases_path, "--db", args.db,
+           "--base", node_of(base_cfg), "--nodes", node_of(cfg), "--json", out]
+    if cfg["threads"] != base_cfg["threads"]:
+        cmd += ["--threads", str(cfg["threads"])]
+    try:
+        _, text = run(cmd, clean_env({}), None, "estimating %s for %s" % (tag, cfg["label"]), args.timeout)
+    except WorkError as ex:
+        return None, str(ex)
+    with open(os.path.join(raw, "%s.estimate.%s.txt" % (tag, cfg["label"])), "w") as f:
+        f.write(text)
+    return load_json(out, "estimate"), ""
+
+
+def node_time(est, node):
+    for n in est.get("nodes", []):
+        if n.get("node") == node:
+            return n.get("time_s")
+    return None
+
+
+def run_workload(args, app, configs, base_cfg, node_of, work, raw):
+    tag = "%s.%s" % (app["app"], re.sub(r"[^A-Za-z0-9._-]+", "_", app["workload"]))
+    instr, plain = build_app(args.build, app, work, args.timeout)
+    entry = {"app": app["app"], "workload": app["workload"], "args": app["args"],
+             "path": app["path"], "rows": [], "phases": [], "unmatched": [], "warnings": []}
+
+    # 3. Once instrumented, on the base configuration.
+    base_phases = os.path.join(raw, "%s.base.phases.json" % tag)
+    env = clean_env(dict(base_cfg["env"], PHASEPROBE_NODE=node_of(base_cfg), PHASEPROBE_OUT=base_phases))
+    log("%s: instrumented run on %s" % (tag, base_cfg["label"]))
+    wall, _ = run([instr] + app_argv(app, base_cfg), env, work, "%s instrumented on %s" % (tag, base_cfg["label"]),
+                  args.timeout)
+    if not os.path.exists(base_phases):
+        raise WorkError("%s: the instrumented run wrote no phase file %s" % (tag, base_phases))
+    ph = load_json(base_phases, "phase file")
+    entry["instrumented_base_wall_s"] = wall
+    entry["instrumented_base_total_s"] = ph.get("program", {}).get("total_time_s")
+
+    # 4. Estimates.
+    ests = {}
+    for cfg in configs:
+        est, note = estimate(args, base_cfg, cfg, base_phases, node_of, raw, tag)
+        ests[cfg["label"]] = est
+        if note:
+            entry["warnings"].append(note)
+    any_est = next((e for e in ests.values() if e), None)
+    if any_est:
+        entry["coverage"] = any_est.get("coverage")
+        entry["unmatched"] = [p["id"] for p in any_est.get("phases", []) if not p.get("matched")]
+
+    # 5a. Measured phase times: instrumented, sampling off, once per config.
+    measured_phases = {}
+    if args.phase_times:
+        for cfg in configs:
+            out = os.path.join(raw, "%s.%s.timing.phases.json" % (tag, cfg["label"]))
+            env = clean_env(dict(cfg["env"], PHASEPROBE_NODE=node_of(cfg), PHASEPROBE_OUT=out,
+                                 PHASEPROBE_SAMPLING="off"))
+            try:
+                run([instr] + app_argv(app, cfg), env, work, "%s timing run on %s" % (tag, cfg["label"]),
+                    args.timeout)
+                measured_phases[cfg["label"]] = {p["id"]: p for p in load_json(out, "phase file").get("phases", [])}
+            except WorkError as ex:
+                entry["warnings"].append(str(ex))
+
+    # 5b. Measured program times: plain, interleaved repetitions.
+    reps = {cfg["label"]: [] for cfg in configs}
+    for i in range(args.reps):
+        for cfg in configs:
+            wall, _ = run([plain] + app_argv(app, cfg), clean_env(cfg["env"]), work,
+                          "%s plain on %s" % (tag, cfg["label"]), args.timeout)
+            reps[cfg["label"]].append(wall)
+        log("%s: plain repetition %d/%d: %s" % (tag, i + 1, args.reps, ", ".join(
+            "%s %.3fs" % (c["label"], reps[c["label"]][-1]) for c in configs)))
+
+    for cfg in configs:
+        est = ests[cfg["label"]]
+        node = node_of(cfg)
+        row = {"config": cfg["label"], "node": node, "threads": cfg["threads"],
+               "estimated_s": node_time(est, node) if est else None,
+               "measured_s": statistics.median(reps[cfg["label"]]),
+               "measured_reps": reps[cfg["label"]], "note": ""}
+        if est and row["estimated_s"] is None:
+            row["note"] = "estimator gave no program time for %s" % node
+        elif not est:
+            row["note"] = "no estimate (see warnings)"
+        entry["rows"].append(row)
+
+    # Per-phase: estimated (from the estimate JSON) vs measured (timing runs).
+    if any_est:
+        base_by_id = {p["id"]: p for p in ph.get("phases", [])}
+        for p in any_est.get("phases", []):
+            bp = base_by_id.get(p["id"], {})
+            cand = p.get("candidate") or {}
+            per = {}
+            for cfg in configs:
+                est = ests[cfg["label"]] or {}
+                ep = next((q for q in est.get("phases", []) if q.get("id") == p["id"]), {})
+                e_s = (ep.get("estimates") or {}).get(node_of(cfg), {}).get("time_s")
+                m_s = measured_phases.get(cfg["label"], {}).get(p["id"], {}).get("time_s")
+                if e_s is not None or m_s is not None:
+                    per[cfg["label"]] = {"estimated_s": e_s, "measured_s": m_s}
+            entry["phases"].append({"id": p["id"], "kind": bp.get("kind", ""), "weight": bp.get("weight"),
+                                    "matched": bool(p.get("matched")), "ubench": cand.get("ubench"),
+                                    "streams": cand.get("streams"), "similarity": cand.get("similarity"),
+                                    "per_config": per})
+    return entry
+
+
+# --------------------------------------------------------------------------
+# Provenance
+# --------------------------------------------------------------------------
+
+def machine():
+    cpu = platform.processor() or "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "host": socket.gethostname(),
+            "kernel": platform.release(), "python": platform.python_version()}
+
+
+def git_commit(src):
+    try:
+        c = subprocess.run(["git", "-C", src, "rev-parse", "--short=12", "HEAD"], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, universal_newlines=True).stdout.strip()
+        d = subprocess.run(["git", "-C", src, "status", "--porcelain", "--untracked-files=no"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True).stdout
+        return c or "unknown", bool(d.strip())
+    except OSError:
+        return "unknown", False
+
+
+def screenshot(html_path, png_path):
+    """Renders the report in headless Chromium (Debian package 'chromium')."""
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        return "chromium not installed (bench/accuracy/install-deps.sh)"
+    with tempfile.TemporaryDirectory() as prof:
+        cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               "--hide-scrollbars", "--user-data-dir=" + prof, "--window-size=1200,1600",
+               "--screenshot=" + png_path, "file://" + os.path.abspath(html_path)]
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, universal_newlines=True,
+                           timeout=120)
+    if p.returncode != 0 or not os.path.exists(png_path):
+        return "chromium failed (exit %d)" % p.returncode
+    return ""
+
+
+# --------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(
+        description="Validate phaseprobe: estimate every node configuration of this machine from one "
+                    "instrumented run, measure them, and tabulate the error.",
+        epilog="Example: run.py --build build --grid quick --reps 3 --size mm=300,500 "
+               "--app bt-npb=/tmp/apps/bt.S --config 1t:1:{0}:close --config 2t:2:cores:spread")
+    ap.add_argument("--build", default=os.path.join(SRC_ROOT, "build"),
+                    help="phaseprobe build directory (bin/, lib/) (default: %(default)s)")
+    ap.add_argument("--config", action="append", default=[], metavar="LABEL:THREADS[:PLACES[:BIND]]",
+                    help="a node configuration (repeatable); default on this machine: %s" % ", ".join(
+                        "%s=%s" % (c["label"], env_text(c)) for c in default_configs()))
+    ap.add_argument("--base", help="label of the base configuration (default: the first with the most threads)")
+    ap.add_argument("--node-prefix", default=socket.gethostname().split(".")[0],
+                    help="node labels are PREFIX-CONFIG (default: %(default)s)")
+    ap.add_argument("--db", help="NPPDB to fill/reuse (default: OUT/nppdb.sqlite)")
+    ap.add_argument("--recharacterize", action="store_true",
+                    help="run the uBs again even for nodes already in --db")
+    ap.add_argument("--grid", choices=["quick", "default", "full"], default="quick",
+                    help="uB grid of phaseprobe-ubench (default: %(default)s)")
+    ap.add_argument("--ubench-args", default="", help="extra arguments for phaseprobe-ubench run (one string)")
+    ap.add_argument("--reps", type=int, default=3, help="plain runs per configuration, median (default 3)")
+    ap.add_argument("--examples", default="mm,nbody,bt",
+                    help="bundled examples to run (comma list, or 'none') (default: %(default)s)")
+    ap.add_argument("--size", action="append", default=[], metavar="NAME=S1,S2",
+                    help="workload sizes of a bundled example (default: %s)" % ", ".join(
+                        "%s=%s" % (k, ",".join(v)) for k, v in EXAMPLES.items()))
+    ap.add_argument("--app", action="append", default=[], metavar="NAME=PATH[:ARGS]",
+                    help="another OpenMP application: a C/C++ source or a folder with 'instr' and 'plain' "
+                         "executables; ARGS may use {threads}; repeat NAME for more workloads")
+    ap.add_argument("--no-phase-times", dest="phase_times", action="store_false",
+                    help="skip the per-configuration instrumented timing runs (no per-phase comparison)")
+    ap.add_argument("--out", help="results folder (default: bench/results/accuracy-<date>)")
+    ap.add_argument("--work", help="scratch folder for binaries and program output (default: $TMPDIR/phaseprobe-accuracy-work)")
+    ap.add_argument("--timeout", type=int, default=600, help="seconds allowed per program run (default 600)")
+    ap.add_argument("--tie-pct", type=float, default=2.0,
+                    help="measured times closer than this (or than their spread) are a tie for ranking (%%)")
+    ap.add_argument("--top-phases", type=int, default=5, help="phases per workload in the text table")
+    ap.add_argument("--load-note", default="",
+                    help="free text on the machine's state, printed in the header (e.g. 'shared, loaded')")
+    ap.add_argument("--screenshot", action="store_true",
+                    help="render report.html in headless Chromium into report.png")
+    a = ap.parse_args(argv)
+    a.build = os.path.abspath(a.build)
+    if a.reps < 1:
+        raise InputError("--reps must be at least 1")
+    return a
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    configs = [parse_config(s) for s in args.config] or default_configs()
+    labels = [c["label"] for c in configs]
+    if len(set(labels)) != len(labels):
+        raise InputError("--config: duplicate label in %s" % ", ".join(labels))
+    if args.base:
+        base_cfg = next((c for c in configs if c["label"] == args.base), None)
+        if not base_cfg:
+            raise InputError("--base %s: not one of the configurations (%s)" % (args.base, ", ".join(labels)))
+    else:
+        base_cfg = max(configs, key=lambda c: c["threads"])
+
+    apps = []
+    sizes = {k: list(v) for k, v in EXAMPLES.items()}
+    for s in args.size:
+        name, _, vals = s.partition("=")
+        if name not in EXAMPLES or not vals:
+            raise InputError("--size %r: expected NAME=S1,S2 with NAME one of %s" % (s, ", ".join(EXAMPLES)))
+        sizes[name] = [v for v in vals.split(",") if v]
+    if args.examples != "none":
+        for name in [e for e in args.examples.split(",") if e]:
+            if name not in EXAMPLES:
+                raise InputError("--examples: unknown example %r (have %s)" % (name, ", ".join(EXAMPLES)))
+            src = os.path.join(SRC_ROOT, "examples", name + ".c")
+            if not os.path.exists(src):
+                raise InputError("%s: bundled example missing" % src)
+            for sz in sizes[name]:
+                apps.append({"app": name, "path": src, "args": [sz], "workload": sz})
+    apps += [parse_app(s) for s in args.app]
+    if not apps:
+        raise InputError("nothing to run: no --examples and no --app")
+
+    date = datetime.datetime.now(datetime.timezone.utc)
+    out = os.path.abspath(args.out or os.path.join(SRC_ROOT, "bench", "results",
+                                                   "accuracy-" + date.strftime("%Y-%m-%d-%H%M")))
+    raw = os.path.join(out, "raw")
+    # Binaries and program output stay out of the results folder (it is committed).
+    work = os.path.abspath(args.work or os.path.join(tempfile.gettempdir(), "phaseprobe-accuracy-work"))
+    for d in (out, raw, work):
+        os.makedirs(d, exist_ok=True)
+    args.db = os.path.abspath(args.db or os.path.join(out, "nppdb.sqlite"))
+    node_of = lambda cfg: "%s-%s" % (args.node_prefix, cfg["label"])
+
+    commit, dirty = git_commit(SRC_ROOT)
+    doc = {"schema": report.SCHEMA,
+           "context": {"machine": machine(), "commit": commit, "dirty": dirty,
+                       "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                       "command": " ".join(map(shlex.quote, ["bench/accuracy/run.py"] + argv)),
+                       "load_note": args.load_note, "loadavg_start": list(os.getloadavg()),
+                       "grid": args.grid, "repetitions": args.reps, "tie_pct": args.tie_pct,
+                       "top_phases": args.top_phases, "db": args.db, "build": args.build,
+                       "measured": "median wall time of the plain program; per-phase: instrumented run "
+                                   "(PHASEPROBE_SAMPLING=off) on each configuration"},
+           "base": base_cfg["label"],
+           "configs": [dict(c, node=node_of(c)) for c in configs],
+           "apps": []}
+
+    characterize(args, configs, node_of, work)
+    failures = []
+    for app in apps:
+        try:
+            doc["apps"].append(run_workload(args, app, configs, base_cfg, node_of, work, raw))
+        except WorkError as ex:
+            failures.append(str(ex))
+            log("FAILED: %s" % ex)
+    doc["context"]["loadavg_end"] = list(os.getloadavg())
+    doc["context"]["failures"] = failures
+    report.derive(doc)
+    report.write_atomic(os.path.join(out, "data.json"), json.dumps(doc, indent=1) + "\n")
+    text = report.render_text(doc)
+    if failures:
+        text += "".join("FAILED: %s\n" % f for f in failures)
+    report.write_atomic(os.path.join(out, "table.txt"), text)
+    report.write_atomic(os.path.join(out, "report.html"), report.render_html(doc))
+    sys.stdout.write(text)
+    if args.screenshot:
+        why = screenshot(os.path.join(out, "report.html"), os.path.join(out, "report.png"))
+        log("screenshot: " + (why or os.path.join(out, "report.png")))
+    log("results in %s" % out)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except InputError as ex:
+        print("run.py: %s" % ex, file=sys.stderr)
+        sys.exit(2)
+    except WorkError as ex:
+        print("run.py: %s" % ex, file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
