@@ -35,6 +35,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -154,18 +155,25 @@ bool readIdent(Value *V, SourceLoc &Loc) {
   return true;
 }
 
-// Fallback when the ident has no location (the pass was loaded without the
-// AST action, e.g. with -fpass-plugin): the call's debug location, if any.
-void locFromDebug(const CallBase &CB, SourceLoc &Loc) {
+// Fallback when the ident has no location: the call's debug location if
+// there is one (compiled with -g), else the module's file, line 0 and a
+// per-module ordinal as the column, which is unique and, since this pass
+// sees clang's unoptimized IR, the same at every -O level.
+bool locFromDebug(const CallBase &CB, SourceLoc &Loc, unsigned Ordinal) {
   Loc.Function = CB.getFunction()->getName().str();
   if (const DebugLoc &DL = CB.getDebugLoc()) {
-    Loc.Line = DL.getLine();
-    Loc.Column = DL.getCol();
     if (auto *Scope = dyn_cast<DIScope>(DL.getScope()))
       Loc.File = Scope->getFilename().str();
+    if (DL.getLine() && !Loc.File.empty()) {
+      Loc.Line = DL.getLine();
+      Loc.Column = DL.getCol();
+      return true;
+    }
   }
-  if (Loc.File.empty())
-    Loc.File = CB.getModule()->getSourceFileName();
+  Loc.File = CB.getModule()->getSourceFileName();
+  Loc.Line = 0;
+  Loc.Column = Ordinal;
+  return false;
 }
 
 class Instrumenter {
@@ -190,6 +198,9 @@ private:
   void callBefore(Instruction *I, FunctionCallee Fn, ArrayRef<Value *> Args);
   void callAfter(Instruction *I, FunctionCallee Fn, ArrayRef<Value *> Args);
   CallBase *pairedInit(CallBase *End, ArrayRef<CallBase *> Inits);
+  unsigned serialRegion(const OmpCall &C,
+                        const DenseMap<Function *, unsigned> &Outlined,
+                        bool Forward);
 
   Module &M;
   LLVMContext &Ctx;
@@ -360,9 +371,29 @@ CallBase *Instrumenter::pairedInit(CallBase *End, ArrayRef<CallBase *> Inits) {
   return Best;
 }
 
+// The region a serialized (if(false)) execution belongs to: clang calls the
+// region's outlined function directly between __kmpc_serialized_parallel and
+// __kmpc_end_serialized_parallel, so that call names the region even when
+// locations are unknown. Falls back to the location.
+unsigned
+Instrumenter::serialRegion(const OmpCall &C,
+                           const DenseMap<Function *, unsigned> &Outlined,
+                           bool Forward) {
+  for (Instruction *I = Forward ? C.Call->getNextNode() : C.Call->getPrevNode();
+       I; I = Forward ? I->getNextNode() : I->getPrevNode())
+    if (auto *CB = dyn_cast<CallBase>(I)) {
+      auto It = Outlined.find(CB->getCalledFunction());
+      if (It != Outlined.end())
+        return It->second;
+    }
+  return descriptorFor(C.Loc, __PHASEPROBE_PARALLEL);
+}
+
 bool Instrumenter::run() {
   // 1. Find the OpenMP runtime calls.
   std::vector<OmpCall> Calls;
+  unsigned UnknownLocs = 0;
+  bool LocsMissing = false;
   for (Function &F : M) {
     if (F.isDeclaration() || F.getName().startswith("__phaseprobe"))
       continue;
@@ -374,11 +405,20 @@ bool Instrumenter::run() {
       C.R = roleOf(CB->getCalledFunction()->getName(), C.IsTeams, C.IsSingle);
       if (C.R == Role::Other || CB->arg_size() == 0)
         continue;
-      if (!readIdent(CB->getArgOperand(0), C.Loc))
-        locFromDebug(*CB, C.Loc);
+      if (!readIdent(CB->getArgOperand(0), C.Loc) &&
+          !locFromDebug(*CB, C.Loc, ++UnknownLocs))
+        LocsMissing = true;
       Calls.push_back(C);
     }
   }
+
+  if (LocsMissing)
+    WithColor::warning(errs(), "phaseprobe")
+        << M.getSourceFileName()
+        << ": clang did not record the source locations of OpenMP "
+           "constructs; phase ids fall back to <file>:0:<n>. Add "
+           "-Rpass=phaseprobe (phaseprobe-cc does) or -g to get "
+           "<file>:<line>:<column>\n";
 
   // 2. Counters first: probes flush them.
   Type *I64 = Type::getInt64Ty(Ctx);
@@ -469,11 +509,11 @@ bool Instrumenter::run() {
     switch (C.R) {
     case Role::SerialBegin:
       callBefore(C.Call, RegionBegin,
-                 {descriptorPtr(descriptorFor(C.Loc, __PHASEPROBE_PARALLEL))});
+                 {descriptorPtr(serialRegion(C, Outlined, true))});
       break;
     case Role::SerialEnd:
       callAfter(C.Call, RegionEnd,
-                {descriptorPtr(descriptorFor(C.Loc, __PHASEPROBE_PARALLEL))});
+                {descriptorPtr(serialRegion(C, Outlined, false))});
       break;
     case Role::StaticInit:
     case Role::DispatchInit: {

@@ -150,6 +150,22 @@ bool push(ThreadState *T, uint32_t Phase, FrameKind K, uint32_t Team) {
   return true;
 }
 
+bool isRegionKind(uint32_t K) { return K >= 1 && K <= 4; }
+
+// A registered construct with the same source location and the same role
+// (region or not) as \p C, or NoPhase. Registration only: linear is fine.
+uint32_t findSame(const PhaseInfo *Tab, uint32_t N,
+                  const __phaseprobe_construct &C) {
+  for (uint32_t I = 0; I < N; ++I) {
+    const __phaseprobe_construct *O = Tab[I].Construct;
+    if (O->line == C.line && O->column == C.column &&
+        isRegionKind(O->kind) == isRegionKind(C.kind) && O->file && C.file &&
+        strcmp(O->file, C.file) == 0)
+      return I;
+  }
+  return NoPhase;
+}
+
 // Index of \p C when it is tracked, else NoPhase.
 inline uint32_t indexOf(const __phaseprobe_construct *C) {
   uint32_t I = C->index;
@@ -301,13 +317,22 @@ void __phaseprobe_register(uint32_t AbiVersion, const char *Module,
     TableCap = NewCap;
   }
   PhaseInfo *Tab = Table.load(std::memory_order_relaxed);
+  uint32_t Added = 0;
   for (uint32_t I = 0; I < Count; ++I) {
-    Tab[N + I].Construct = &Constructs[I];
-    Tab[N + I].Parent.store(NoPhase - 1, std::memory_order_relaxed);
-    Tab[N + I].Team.store(0, std::memory_order_relaxed);
-    Constructs[I].index = N + I;
+    // The same source construct compiled into several objects (an inline
+    // function or a template in a header) is one phase.
+    uint32_t Same = findSame(Tab, N + Added, Constructs[I]);
+    if (Same != NoPhase) {
+      Constructs[I].index = Same;
+      continue;
+    }
+    uint32_t P = N + Added++;
+    Tab[P].Construct = &Constructs[I];
+    Tab[P].Parent.store(NoPhase - 1, std::memory_order_relaxed);
+    Tab[P].Team.store(0, std::memory_order_relaxed);
+    Constructs[I].index = P;
   }
-  NumPhases.store(N + Count, std::memory_order_release);
+  NumPhases.store(N + Added, std::memory_order_release);
   pthread_mutex_unlock(&RegistryLock);
   verbose("registered %u constructs of %s", Count, Module);
 }
