@@ -41,7 +41,10 @@ rt_static = os.path.join(config.pp_lib_dir, "libphaseprobe_rt.a") + " -lhwloc -l
 
 config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%clang", config.clang))
-config.substitutions.append(("%pp_plugin", "-fplugin=" + plugin))
+# -Rpass=phaseprobe switches on clang's location tracking (real file:line:col in
+# OpenMP idents, no debug info emitted): clang 14 copies CodeGenOptions before
+# any plugin can change them (see clang-plugin/README.md).
+config.substitutions.append(("%pp_plugin", "-fplugin=" + plugin + " -Rpass=phaseprobe"))
 config.substitutions.append(("%pp_rt_static", rt_static))
 config.substitutions.append(("%pp_rt", rt_shared))
 config.substitutions.append(("%pp_bin", config.pp_bin_dir))
