@@ -221,7 +221,10 @@ def characterize(args, configs, node_of, work):
         if node in have and not args.recharacterize:
             log("characterize %s: already in %s, reused (--recharacterize to redo)" % (node, args.db))
             continue
-        cmd = [ub, "run", "--node", node, "--db", args.db, "--threads", str(cfg["threads"])]
+        # phaseprobe-ubench pins its uBs itself (close/cores by default): hand it
+        # this configuration's placement, '' meaning "as the environment says".
+        cmd = [ub, "run", "--node", node, "--db", args.db, "--threads", str(cfg["threads"]),
+               "--bind", cfg["env"].get("OMP_PROC_BIND", ""), "--places", cfg["env"].get("OMP_PLACES", "")]
         if args.grid == "quick":
             cmd.append("--quick")
         elif args.grid == "full":
