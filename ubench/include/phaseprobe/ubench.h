@@ -1,0 +1,104 @@
+//===- phaseprobe/ubench.h - The uB catalogue, grids and runner -*- C++ -*-===//
+//
+// What phaseprobe-ubench knows: the catalogue of uBs (name → kernel, element
+// type, per-stream access and pattern), the parameter grids derived from a
+// node's caches (--quick, default, --full, or a user's list), and the runner
+// that drives the kernel program (ubench/kernels/ubench_kernels.c) for one
+// thread count and turns its answers into Profiles with statistics.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "phaseprobe/model.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace phaseprobe {
+
+/// One uB: a kernel of ubench_kernels.c with fixed type, access and pattern.
+struct UBenchDef {
+  std::string name;    ///< "mbw1c", "mbw2hc", ...
+  std::string kernel;  ///< sum sum3 madd add2 copy update store triad cadd cmul cfma
+  std::string type;    ///< double float int
+  std::string access;  ///< one letter per stream: c shared, p private
+  std::string pattern; ///< one letter per stream: s strided, r random
+  std::string ops;     ///< per stream, ';'-separated: load / store / load+store
+  std::string summary; ///< one line for `list`
+  unsigned elemBytes() const { return type == "double" ? 8 : 4; }
+  unsigned streams() const { return unsigned(access.size()); }
+  bool compute() const { return kernel[0] == 'c' && kernel != "copy"; }
+};
+
+/// Every uB, in `list` order.
+const std::vector<UBenchDef> &ubenchCatalog();
+/// The uB named \p Name, or nullptr.
+const UBenchDef *findUBench(const std::string &Name);
+
+/// One configuration to measure: a uB with a requested footprint and stride
+/// per stream (in kernel operand order).
+struct UBenchConfig {
+  const UBenchDef *def = nullptr;
+  std::vector<double> footprintKiB, strideBytes;
+  std::string requested() const; ///< "k:s;k:s" for params and messages
+};
+
+enum class GridLevel { Quick, Default, Full };
+
+/// How long each configuration is measured.
+struct RepPolicy {
+  int minReps = 5, maxReps = 30;
+  double cvPct = 2.0;   ///< stop once the CV of the repetition time is below
+  double capS = 1.0;    ///< ... or once this much time went into repetitions
+  double minRepS = 0.002; ///< calibrate sweeps per repetition to last this long
+};
+
+RepPolicy repPolicy(GridLevel L);
+
+/// The grid for \p Level on a node with these caches (KiB; L3 0 = none):
+/// footprints from inside L1 to beyond the last-level cache, strides from
+/// the element size to tens of KB, every configuration valid for the kernel
+/// (a strided stream spans at least 4 strides per thread at \p MaxThreads).
+std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1dKiB, double L2KiB,
+                                   double L3KiB, unsigned MaxThreads,
+                                   const std::vector<const UBenchDef *> &Only);
+
+/// Reads a user's parameter list: one configuration a line,
+/// `UBENCH K:S[;K:S...]` (footprint KiB : stride bytes per stream, in the
+/// uB's operand order), '#' comments. Throws InputError(File, "line N", ...).
+std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::string &File);
+
+/// The statistics of repetition times (seconds) and, divided by the
+/// iterations, of the time per iteration (µs).
+void computeStats(const std::vector<double> &Times, double Iterations, Stats &Time,
+                  Stats &Tpi);
+
+/// One running kernel program: a fixed thread count and placement.
+class KernelRunner {
+public:
+  /// Starts \p Program with OMP_NUM_THREADS=Threads, OMP_PROC_BIND=Bind and
+  /// OMP_PLACES=Places (empty: leave the variable as it is). Throws
+  /// WorkError when it cannot start.
+  KernelRunner(const std::string &Program, unsigned Threads, const std::string &Bind,
+               const std::string &Places);
+  ~KernelRunner();
+
+  /// Measures \p C. On success fills P (ubench, threads, streams sorted by
+  /// footprint descending, params, times, stats) and returns "". On a
+  /// configuration the kernel rejects returns its message. Throws WorkError
+  /// when the program dies.
+  std::string measure(const UBenchConfig &C, const RepPolicy &Pol, Profile &P);
+
+  unsigned threads() const { return Threads; }
+
+private:
+  unsigned Threads;
+  std::string Bind, Places;
+  int Pid = -1, ToChild = -1;
+  FILE *FromChild = nullptr;
+  long NextId = 1;
+};
+
+} // namespace phaseprobe

@@ -1,0 +1,302 @@
+//===- catalog.cpp - The uBs, their grids and user parameter lists ----------===//
+//
+// The catalogue keeps METHOD.md's names for the uBs the original study had
+// (mbw1c, mbw1p, mbw2hc, mbw2pc, mbw2r) and adds the variants issue 4 asks
+// for. Grids are built from the node's own cache sizes so that every node is
+// measured from inside its L1 to beyond its last-level cache.
+//
+//===----------------------------------------------------------------------===//
+#include "phaseprobe/error.h"
+#include "phaseprobe/stream_notation.h"
+#include "phaseprobe/ubench.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+namespace phaseprobe {
+
+const std::vector<UBenchDef> &ubenchCatalog() {
+  static const std::vector<UBenchDef> C = {
+      // name     kernel    type      acc    pat    ops
+      {"mbw1c", "sum", "double", "c", "s", "load", "read-reduce one shared stream (sum += a[i])"},
+      {"mbw1p", "sum", "double", "p", "s", "load", "read-reduce one private stream"},
+      {"mbw1cf", "sum", "float", "c", "s", "load", "mbw1c on float"},
+      {"mbw1pf", "sum", "float", "p", "s", "load", "mbw1p on float"},
+      {"mbw1ci", "sum", "int", "c", "s", "load", "mbw1c on int (64-bit accumulator)"},
+      {"mbw1pi", "sum", "int", "p", "s", "load", "mbw1p on int"},
+      {"mbw1cr", "sum", "double", "c", "r", "load", "read-reduce one shared random stream"},
+      {"mbw1pr", "sum", "double", "p", "r", "load", "read-reduce one private random stream"},
+      {"mbw2hc", "madd", "double", "cc", "ss", "load;load",
+       "two shared streams, product and sum (sum += a[i]*b[j])"},
+      {"mbw2hp", "madd", "double", "pp", "ss", "load;load", "mbw2hc with private streams"},
+      {"mbw2pc", "add2", "float", "cc", "ss", "load;load",
+       "two shared streams of float, sum (sum += a[i]+b[j])"},
+      {"mbw2pp", "add2", "float", "pp", "ss", "load;load", "mbw2pc with private streams"},
+      {"mbw2r", "madd", "double", "cc", "sr", "load;load",
+       "one strided and one random shared stream, product and sum"},
+      {"cpy2p", "copy", "double", "pp", "ss", "load;store", "copy b[j] = a[i], private"},
+      {"cpy2pf", "copy", "float", "pp", "ss", "load;store", "cpy2p on float"},
+      {"mbw3c", "sum3", "double", "ccc", "sss", "load;load;load",
+       "three shared streams, sum (sum += a[i]+b[j]+c[k])"},
+      {"tri3p", "triad", "double", "ppp", "sss", "store;load;load",
+       "triad a[i] = b[j] + 3*c[k], private"},
+      {"upd1p", "update", "double", "p", "s", "load+store", "in-place update a[i] = 3*a[i]+1"},
+      {"upd1pf", "update", "float", "p", "s", "load+store", "upd1p on float"},
+      {"st1p", "store", "double", "p", "s", "store", "store-only a[i] = r"},
+      {"st1pi", "store", "int", "p", "s", "store", "st1p on int"},
+      {"cadd", "cadd", "double", "c", "s", "load",
+       "compute: 4 add chains x 4 per element of a 4 KiB L1 stream"},
+      {"cmul", "cmul", "double", "c", "s", "load", "compute: 4 mul chains x 4"},
+      {"cfma", "cfma", "double", "c", "s", "load", "compute: 4 multiply-add chains x 4"},
+      {"caddf", "cadd", "float", "c", "s", "load", "cadd on float"},
+      {"cmulf", "cmul", "float", "c", "s", "load", "cmul on float"},
+      {"cfmaf", "cfma", "float", "c", "s", "load", "cfma on float"},
+  };
+  return C;
+}
+
+const UBenchDef *findUBench(const std::string &Name) {
+  for (const UBenchDef &D : ubenchCatalog())
+    if (D.name == Name) return &D;
+  return nullptr;
+}
+
+std::string UBenchConfig::requested() const {
+  std::string S;
+  for (std::size_t I = 0; I < footprintKiB.size(); ++I)
+    S += (I ? ";" : "") + formatNumber(footprintKiB[I]) + ":" + formatNumber(strideBytes[I]);
+  return S;
+}
+
+RepPolicy repPolicy(GridLevel L) {
+  RepPolicy P;
+  switch (L) {
+  case GridLevel::Quick:
+    P.minReps = 3, P.maxReps = 10, P.cvPct = 5, P.capS = 0.25, P.minRepS = 0.001;
+    break;
+  case GridLevel::Default:
+    P.minReps = 5, P.maxReps = 30, P.cvPct = 2, P.capS = 0.5, P.minRepS = 0.002;
+    break;
+  case GridLevel::Full:
+    P.minReps = 10, P.maxReps = 50, P.cvPct = 1, P.capS = 3, P.minRepS = 0.005;
+    break;
+  }
+  return P;
+}
+
+namespace {
+
+/// A footprint rounded to whole KiB (at least 1), so grids are readable.
+double kib(double V) { return std::max(1.0, std::round(V)); }
+
+std::vector<double> uniq(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  V.erase(std::unique(V.begin(), V.end()), V.end());
+  return V;
+}
+
+/// Whether the kernel can walk this stream as declared (see the kernel's
+/// 4-strides rule): a strided stream needs >= 4 strides per thread region.
+bool valid(const UBenchDef &D, std::size_t Q, double K, double S, unsigned MaxThreads) {
+  double Bytes = K * 1024;
+  if (D.access[Q] == 'p') Bytes /= MaxThreads;
+  if (Bytes < 2 * D.elemBytes()) return false;
+  if (D.pattern[Q] == 'r' || D.compute()) return true;
+  return S >= D.elemBytes() && std::fmod(S, D.elemBytes()) == 0 && Bytes >= 4 * S;
+}
+
+} // namespace
+
+std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double L3,
+                                   unsigned MaxThreads,
+                                   const std::vector<const UBenchDef *> &Only) {
+  if (L1 <= 0) L1 = 32;
+  if (L2 <= 0) L2 = std::max(256.0, 8 * L1);
+  double LLC = L3 > 0 ? L3 : L2;
+  MaxThreads = std::max(1u, MaxThreads);
+  std::vector<double> FP, FPSmall;
+  std::vector<double> Strides; // multiples of 8 bytes; element-size strides added per uB
+  switch (Level) {
+  case GridLevel::Quick:
+    FP = {kib(L1 / 2), kib(L2 / 2), kib(2 * LLC)};
+    FPSmall = {kib(L2 / 2)};
+    Strides = {64, 4096};
+    break;
+  case GridLevel::Default:
+    FP = {kib(L1 / 2), kib(2 * L1), kib(L2 / 2), kib(2 * L2), kib(LLC / 2), kib(2 * LLC),
+          kib(4 * LLC)};
+    FPSmall = {kib(L2 / 2), kib(LLC / 2)};
+    Strides = {16, 64, 256, 1024, 4096, 32768};
+    break;
+  case GridLevel::Full:
+    for (double K = 4; K <= 8 * LLC; K *= 2)
+      FP.push_back(K);
+    FPSmall = {kib(L1 / 2), kib(L2 / 2), kib(LLC / 2), kib(2 * LLC)};
+    for (double S = 8; S <= 65536; S *= 2)
+      Strides.push_back(S);
+    break;
+  }
+  FP = uniq(FP);
+  FPSmall = uniq(FPSmall);
+  bool Reduced = Level != GridLevel::Full; // variants get fewer strides
+  std::vector<UBenchConfig> Out;
+  auto Add = [&](const UBenchDef &D, std::vector<double> K, std::vector<double> S) {
+    for (std::size_t Q = 0; Q < K.size(); ++Q)
+      if (!valid(D, Q, K[Q], S[Q], MaxThreads)) return;
+    UBenchConfig C;
+    C.def = &D;
+    C.footprintKiB = std::move(K);
+    C.strideBytes = std::move(S);
+    Out.push_back(std::move(C));
+  };
+  for (const UBenchDef &D : ubenchCatalog()) {
+    if (!Only.empty() && std::find(Only.begin(), Only.end(), &D) == Only.end()) continue;
+    double E = D.elemBytes();
+    std::vector<double> S = Strides;
+    S.push_back(E);
+    if (Level == GridLevel::Full && E == 4) S.push_back(4);
+    S = uniq(S);
+    bool Variant = D.name != "mbw1c" && D.name != "mbw1p" && D.name != "mbw2hc" &&
+                   D.name != "mbw2hp" && D.name != "mbw2r";
+    std::vector<double> SV = S;
+    // Variants cover their kernel and type; the stride sweep is the main uBs'
+    // job except in the full grid.
+    if (Reduced && Variant) SV = Level == GridLevel::Quick ? std::vector<double>{E} : uniq({E, 64, 4096});
+    if (D.compute()) {
+      Add(D, {4}, {E});
+      continue;
+    }
+    switch (D.streams()) {
+    case 1:
+      for (double K : FP) {
+        if (D.pattern == "r") {
+          Add(D, {K}, {E});
+          continue;
+        }
+        for (double St : (Variant ? SV : S))
+          Add(D, {K}, {St});
+      }
+      break;
+    case 2:
+      for (double K1 : FP) {
+        std::vector<double> K2s = FPSmall;
+        if (D.kernel == "copy") K2s = {K1}; // copies move equal-sized arrays
+        for (double K2 : K2s) {
+          if (K2 > K1) continue;
+          for (double S1 : (Variant ? SV : S)) {
+            if (D.kernel == "copy") {
+              Add(D, {K1, K2}, {S1, S1});
+            } else if (D.pattern[1] == 'r') {
+              Add(D, {K1, K2}, {S1, E});
+            } else {
+              Add(D, {K1, K2}, {S1, E});
+              if (Level == GridLevel::Full && S1 != E) Add(D, {K1, K2}, {S1, S1});
+            }
+          }
+        }
+      }
+      break;
+    case 3:
+      for (double K : FP)
+        for (double St : SV)
+          Add(D, {K, K, K}, {St, St, St});
+      break;
+    }
+  }
+  return Out;
+}
+
+std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::string &File) {
+  std::vector<UBenchConfig> Out;
+  std::size_t Start = 0, LineNo = 0;
+  while (Start <= Text.size()) {
+    std::size_t End = Text.find('\n', Start);
+    if (End == std::string::npos) End = Text.size();
+    std::string L = Text.substr(Start, End - Start);
+    Start = End + 1;
+    ++LineNo;
+    if (auto H = L.find('#'); H != std::string::npos) L.resize(H);
+    std::size_t B = L.find_first_not_of(" \t\r");
+    if (B == std::string::npos) {
+      if (End == Text.size()) break;
+      continue;
+    }
+    std::string Place = "line " + std::to_string(LineNo);
+    std::size_t Sp = L.find_first_of(" \t", B);
+    if (Sp == std::string::npos)
+      throw InputError(File, Place, "expected 'UBENCH K:S[;K:S...]'");
+    std::string Name = L.substr(B, Sp - B);
+    const UBenchDef *D = findUBench(Name);
+    if (!D) throw InputError(File, Place, "unknown uB '" + Name + "' (see phaseprobe-ubench list)");
+    std::string Rest = L.substr(Sp);
+    Rest.erase(0, Rest.find_first_not_of(" \t"));
+    Rest.erase(Rest.find_last_not_of(" \t\r") + 1);
+    UBenchConfig C;
+    C.def = D;
+    std::size_t P = 0;
+    for (unsigned Q = 0;; ++Q) {
+      std::size_t Semi = Rest.find(';', P);
+      std::string Part = Rest.substr(P, Semi == std::string::npos ? Semi : Semi - P);
+      std::string Where = Place + ", stream " + std::to_string(Q + 1);
+      std::size_t Colon = Part.find(':');
+      if (Colon == std::string::npos)
+        throw InputError(File, Where, "'" + Part + "' is not footprint_kib:stride_bytes");
+      auto Num = [&](const std::string &S, const char *F) {
+        char *E = nullptr;
+        double V = std::strtod(S.c_str(), &E);
+        if (S.empty() || *E || !std::isfinite(V) || V <= 0)
+          throw InputError(File, Where, std::string(F) + " '" + S + "' is not a positive number");
+        return V;
+      };
+      C.footprintKiB.push_back(Num(Part.substr(0, Colon), "footprint_kib"));
+      C.strideBytes.push_back(Num(Part.substr(Colon + 1), "stride_bytes"));
+      if (Semi == std::string::npos) break;
+      P = Semi + 1;
+    }
+    if (C.footprintKiB.size() != D->streams())
+      throw InputError(File, Place,
+                       Name + " has " + std::to_string(D->streams()) + " streams, not " +
+                           std::to_string(C.footprintKiB.size()));
+    for (std::size_t Q = 0; Q < C.footprintKiB.size(); ++Q)
+      if (!valid(*D, Q, C.footprintKiB[Q], C.strideBytes[Q], 1))
+        throw InputError(File, Place + ", stream " + std::to_string(Q + 1),
+                         "stride must be a multiple of " + std::to_string(D->elemBytes()) +
+                             " B and the footprint at least 4 strides");
+    Out.push_back(std::move(C));
+    if (End == Text.size()) break;
+  }
+  if (Out.empty()) throw InputError(File, "", "no configuration in the file");
+  return Out;
+}
+
+void computeStats(const std::vector<double> &Times, double Iterations, Stats &T, Stats &U) {
+  T = Stats();
+  U = Stats();
+  std::size_t N = Times.size();
+  if (N == 0) return;
+  std::vector<double> S = Times;
+  std::sort(S.begin(), S.end());
+  double Sum = 0;
+  for (double V : S)
+    Sum += V;
+  T.count = N;
+  T.mean = Sum / double(N);
+  T.median = N % 2 ? S[N / 2] : (S[N / 2 - 1] + S[N / 2]) / 2;
+  T.min = S.front();
+  T.max = S.back();
+  double Var = 0;
+  for (double V : S)
+    Var += (V - T.mean) * (V - T.mean);
+  T.stddev = N > 1 ? std::sqrt(Var / double(N - 1)) : 0;
+  double F = Iterations > 0 ? 1e6 / Iterations : 0; // seconds → µs per iteration
+  U.count = N;
+  U.mean = T.mean * F;
+  U.median = T.median * F;
+  U.min = T.min * F;
+  U.max = T.max * F;
+  U.stddev = T.stddev * F;
+}
+
+} // namespace phaseprobe

@@ -1,0 +1,294 @@
+//===- phaseprobe-ubench.cpp - Characterize a node into the NPPDB ------------===//
+//
+// `phaseprobe-ubench list` shows the uBs and grids; `phaseprobe-ubench run`
+// describes this machine (hwloc), measures the chosen grid at every thread
+// count and stores one profile per configuration in the NPPDB. Each profile
+// is committed on its own, so a concurrent run on the same database waits at
+// most one short transaction and an interrupted run keeps what it measured.
+//
+//===----------------------------------------------------------------------===//
+#include "phaseprobe/atomic_file.h"
+#include "phaseprobe/cli.h"
+#include "phaseprobe/error.h"
+#include "phaseprobe/node_probe.h"
+#include "phaseprobe/nppdb.h"
+#include "phaseprobe/stream_notation.h"
+#include "phaseprobe/ubench.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
+#ifndef PHASEPROBE_UBENCH_COMPILER
+#define PHASEPROBE_UBENCH_COMPILER "unknown"
+#endif
+
+using namespace phaseprobe;
+
+namespace {
+
+std::string kernelProgram() {
+  if (const char *E = std::getenv("PHASEPROBE_UBENCH_KERNELS"); E && *E) return E;
+  char Buf[PATH_MAX];
+  ssize_t N = ::readlink("/proc/self/exe", Buf, sizeof Buf - 1);
+  if (N <= 0) throw WorkError("cannot find my own executable (/proc/self/exe)");
+  std::string Self(Buf, std::size_t(N));
+  return Self.substr(0, Self.rfind('/') + 1) + "phaseprobe-ubench-kernels";
+}
+
+std::vector<unsigned> parseThreads(const std::string &S) {
+  std::vector<unsigned> T;
+  std::size_t P = 0;
+  for (;;) {
+    std::size_t C = S.find(',', P);
+    std::string Part = S.substr(P, C == std::string::npos ? C : C - P);
+    char *E = nullptr;
+    long V = std::strtol(Part.c_str(), &E, 10);
+    if (Part.empty() || *E || V < 1 || V > 1024)
+      throw InputError("", "--threads", "'" + Part + "' is not a thread count (1..1024)");
+    T.push_back(unsigned(V));
+    if (C == std::string::npos) break;
+    P = C + 1;
+  }
+  std::sort(T.begin(), T.end());
+  T.erase(std::unique(T.begin(), T.end()), T.end());
+  return T;
+}
+
+/// 1, 2, 4, ... up to the core count, and the core count itself.
+std::vector<unsigned> defaultThreads(unsigned Cores) {
+  std::vector<unsigned> T;
+  for (unsigned N = 1; N < Cores; N *= 2)
+    T.push_back(N);
+  T.push_back(std::max(1u, Cores));
+  return T;
+}
+
+std::vector<const UBenchDef *> parseOnly(const std::vector<std::string> &Names) {
+  std::vector<const UBenchDef *> V;
+  for (const std::string &Arg : Names) {
+    std::size_t P = 0;
+    for (;;) {
+      std::size_t C = Arg.find(',', P);
+      std::string N = Arg.substr(P, C == std::string::npos ? C : C - P);
+      const UBenchDef *D = findUBench(N);
+      if (!D) throw InputError("", "--ubench", "unknown uB '" + N + "' (see phaseprobe-ubench list)");
+      V.push_back(D);
+      if (C == std::string::npos) break;
+      P = C + 1;
+    }
+  }
+  return V;
+}
+
+std::string clock(double S) {
+  long T = long(S + 0.5);
+  char B[32];
+  std::snprintf(B, sizeof B, "%ld:%02ld", T / 60, T % 60);
+  return B;
+}
+
+/// Progress: a bar with ETA on a terminal, one plain line per step otherwise.
+class Progress {
+public:
+  Progress(std::size_t Total) : Total(Total), Tty(::isatty(2)), Start(now()) {}
+  void step(const std::string &What, const std::string &Result) {
+    ++Done;
+    double El = now() - Start;
+    double Eta = El / double(Done) * double(Total - Done);
+    if (Tty) {
+      int W = 30, Fill = int(double(W) * double(Done) / double(Total));
+      std::fprintf(stderr, "\r[%s%s] %zu/%zu %s ETA %s   ", std::string(Fill, '#').c_str(),
+                   std::string(W - Fill, '.').c_str(), Done, Total, clock(El).c_str(),
+                   clock(Eta).c_str());
+      if (Done == Total) std::fprintf(stderr, "\n");
+    } else {
+      std::fprintf(stderr, "[%zu/%zu] %s: %s (elapsed %s, ETA %s)\n", Done, Total, What.c_str(),
+                   Result.c_str(), clock(El).c_str(), clock(Eta).c_str());
+    }
+    std::fflush(stderr);
+  }
+  void note(const std::string &S) {
+    std::fprintf(stderr, "%s%s\n", Tty ? "\n" : "", S.c_str());
+  }
+  double elapsed() const { return now() - Start; }
+
+private:
+  static double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  std::size_t Total, Done = 0;
+  bool Tty;
+  double Start;
+};
+
+int cmdList(const std::string &Grid, const std::vector<std::string> &Only) {
+  std::vector<const UBenchDef *> Sel = parseOnly(Only);
+  if (Grid.empty()) {
+    std::printf("%-8s %-7s %-7s %-7s %-8s %s\n", "ubench", "kernel", "type", "access",
+                "pattern", "what it does");
+    for (const UBenchDef &D : ubenchCatalog()) {
+      if (!Sel.empty() && std::find(Sel.begin(), Sel.end(), &D) == Sel.end()) continue;
+      std::printf("%-8s %-7s %-7s %-7s %-8s %s\n", D.name.c_str(), D.kernel.c_str(),
+                  D.type.c_str(), D.access.c_str(), D.pattern.c_str(), D.summary.c_str());
+    }
+    std::printf("\nparameters per stream: footprint KiB, stride bytes; access c = shared "
+                "(every thread walks the same region), p = private (each thread its own "
+                "slice); pattern s = strided, r = random\n");
+    return ExitOk;
+  }
+  GridLevel L = Grid == "quick" ? GridLevel::Quick
+                : Grid == "full" ? GridLevel::Full
+                                 : GridLevel::Default;
+  if (Grid != "quick" && Grid != "full" && Grid != "default")
+    throw InputError("", "--grid", "'" + Grid + "' is not quick, default or full");
+  NodeInfo N = probeNode(hostName());
+  auto G = makeGrid(L, N.l1dKiB, N.l2KiB, N.l3KiB, std::max(1u, N.cores), Sel);
+  std::printf("# %s grid on %s: L1d %g KiB, L2 %g KiB, L3 %g KiB, %u cores: %zu "
+              "configurations per thread count\n",
+              Grid.c_str(), N.hostname.c_str(), N.l1dKiB, N.l2KiB, N.l3KiB, N.cores, G.size());
+  for (const UBenchConfig &C : G)
+    std::printf("%s %s\n", C.def->name.c_str(), C.requested().c_str());
+  return ExitOk;
+}
+
+struct RunOptions {
+  std::string Node, Db, Params, Threads, Bind = "close", Places = "cores";
+  bool Quick = false, Full = false;
+  std::vector<std::string> Only;
+};
+
+int cmdRun(const RunOptions &O, const std::string &CommandLine) {
+  if (O.Quick && O.Full) throw InputError("", "--quick/--full", "choose one grid");
+  std::vector<const UBenchDef *> Sel = parseOnly(O.Only);
+  std::string Label = O.Node.empty() ? hostName() : O.Node;
+  NodeInfo N = probeNode(Label);
+  std::vector<unsigned> Threads =
+      O.Threads.empty() ? defaultThreads(N.cores) : parseThreads(O.Threads);
+  GridLevel L = O.Quick ? GridLevel::Quick : O.Full ? GridLevel::Full : GridLevel::Default;
+  std::vector<UBenchConfig> Grid;
+  std::string GridName = O.Quick ? "quick" : O.Full ? "full" : "default";
+  if (!O.Params.empty()) {
+    Grid = parseParamsFile(readFile(O.Params), O.Params);
+    if (!Sel.empty())
+      Grid.erase(std::remove_if(Grid.begin(), Grid.end(),
+                                [&](const UBenchConfig &C) {
+                                  return std::find(Sel.begin(), Sel.end(), C.def) == Sel.end();
+                                }),
+                 Grid.end());
+    GridName = "params:" + O.Params;
+  } else {
+    Grid = makeGrid(L, N.l1dKiB, N.l2KiB, N.l3KiB, Threads.back(), Sel);
+  }
+  if (Grid.empty()) throw InputError("", "--ubench", "no configuration to run");
+  RepPolicy Pol = repPolicy(L);
+  std::string Program = kernelProgram();
+
+  auto Db = Nppdb::open(O.Db, Nppdb::Mode::Create);
+  Db->transaction([&] { Db->putNode(N); });
+  RunInfo R;
+  R.compiler = PHASEPROBE_UBENCH_COMPILER;
+  R.commandLine = CommandLine;
+  R.grid = GridName;
+  std::int64_t RunId = 0;
+  Db->transaction([&] { RunId = Db->addRun(R); });
+
+  if (N.pus && Threads.back() > N.pus)
+    std::fprintf(stderr, "phaseprobe-ubench: warning: %u threads on %u hardware threads "
+                         "(oversubscribed: profiles will be slow and noisy)\n",
+                 Threads.back(), N.pus);
+  Progress Prog(Grid.size() * Threads.size());
+  std::size_t Stored = 0, Replaced = 0, Rejected = 0;
+  double MaxCv = 0;
+  std::string MaxCvWhat;
+  std::vector<double> Cvs;
+  for (unsigned T : Threads) {
+    KernelRunner Runner(Program, T, O.Bind, O.Places);
+    for (const UBenchConfig &C : Grid) {
+      Profile P;
+      std::string What = C.def->name + " " + C.requested() + " th=" + std::to_string(T);
+      std::string Err = Runner.measure(C, Pol, P);
+      if (!Err.empty()) {
+        ++Rejected;
+        Prog.note("phaseprobe-ubench: " + What + ": rejected by the kernel: " + Err);
+        Prog.step(What, "rejected");
+        continue;
+      }
+      P.node = Label;
+      bool Clash = false;
+      Db->transaction([&] {
+        Clash = Db->existing(P).has_value();
+        Db->addProfile(P, RunId, true);
+      });
+      ++(Clash ? Replaced : Stored);
+      double Cv = P.tpiStats->mean > 0 ? P.tpiStats->stddev / P.tpiStats->mean * 100 : 0;
+      Cvs.push_back(Cv);
+      if (Cv > MaxCv) MaxCv = Cv, MaxCvWhat = What;
+      char Res[160];
+      std::snprintf(Res, sizeof Res, "tpi %.4g us, CV %.1f%% over %llu reps", P.tpiUs, Cv,
+                    (unsigned long long)P.tpiStats->count);
+      Prog.step(What, Res);
+    }
+  }
+  std::sort(Cvs.begin(), Cvs.end());
+  std::string Th;
+  for (unsigned T : Threads)
+    Th += (Th.empty() ? "" : ",") + std::to_string(T);
+  std::printf("%s: node %s: %zu profiles stored (%zu replaced older ones), threads %s, "
+              "grid %s, %.1f s\n",
+              O.Db.c_str(), Label.c_str(), Stored + Replaced, Replaced, Th.c_str(),
+              GridName.c_str(), Prog.elapsed());
+  if (!Cvs.empty())
+    std::printf("dispersion of tpi: median CV %.1f%%, max %.1f%% (%s)\n", Cvs[Cvs.size() / 2],
+                MaxCv, MaxCvWhat.c_str());
+  if (Rejected)
+    throw WorkError(std::to_string(Rejected) + " configurations were rejected by the kernel "
+                                               "program (see above)");
+  return ExitOk;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  CLI::App App{"phaseprobe-ubench: run the microbenchmark suite and store the node's "
+               "performance profiles in an NPPDB"};
+  App.require_subcommand(1);
+  App.set_version_flag("--version", version());
+  std::string Grid;
+  std::vector<std::string> Only;
+  CLI::App *List = App.add_subcommand("list", "the uBs and their parameters; with --grid the "
+                                              "configurations a grid runs on this machine");
+  List->add_option("--grid", Grid, "quick, default or full");
+  List->add_option("--ubench", Only, "only these uBs (comma-separated)");
+  RunOptions O;
+  CLI::App *Run = App.add_subcommand("run", "characterize this node: run the grid at each "
+                                            "thread count and store the profiles");
+  Run->add_option("--node", O.Node, "node label (default: the host name)");
+  Run->add_option("--db", O.Db, "the NPPDB file (created when missing)")->required();
+  Run->add_flag("--quick", O.Quick, "small grid (about a minute on 2 cores; CI)");
+  Run->add_flag("--full", O.Full, "the full grid (hours)");
+  Run->add_option("--threads", O.Threads,
+                  "thread counts, comma-separated (default: 1, 2, 4, ... and the core count)");
+  Run->add_option("--params", O.Params,
+                  "file of configurations instead of a grid: 'UBENCH K:S[;K:S...]' a line");
+  Run->add_option("--ubench", O.Only, "only these uBs (comma-separated)");
+  Run->add_option("--bind", O.Bind, "OMP_PROC_BIND for the uBs (default close; '' leaves "
+                                    "the environment's)");
+  Run->add_option("--places", O.Places, "OMP_PLACES for the uBs (default cores; '' leaves "
+                                        "the environment's)");
+  std::string Cmd;
+  for (int I = 0; I < Argc; ++I)
+    Cmd += (I ? " " : "") + std::string(Argv[I]);
+  return runTool("phaseprobe-ubench", App, Argc, Argv, [&]() -> int {
+    if (*List) return cmdList(Grid, Only);
+    O.Only = Only.empty() ? O.Only : O.Only;
+    return cmdRun(O, Cmd);
+  });
+}
