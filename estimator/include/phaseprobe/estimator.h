@@ -1,0 +1,132 @@
+//===- phaseprobe/estimator.h - Project phases onto other nodes --*- C++ -*-===//
+//
+// Stage 4 of METHOD.md: for every matched phase with chosen profile P,
+//
+//     T_phase(TN) = tpi_P(TN) * iterations_phase
+//
+// where tpi_P(TN) is the same uB, same streams and thread count measured on
+// the target node. The program estimate adds the part of the base run that
+// no matched phase covers, kept as measured on the base node (reported
+// separately with the coverage). The base node is estimated by the same rule,
+// which gives the self-check. Nodes are ranked by the estimate and shown
+// relative to the base node's estimate.
+//
+// A node without the chosen profile falls back to the next-best profile of
+// the phase's ranking that it has (said per phase); when it has none of them
+// the phase is kept as measured on the base node and the node is marked
+// incomplete.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "phaseprobe/matcher.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace phaseprobe {
+
+/// Where the estimator finds a profile's tpi on a node.
+class TpiLookup {
+public:
+  virtual ~TpiLookup();
+  /// The tpi (µs) of uB \p UBench with exactly \p Streams at \p Threads on
+  /// \p Node, if measured there.
+  virtual std::optional<double> tpi(const std::string &Node, const std::string &UBench,
+                                    const std::vector<StreamTuple> &Streams,
+                                    unsigned Threads) const = 0;
+};
+
+/// TpiLookup over an NPPDB (Nppdb::find).
+class NppdbTpiLookup : public TpiLookup {
+public:
+  explicit NppdbTpiLookup(const Nppdb &Db) : Db(Db) {}
+  std::optional<double> tpi(const std::string &Node, const std::string &UBench,
+                            const std::vector<StreamTuple> &Streams,
+                            unsigned Threads) const override;
+
+private:
+  const Nppdb &Db;
+};
+
+/// How one matched phase was projected onto one node.
+struct PhaseEstimate {
+  size_t match = 0; ///< index into the matches (and the phase file's phases)
+  enum Kind {
+    Chosen,   ///< the candidate's profile exists on the node
+    Fallback, ///< a lower-ranked profile of the phase was used
+    Missing   ///< none exists: the phase is kept as measured on the base node
+  } kind = Chosen;
+  size_t rank = 0;        ///< index into PhaseMatch::ranked (0 = the candidate)
+  double tpiUs = 0;       ///< on the node (0 when Missing)
+  double iterations = 0;  ///< the phase's, scaled for a thread projection
+  double timeS = 0;
+};
+const char *phaseEstimateKindName(PhaseEstimate::Kind K);
+
+struct NodeEstimate {
+  std::string node;
+  std::vector<PhaseEstimate> phases; ///< one per matched phase, file order
+  double phasesS = 0;                ///< sum of the phase estimates
+  double timeS = 0;                  ///< phasesS + the uncovered time
+  double relativeToBase = 0;         ///< timeS / the base node's timeS
+  unsigned rank = 0;                 ///< 1 = fastest
+  size_t fallbacks = 0, missing = 0;
+};
+
+struct EstimateOptions {
+  /// Nodes to estimate (the base node is always added); empty: all.
+  std::vector<std::string> nodes;
+  /// Project onto this thread count's profiles (0: each phase's own).
+  unsigned threads = 0;
+};
+
+struct Estimate {
+  std::string base;
+  unsigned threads = 0;  ///< the projection's thread count; 0 = the phases' own
+  double measuredS = 0;  ///< program.total_time_s of the base run
+  double coveredS = 0;   ///< base time of the matched phases
+  double uncoveredS = 0; ///< measuredS - coveredS, added to every node
+  double coverage = 0;   ///< coveredS / measuredS
+  std::vector<NodeEstimate> nodes; ///< ranked, fastest first
+  const NodeEstimate *baseNode() const;
+  /// (base estimate - measured) / measured * 100; absent when the
+  /// projection changes the thread count (the base run is not comparable).
+  std::optional<double> selfCheckPercent() const;
+};
+
+/// Projects the matched phases of \p F onto \p Nodes (which must include
+/// \p Base). Throws InputError on a thread count of 0 in a phase.
+Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
+                  const std::string &Base, const std::vector<std::string> &Nodes,
+                  unsigned Threads);
+
+/// The full phaseprobe.estimate/1 document: the matcher's part plus per-phase
+/// `estimates` and the ranked `nodes` (CONTRACTS.md), `uncovered` and
+/// `self_check`.
+nlohmann::ordered_json estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M,
+                                          const Estimate &E);
+
+/// One row per node and phase (and per node the uncovered and the program
+/// totals): node,rank,relative_to_base,phase,time_s,tpi_us,iterations,
+/// ubench,streams,status.
+std::string estimateCsv(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Estimate &E);
+
+/// The outcome of comparing an estimate with a stored baseline document.
+struct CheckResult {
+  bool regressed = false;
+  std::vector<std::string> lines; ///< what changed, for the user
+};
+
+/// Compares \p Current (an estimateReportJson document) with \p Baseline
+/// (read from \p BaselinePath, validated: InputError when it is not a
+/// phaseprobe.estimate/1 document with nodes). A node regresses when its
+/// estimate grew by more than \p TolerancePercent.
+CheckResult checkAgainstBaseline(const nlohmann::ordered_json &Current,
+                                 const std::string &BaselineText,
+                                 const std::string &BaselinePath, double TolerancePercent);
+
+} // namespace phaseprobe

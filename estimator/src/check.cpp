@@ -1,0 +1,168 @@
+//===- check.cpp - The CI regression gate (--check) -----------------------===//
+//
+// A build's estimate is compared with a stored one, node by node: a node whose
+// program estimate grew by more than the tolerance is a regression. The report
+// then says which phases moved and why (another candidate, another tpi), so
+// the gate's failure is actionable without rerunning anything.
+//
+//===----------------------------------------------------------------------===//
+#include "phaseprobe/error.h"
+#include "phaseprobe/estimator.h"
+
+#include <cmath>
+#include <map>
+
+namespace phaseprobe {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+std::string num(double V, const char *F = "%.6g") {
+  char B[64];
+  std::snprintf(B, sizeof B, F, V);
+  return B;
+}
+
+std::string signedPct(double Base, double Cur) {
+  if (Base == 0) return Cur == 0 ? "+0%" : "new";
+  return num((Cur - Base) / Base * 100, "%+.2f%%");
+}
+
+struct PhaseView {
+  std::string candidate; // "ubench streams" or "" when unmatched
+  std::map<std::string, std::pair<double, std::string>> estimates; // node -> (s, profile)
+};
+
+/// Reads the per-phase candidates and estimates of a document. \p Path is
+/// empty for the current document (built here, so trusted).
+std::map<std::string, PhaseView> phasesOf(const ojson &Doc, const std::string &Path) {
+  std::map<std::string, PhaseView> Out;
+  auto It = Doc.find("phases");
+  if (It == Doc.end() || !It->is_array()) {
+    if (!Path.empty()) throw InputError(Path, "phases", "expected an array");
+    return Out;
+  }
+  for (size_t I = 0; I < It->size(); ++I) {
+    const ojson &P = (*It)[I];
+    std::string Where = "phases[" + std::to_string(I) + "]";
+    if (!P.is_object() || !P.contains("id") || !P["id"].is_string())
+      throw InputError(Path, Where + ".id", "expected a string");
+    PhaseView V;
+    if (P.contains("candidate") && P["candidate"].is_object()) {
+      const ojson &C = P["candidate"];
+      V.candidate = C.value("ubench", std::string()) + " " + C.value("streams", std::string());
+    }
+    if (P.contains("estimates") && P["estimates"].is_object()) {
+      for (auto E = P["estimates"].begin(); E != P["estimates"].end(); ++E) {
+        if (!E->is_object() || !E->contains("time_s") || !(*E)["time_s"].is_number())
+          throw InputError(Path, Where + ".estimates." + E.key() + ".time_s", "expected a number");
+        std::string Profile = V.candidate;
+        if (E->contains("profile") && (*E)["profile"].is_object())
+          Profile = (*E)["profile"].value("ubench", std::string()) + " " +
+                    (*E)["profile"].value("streams", std::string()) + " (fallback)";
+        if (E->value("status", std::string()) == "missing") Profile = "(no profile: base time)";
+        V.estimates[E.key()] = {(*E)["time_s"].get<double>(), Profile};
+      }
+    }
+    Out[P["id"].get<std::string>()] = V;
+  }
+  return Out;
+}
+
+std::map<std::string, double> nodesOf(const ojson &Doc, const std::string &Path) {
+  std::map<std::string, double> Out;
+  auto It = Doc.find("nodes");
+  if (It == Doc.end())
+    throw InputError(Path, "nodes", "missing: not an estimate (a phaseprobe-match result?)");
+  if (!It->is_array()) throw InputError(Path, "nodes", "expected an array");
+  for (size_t I = 0; I < It->size(); ++I) {
+    const ojson &N = (*It)[I];
+    std::string Where = "nodes[" + std::to_string(I) + "]";
+    if (!N.is_object()) throw InputError(Path, Where, "expected an object");
+    if (!N.contains("node") || !N["node"].is_string())
+      throw InputError(Path, Where + ".node", "expected a string");
+    if (!N.contains("time_s") || !N["time_s"].is_number())
+      throw InputError(Path, Where + ".time_s", "expected a number");
+    Out[N["node"].get<std::string>()] = N["time_s"].get<double>();
+  }
+  return Out;
+}
+
+} // namespace
+
+CheckResult checkAgainstBaseline(const ojson &Current, const std::string &BaselineText,
+                                 const std::string &BaselinePath, double Tolerance) {
+  ojson Base;
+  try {
+    Base = ojson::parse(BaselineText);
+  } catch (const ojson::parse_error &E) {
+    throw InputError(BaselinePath, "byte " + std::to_string(E.byte), "malformed JSON");
+  }
+  if (!Base.is_object()) throw InputError(BaselinePath, "", "expected a JSON object");
+  if (!Base.contains("schema") || Base["schema"] != "phaseprobe.estimate/1")
+    throw InputError(BaselinePath, "schema",
+                     "expected \"phaseprobe.estimate/1\", found " +
+                         (Base.contains("schema") ? Base["schema"].dump() : std::string("none")));
+  std::map<std::string, double> BaseNodes = nodesOf(Base, BaselinePath);
+  std::map<std::string, PhaseView> BasePhases = phasesOf(Base, BaselinePath);
+  std::map<std::string, double> CurNodes = nodesOf(Current, "");
+  std::map<std::string, PhaseView> CurPhases = phasesOf(Current, "");
+
+  CheckResult R;
+  for (const auto &[Node, Cur] : CurNodes) {
+    auto B = BaseNodes.find(Node);
+    if (B == BaseNodes.end()) {
+      R.lines.push_back("node " + Node + ": not in the baseline (not checked)");
+      continue;
+    }
+    double Was = B->second;
+    bool Slower = Was > 0 ? (Cur - Was) / Was * 100 > Tolerance + 1e-9 : Cur > 0;
+    std::string Verdict = Slower ? "SLOWER beyond the tolerance" : "ok";
+    R.lines.push_back("node " + Node + ": " + num(Was) + " s -> " + num(Cur) + " s (" +
+                      signedPct(Was, Cur) + ", tolerance " + num(Tolerance) + "%): " + Verdict);
+    if (!Slower) continue;
+    R.regressed = true;
+    // Which phases moved on this node, and how.
+    std::map<std::string, bool> Ids;
+    for (const auto &P : CurPhases) Ids[P.first] = true;
+    for (const auto &P : BasePhases) Ids[P.first] = true;
+    for (const auto &[Id, Unused] : Ids) {
+      (void)Unused;
+      auto C = CurPhases.find(Id), O = BasePhases.find(Id);
+      const std::pair<double, std::string> *CE = nullptr, *OE = nullptr;
+      if (C != CurPhases.end())
+        if (auto It = C->second.estimates.find(Node); It != C->second.estimates.end())
+          CE = &It->second;
+      if (O != BasePhases.end())
+        if (auto It = O->second.estimates.find(Node); It != O->second.estimates.end())
+          OE = &It->second;
+      if (!CE && !OE) continue;
+      if (!OE) {
+        R.lines.push_back("  phase " + Id + ": new estimate " + num(CE->first) + " s with " +
+                          CE->second + " (not estimated in the baseline)");
+      } else if (!CE) {
+        R.lines.push_back("  phase " + Id + ": no longer estimated (was " + num(OE->first) +
+                          " s with " + OE->second + "); its time is now in the uncovered part");
+      } else if (CE->first != OE->first || CE->second != OE->second) {
+        std::string L = "  phase " + Id + ": " + num(OE->first) + " s -> " + num(CE->first) +
+                        " s (" + signedPct(OE->first, CE->first) + ")";
+        if (CE->second != OE->second) L += ", profile " + OE->second + " -> " + CE->second;
+        R.lines.push_back(L);
+      }
+    }
+    double CurUnc = Current.contains("uncovered") ? Current["uncovered"].value("time_s", 0.0) : 0;
+    double OldUnc = Base.contains("uncovered") && Base["uncovered"].is_object()
+                        ? Base["uncovered"].value("time_s", 0.0)
+                        : 0;
+    if (CurUnc != OldUnc)
+      R.lines.push_back("  uncovered part: " + num(OldUnc) + " s -> " + num(CurUnc) + " s");
+  }
+  for (const auto &[Node, Was] : BaseNodes)
+    if (!CurNodes.count(Node))
+      R.lines.push_back("node " + Node + ": in the baseline (" + num(Was) +
+                        " s) but not estimated now");
+  return R;
+}
+
+} // namespace phaseprobe

@@ -1,0 +1,115 @@
+//===- estimate.cpp - T_phase(TN) = tpi_P(TN) * iterations ----------------===//
+//
+// The arithmetic of METHOD.md stage 4 and the decisions around it that the
+// method leaves open, each reported to the user rather than hidden:
+//  - the uncovered part of the base run (serial code, regions' time outside
+//    their leaves, insignificant and unmatched phases) is kept as measured on
+//    the base node, on every node;
+//  - under --threads N a phase's iterations are scaled by its threads / N:
+//    iterations count the slowest thread's share, and the same total work
+//    split evenly over N threads gives each thread threads/N as much;
+//  - a node lacking the chosen profile uses the next-best one it has.
+//
+//===----------------------------------------------------------------------===//
+#include "phaseprobe/error.h"
+#include "phaseprobe/estimator.h"
+#include "phaseprobe/nppdb.h"
+
+#include <algorithm>
+
+namespace phaseprobe {
+
+TpiLookup::~TpiLookup() = default;
+
+std::optional<double> NppdbTpiLookup::tpi(const std::string &Node, const std::string &UBench,
+                                          const std::vector<StreamTuple> &Streams,
+                                          unsigned Threads) const {
+  std::optional<Profile> P = Db.find(Node, UBench, Streams, Threads);
+  if (!P) return std::nullopt;
+  return P->tpiUs;
+}
+
+const char *phaseEstimateKindName(PhaseEstimate::Kind K) {
+  switch (K) {
+  case PhaseEstimate::Chosen: return "chosen";
+  case PhaseEstimate::Fallback: return "fallback";
+  case PhaseEstimate::Missing: return "missing";
+  }
+  return "?";
+}
+
+const NodeEstimate *Estimate::baseNode() const {
+  for (const NodeEstimate &N : nodes)
+    if (N.node == base) return &N;
+  return nullptr;
+}
+
+std::optional<double> Estimate::selfCheckPercent() const {
+  const NodeEstimate *B = baseNode();
+  if (!B || threads != 0 || measuredS <= 0) return std::nullopt;
+  return (B->timeS - measuredS) / measuredS * 100.0;
+}
+
+Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
+                  const std::string &Base, const std::vector<std::string> &Nodes,
+                  unsigned Threads) {
+  Estimate E;
+  E.base = Base;
+  E.threads = Threads;
+  E.measuredS = F.program.totalTimeS;
+  for (const PhaseMatch &PM : M)
+    if (PM.matched()) E.coveredS += F.phases[PM.phaseIndex].timeS;
+  // A hand-written file may list phases whose times exceed the total (or
+  // nested leaves that overlap); never let the uncovered part go negative.
+  E.uncoveredS = std::max(0.0, E.measuredS - E.coveredS);
+  E.coverage = E.measuredS > 0 ? std::min(1.0, E.coveredS / E.measuredS) : 0;
+
+  std::vector<std::string> All = Nodes;
+  if (std::find(All.begin(), All.end(), Base) == All.end()) All.insert(All.begin(), Base);
+  for (const std::string &Node : All) {
+    NodeEstimate NE;
+    NE.node = Node;
+    for (size_t I = 0; I < M.size(); ++I) {
+      const PhaseMatch &PM = M[I];
+      if (!PM.matched()) continue;
+      const Phase &P = F.phases[PM.phaseIndex];
+      unsigned Th = Threads ? Threads : P.threads;
+      PhaseEstimate PE;
+      PE.match = I;
+      PE.iterations = P.iterations * double(P.threads) / double(Th);
+      PE.kind = PhaseEstimate::Missing;
+      for (size_t R = 0; R < PM.ranked.size(); ++R) {
+        const Candidate &C = PM.ranked[R];
+        if (auto T = L.tpi(Node, C.ubench, C.streams, Th)) {
+          PE.kind = R == 0 ? PhaseEstimate::Chosen : PhaseEstimate::Fallback;
+          PE.rank = R;
+          PE.tpiUs = *T;
+          PE.timeS = *T * PE.iterations * 1e-6;
+          break;
+        }
+      }
+      if (PE.kind == PhaseEstimate::Missing) {
+        PE.timeS = P.timeS; // kept as measured on the base node, and flagged
+        ++NE.missing;
+      } else if (PE.kind == PhaseEstimate::Fallback) {
+        ++NE.fallbacks;
+      }
+      NE.phasesS += PE.timeS;
+      NE.phases.push_back(PE);
+    }
+    NE.timeS = NE.phasesS + E.uncoveredS;
+    E.nodes.push_back(std::move(NE));
+  }
+  double BaseS = 0;
+  for (const NodeEstimate &N : E.nodes)
+    if (N.node == Base) BaseS = N.timeS;
+  for (NodeEstimate &N : E.nodes) N.relativeToBase = BaseS > 0 ? N.timeS / BaseS : 0;
+  std::stable_sort(E.nodes.begin(), E.nodes.end(), [](const NodeEstimate &A, const NodeEstimate &B) {
+    if (A.timeS != B.timeS) return A.timeS < B.timeS;
+    return A.node < B.node;
+  });
+  for (size_t I = 0; I < E.nodes.size(); ++I) E.nodes[I].rank = unsigned(I + 1);
+  return E;
+}
+
+} // namespace phaseprobe

@@ -1,0 +1,110 @@
+//===- report.cpp - The estimate as JSON and CSV --------------------------===//
+//
+// The JSON extends the matcher's phaseprobe.estimate/1 document with the
+// names CONTRACTS.md fixes (per-phase `estimates`, ranked `nodes`) and adds
+// `uncovered`, `self_check` and `threads` so every number on the screen is in
+// the file too.
+//
+//===----------------------------------------------------------------------===//
+#include "phaseprobe/estimator.h"
+#include "phaseprobe/stream_notation.h"
+
+#include <cmath>
+
+namespace phaseprobe {
+
+using ojson = nlohmann::ordered_json;
+
+/// Estimates are printed and compared at 1e-9 s resolution at most; rounding
+/// keeps the JSON free of binary noise (210.39999999999998).
+static double tidy(double V) {
+  if (V == 0 || !std::isfinite(V)) return V;
+  double Scale = std::pow(10.0, 12 - std::ceil(std::log10(std::fabs(V))));
+  return std::round(V * Scale) / Scale;
+}
+
+ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M,
+                         const Estimate &E) {
+  ojson Doc = matchReportJson(In.phases, In.base, M, In.config, In.pairing);
+  Doc["threads"] = E.threads ? ojson(E.threads) : ojson(nullptr);
+  ojson &Phases = Doc["phases"];
+  for (const NodeEstimate &N : E.nodes) {
+    for (const PhaseEstimate &PE : N.phases) {
+      const PhaseMatch &PM = M[PE.match];
+      ojson J;
+      J["time_s"] = tidy(PE.timeS);
+      J["status"] = phaseEstimateKindName(PE.kind);
+      if (PE.kind != PhaseEstimate::Missing) {
+        J["tpi_us"] = PE.tpiUs;
+        J["iterations"] = PE.iterations;
+      }
+      if (PE.kind == PhaseEstimate::Fallback) {
+        const Candidate &C = PM.ranked[PE.rank];
+        J["profile"] = {{"ubench", C.ubench},
+                        {"streams", formatStreams(C.streams)},
+                        {"similarity", tidy(C.score.index)},
+                        {"rank", PE.rank + 1}};
+      }
+      Phases[PE.match]["estimates"][N.node] = J;
+    }
+  }
+  ojson Nodes = ojson::array();
+  for (const NodeEstimate &N : E.nodes) {
+    ojson J;
+    J["node"] = N.node;
+    J["time_s"] = tidy(N.timeS);
+    J["relative_to_base"] = tidy(N.relativeToBase);
+    J["rank"] = N.rank;
+    J["phases_time_s"] = tidy(N.phasesS);
+    J["uncovered_s"] = tidy(E.uncoveredS);
+    J["fallbacks"] = N.fallbacks;
+    J["missing"] = N.missing;
+    Nodes.push_back(J);
+  }
+  Doc["nodes"] = Nodes;
+  Doc["coverage"] = E.coverage;
+  Doc["uncovered"] = {{"time_s", tidy(E.uncoveredS)},
+                      {"share", 1 - E.coverage},
+                      {"rule", "kept as measured on the base node"}};
+  if (const NodeEstimate *B = E.baseNode(); B && E.selfCheckPercent())
+    Doc["self_check"] = {{"node", E.base},
+                         {"estimate_s", tidy(B->timeS)},
+                         {"measured_s", E.measuredS},
+                         {"error_percent", tidy(*E.selfCheckPercent())}};
+  else
+    Doc["self_check"] = nullptr;
+  return Doc;
+}
+
+static std::string csvField(const std::string &S) {
+  if (S.find_first_of(",\"\n") == std::string::npos) return S;
+  std::string Q = "\"";
+  for (char C : S) Q += C == '"' ? std::string("\"\"") : std::string(1, C);
+  return Q + "\"";
+}
+
+std::string estimateCsv(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Estimate &E) {
+  std::string Out = "node,rank,relative_to_base,phase,time_s,tpi_us,iterations,ubench,streams,status\n";
+  for (const NodeEstimate &N : E.nodes) {
+    std::string Head = csvField(N.node) + "," + std::to_string(N.rank) + "," +
+                       formatNumber(tidy(N.relativeToBase)) + ",";
+    for (const PhaseEstimate &PE : N.phases) {
+      const PhaseMatch &PM = M[PE.match];
+      Out += Head + csvField(F.phases[PM.phaseIndex].id) + "," + formatNumber(tidy(PE.timeS)) + ",";
+      if (PE.kind == PhaseEstimate::Missing) {
+        Out += ",,,," + std::string(phaseEstimateKindName(PE.kind)) + "\n";
+        continue;
+      }
+      const Candidate &C = PM.ranked[PE.rank];
+      Out += formatNumber(PE.tpiUs) + "," + formatNumber(PE.iterations) + "," +
+             csvField(C.ubench) + "," + formatStreams(C.streams) + "," +
+             phaseEstimateKindName(PE.kind) + "\n";
+    }
+    Out += Head + "(uncovered)," + formatNumber(tidy(E.uncoveredS)) + ",,,,,measured on base\n";
+    Out += Head + "(program)," + formatNumber(tidy(N.timeS)) + ",,,,," +
+           (N.missing ? "incomplete" : N.fallbacks ? "with fallbacks" : "estimate") + "\n";
+  }
+  return Out;
+}
+
+} // namespace phaseprobe

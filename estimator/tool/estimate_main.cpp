@@ -1,0 +1,185 @@
+//===- estimate_main.cpp - phaseprobe-estimate ----------------------------===//
+//
+// Stages 3 and 4 of METHOD.md as one command: match the phases on the base
+// node, project them onto every (or the chosen) node, and print the phase
+// estimates, the uncovered part, the base-node self-check and the ranking.
+// --json/--csv write the same numbers; --check turns the command into a CI
+// gate that fails (exit 1) when a node's estimate got slower than a baseline.
+//
+//===----------------------------------------------------------------------===//
+#include "phaseprobe/atomic_file.h"
+#include "phaseprobe/cli.h"
+#include "phaseprobe/error.h"
+#include "phaseprobe/estimator.h"
+#include "phaseprobe/nppdb.h"
+#include "phaseprobe/stream_notation.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+using namespace phaseprobe;
+
+namespace {
+
+std::string fmt(const char *F, double V) {
+  char B[64];
+  std::snprintf(B, sizeof B, F, V);
+  return B;
+}
+
+std::vector<std::string> splitNodes(const std::string &S) {
+  std::vector<std::string> Out;
+  size_t Start = 0;
+  while (Start <= S.size()) {
+    size_t End = S.find(',', Start);
+    if (End == std::string::npos) End = S.size();
+    std::string N = S.substr(Start, End - Start);
+    if (N.empty()) throw InputError("", "--nodes", "empty node label in '" + S + "'");
+    Out.push_back(N);
+    Start = End + 1;
+  }
+  return Out;
+}
+
+void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<PhaseMatch> &M,
+                   const Estimate &E) {
+  const PhaseFile &F = In.phases;
+  std::fprintf(Out, "%s: base node %s (%s), pairing %s, %s\n", In.phasesPath.c_str(),
+               In.base.c_str(), In.dbPath.c_str(), pairingName(In.pairing),
+               E.threads ? ("projected onto " + std::to_string(E.threads) +
+                            " threads (iterations scaled by phase threads / " +
+                            std::to_string(E.threads) + ")")
+                               .c_str()
+                         : "each phase at its own thread count");
+  std::fprintf(Out, "\nphase estimates: T = tpi of the profile on the node x iterations\n");
+  std::fprintf(Out, "%-24s %-12s %12s %14s  %s\n", "phase", "node", "tpi_us", "estimate_s",
+               "profile");
+  for (const PhaseMatch &PM : M) {
+    const Phase &P = F.phases[PM.phaseIndex];
+    if (!PM.matched()) continue;
+    bool First = true;
+    for (const NodeEstimate &N : E.nodes) {
+      for (const PhaseEstimate &PE : N.phases) {
+        if (PE.match != size_t(&PM - M.data())) continue;
+        std::string Profile;
+        if (PE.kind == PhaseEstimate::Missing) {
+          Profile = "no ranked profile on this node: kept as measured on " + In.base;
+        } else {
+          const Candidate &C = PM.ranked[PE.rank];
+          Profile = C.ubench + " " + formatStreams(C.streams) + " (" + fmt("%.4g", C.score.index) + ")";
+          if (PE.kind == PhaseEstimate::Fallback)
+            Profile += " FALLBACK #" + std::to_string(PE.rank + 1) + ": " + PM.candidate->ubench +
+                       " not measured here";
+        }
+        std::fprintf(Out, "%-24s %-12s %12s %14s  %s\n", First ? P.id.c_str() : "",
+                     N.node.c_str(),
+                     PE.kind == PhaseEstimate::Missing ? "-" : formatNumber(PE.tpiUs).c_str(),
+                     fmt("%.4f", PE.timeS).c_str(), Profile.c_str());
+        First = false;
+      }
+    }
+  }
+  size_t Unmatched = 0;
+  for (const PhaseMatch &PM : M)
+    if (!PM.matched() && PM.status != MatchStatus::NotLeaf) ++Unmatched;
+  std::fprintf(Out,
+               "\ncoverage: %.2f%% of the base run (%s s of %s s) is in matched phases; "
+               "uncovered %s s (%.2f%%: serial code, regions outside their leaves, %zu "
+               "unmatched or insignificant leaves) kept as measured on %s on every node\n",
+               E.coverage * 100, fmt("%.6g", E.coveredS).c_str(), fmt("%.6g", E.measuredS).c_str(),
+               fmt("%.6g", E.uncoveredS).c_str(), (1 - E.coverage) * 100, Unmatched,
+               In.base.c_str());
+  if (const NodeEstimate *B = E.baseNode()) {
+    if (auto Err = E.selfCheckPercent())
+      std::fprintf(Out, "self-check on %s: estimate %s s vs measured %s s (%+.2f%%)\n",
+                   In.base.c_str(), fmt("%.6g", B->timeS).c_str(),
+                   fmt("%.6g", E.measuredS).c_str(), *Err);
+    else
+      std::fprintf(Out, "self-check on %s: not applicable (the base run used other thread "
+                        "counts than the projection)\n",
+                   In.base.c_str());
+  }
+  std::fprintf(Out, "\n%4s  %-12s %14s %16s  %s\n", "rank", "node", "estimate_s",
+               ("vs " + In.base).c_str(), "notes");
+  for (const NodeEstimate &N : E.nodes) {
+    std::string Notes;
+    if (N.node == In.base) Notes = "base node";
+    if (N.fallbacks)
+      Notes += (Notes.empty() ? "" : "; ") + std::to_string(N.fallbacks) + " phase(s) on a fallback profile";
+    if (N.missing)
+      Notes += (Notes.empty() ? "" : "; ") + std::string("INCOMPLETE: ") +
+               std::to_string(N.missing) + " phase(s) without any ranked profile (base time used)";
+    std::fprintf(Out, "%4u  %-12s %14s %15.1f%%  %s\n", N.rank, N.node.c_str(),
+                 fmt("%.4f", N.timeS).c_str(), N.relativeToBase * 100, Notes.c_str());
+  }
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  CLI::App App{"Estimate an OpenMP program's time on every node of an NPPDB from one "
+               "instrumented run on the base node (METHOD.md, stages 3 and 4)."};
+  App.name("phaseprobe-estimate");
+  std::string PhasesPath, DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg,
+      Baseline;
+  unsigned Threads = 0;
+  double Tolerance = 0;
+  App.add_option("phases", PhasesPath, "Phase file (phaseprobe.phases/1)");
+  App.add_option("--db", DbPath, "NPPDB (SQLite) with the profiles of all nodes");
+  App.add_option("--base", Base, "Label of the base node (where the phase file was measured)");
+  App.add_option("--nodes", NodesArg, "Comma-separated nodes to estimate (default: all)");
+  App.add_option("--threads", Threads,
+                 "Project onto this thread count's profiles (match at the phases' own)")
+      ->check(CLI::Range(1u, 1u << 20));
+  App.add_option("--json", JsonOut, "Also write the result as JSON (phaseprobe.estimate/1)");
+  App.add_option("--csv", CsvOut, "Also write one CSV row per node and phase");
+  App.add_option("--config", ConfigPath, "Matcher configuration (see matcher/README.md)");
+  App.add_option("--pairing", PairingArg, "Stream pairing: ordered (METHOD.md) or best")
+      ->check(CLI::IsMember({"ordered", "best"}));
+  App.add_option("--check", Baseline,
+                 "Baseline estimate JSON: exit 1 when a node got slower beyond --tolerance");
+  App.add_option("--tolerance", Tolerance, "Allowed slowdown for --check, in percent (default 0)")
+      ->check(CLI::NonNegativeNumber);
+
+  return runTool("phaseprobe-estimate", App, Argc, Argv, [&]() -> int {
+    if (PhasesPath.empty()) throw InputError("", "", "no phase file given (see --help)");
+    if (DbPath.empty()) throw InputError("", "", "--db is required");
+    if (Base.empty()) throw InputError("", "", "--base is required");
+    if (!JsonOut.empty()) checkWritable(JsonOut);
+    if (!CsvOut.empty()) checkWritable(CsvOut);
+    std::string BaselineText;
+    if (!Baseline.empty()) BaselineText = readFile(Baseline);
+    MatchInputs In = loadMatchInputs(PhasesPath, DbPath, Base, ConfigPath, PairingArg);
+    std::vector<std::string> Nodes = NodesArg.empty() ? In.db->nodes() : splitNodes(NodesArg);
+    for (const std::string &N : Nodes)
+      if (!In.db->node(N)) throw InputError(DbPath, "", "no node '" + N + "' (--nodes)");
+
+    NppdbProfileSource Src(*In.db, In.base);
+    MatchOptions O;
+    O.pairing = In.pairing;
+    O.keep = 16; // the fallbacks a node without the candidate may use
+    std::vector<PhaseMatch> M = matchPhases(In.phases, Src, In.config, In.streamKiB, O);
+    NppdbTpiLookup Lookup(*In.db);
+    Estimate E = estimate(In.phases, M, Lookup, In.base, Nodes, Threads);
+    nlohmann::ordered_json Doc = estimateReportJson(In, M, E);
+    // Validate the baseline before writing anything.
+    std::optional<CheckResult> Check;
+    if (!Baseline.empty()) Check = checkAgainstBaseline(Doc, BaselineText, Baseline, Tolerance);
+
+    if (!JsonOut.empty()) writeFileAtomically(JsonOut, Doc.dump(2) + "\n");
+    if (!CsvOut.empty()) writeFileAtomically(CsvOut, estimateCsv(In.phases, M, E));
+    printEstimate(stdout, In, M, E);
+    if (!Check) return ExitOk;
+    std::printf("\ncheck against %s (tolerance %s%%):\n", Baseline.c_str(),
+                fmt("%g", Tolerance).c_str());
+    for (const std::string &L : Check->lines) std::printf("  %s\n", L.c_str());
+    std::fflush(stdout);
+    if (!Check->regressed) return ExitOk;
+    std::fprintf(stderr,
+                 "phaseprobe-estimate: %s: estimate slower than the baseline beyond %s%% "
+                 "(details on stdout)\n",
+                 Baseline.c_str(), fmt("%g", Tolerance).c_str());
+    return ExitWorkFailed;
+  });
+}
