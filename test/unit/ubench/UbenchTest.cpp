@@ -1,0 +1,178 @@
+//===- UbenchTest.cpp - Catalogue, grids, params files, stats, runner -------===//
+#include "phaseprobe/error.h"
+#include "phaseprobe/stream_notation.h"
+#include "phaseprobe/ubench.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace phaseprobe;
+
+namespace {
+template <typename F> std::string inputErrorOf(F &&Fn) {
+  try {
+    Fn();
+  } catch (const InputError &E) {
+    return E.what();
+  }
+  return "<no InputError>";
+}
+} // namespace
+
+TEST(Catalog, KeepsTheMethodNamesAndCoversTheIssue) {
+  for (const char *N : {"mbw1c", "mbw1p", "mbw2hc", "mbw2pc", "mbw2r"})
+    EXPECT_TRUE(findUBench(N)) << N;
+  std::set<std::string> Kernels, Types;
+  std::set<unsigned> Streams;
+  bool Shared = false, Private = false, Random = false;
+  for (const UBenchDef &D : ubenchCatalog()) {
+    Kernels.insert(D.kernel);
+    Types.insert(D.type);
+    Streams.insert(D.streams());
+    Shared |= D.access.find('c') != std::string::npos;
+    Private |= D.access.find('p') != std::string::npos;
+    Random |= D.pattern.find('r') != std::string::npos;
+    EXPECT_EQ(D.access.size(), D.pattern.size()) << D.name;
+    EXPECT_EQ(std::count(D.ops.begin(), D.ops.end(), ';') + 1, long(D.streams())) << D.name;
+  }
+  EXPECT_EQ(Types, (std::set<std::string>{"double", "float", "int"}));
+  EXPECT_EQ(Streams, (std::set<unsigned>{1, 2, 3}));
+  for (const char *K : {"sum", "madd", "copy", "update", "store", "cadd", "cmul", "cfma"})
+    EXPECT_TRUE(Kernels.count(K)) << K;
+  EXPECT_TRUE(Shared && Private && Random);
+}
+
+TEST(Grid, SpansL1ToBeyondLLCAndSmallToLargeStrides) {
+  for (GridLevel L : {GridLevel::Quick, GridLevel::Default, GridLevel::Full}) {
+    auto G = makeGrid(L, 32, 1024, 32768, 4, {});
+    double MinK = 1e300, MaxK = 0, MinS = 1e300, MaxS = 0;
+    std::set<std::string> Names;
+    for (const UBenchConfig &C : G) {
+      Names.insert(C.def->name);
+      ASSERT_EQ(C.footprintKiB.size(), C.def->streams());
+      for (std::size_t Q = 0; Q < C.footprintKiB.size(); ++Q) {
+        if (C.def->compute()) continue;
+        MinK = std::min(MinK, C.footprintKiB[Q]);
+        MaxK = std::max(MaxK, C.footprintKiB[Q]);
+        if (C.def->pattern[Q] == 's') {
+          MinS = std::min(MinS, C.strideBytes[Q]);
+          MaxS = std::max(MaxS, C.strideBytes[Q]);
+          double PerThread = C.footprintKiB[Q] * 1024 / (C.def->access[Q] == 'p' ? 4 : 1);
+          EXPECT_GE(PerThread, 4 * C.strideBytes[Q]) << C.def->name << " " << C.requested();
+          EXPECT_EQ(std::fmod(C.strideBytes[Q], C.def->elemBytes()), 0);
+        }
+      }
+    }
+    EXPECT_LT(MinK, 32) << "inside L1";
+    EXPECT_GE(MaxK, 2 * 32768) << "well beyond the LLC";
+    EXPECT_EQ(MinS, 4);
+    if (L != GridLevel::Quick) EXPECT_GE(MaxS, 32768) << "tens of KB";
+    EXPECT_EQ(Names.size(), ubenchCatalog().size()) << "every uB in every grid";
+  }
+  auto Q = makeGrid(GridLevel::Quick, 32, 1024, 32768, 2, {});
+  auto D = makeGrid(GridLevel::Default, 32, 1024, 32768, 2, {});
+  auto F = makeGrid(GridLevel::Full, 32, 1024, 32768, 2, {});
+  EXPECT_LT(Q.size(), D.size());
+  EXPECT_LT(D.size(), F.size());
+  // Without an L3 the L2 is the last level; the grid still goes beyond it.
+  auto NoL3 = makeGrid(GridLevel::Quick, 48, 2048, 0, 1, {findUBench("mbw1c")});
+  double Max = 0;
+  for (auto &C : NoL3)
+    Max = std::max(Max, C.footprintKiB[0]);
+  EXPECT_GE(Max, 4096);
+  EXPECT_EQ(NoL3.front().def->name, "mbw1c");
+}
+
+TEST(Params, ParsesAndNamesTheLine) {
+  auto V = parseParamsFile("# my configs\nmbw1c 15869:30000\n\nmbw2hc 15617:32000;3124:8 # c\n",
+                           "p.txt");
+  ASSERT_EQ(V.size(), 2u);
+  EXPECT_EQ(V[1].requested(), "15617:32000;3124:8");
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbwX 1:8\n", "p.txt"); }),
+            "p.txt: line 1: unknown uB 'mbwX' (see phaseprobe-ubench list)");
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("\nmbw2hc 64:8\n", "p.txt"); }),
+            "p.txt: line 2: mbw2hc has 2 streams, not 1");
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("mbw1c 64:x\n", "p.txt"); })
+                .find("line 1, stream 1: stride_bytes 'x'"),
+            std::string::npos);
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("mbw1c 64:12\n", "p.txt"); })
+                .find("multiple of 8"),
+            std::string::npos);
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("# nothing\n", "p.txt"); }).find("no configuration"),
+            std::string::npos);
+}
+
+TEST(Stats, MeanMedianStddevAndTpi) {
+  Stats T, U;
+  computeStats({4, 1, 3, 2}, 1e6, T, U);
+  EXPECT_DOUBLE_EQ(T.mean, 2.5);
+  EXPECT_DOUBLE_EQ(T.median, 2.5);
+  EXPECT_DOUBLE_EQ(T.min, 1);
+  EXPECT_DOUBLE_EQ(T.max, 4);
+  EXPECT_NEAR(T.stddev, std::sqrt(5.0 / 3.0), 1e-12);
+  EXPECT_EQ(T.count, 4u);
+  EXPECT_DOUBLE_EQ(U.mean, 2.5); // 2.5 s over 1e6 iterations = 2.5 µs
+  EXPECT_DOUBLE_EQ(U.max, 4);
+}
+
+// The runner against the real kernel program: the tuples come back by
+// construction, sorted by footprint, and the iteration count follows the
+// definition (slowest thread, all sweeps of one repetition).
+TEST(Runner, DeclaresTheTuplesItWalks) {
+  KernelRunner R(PP_UBENCH_KERNELS, 2, "", "");
+  RepPolicy Pol;
+  Pol.minReps = 2, Pol.maxReps = 3, Pol.capS = 0.05, Pol.minRepS = 0.0005;
+  UBenchConfig C;
+  C.def = findUBench("mbw2hc");
+  C.footprintKiB = {64, 256};
+  C.strideBytes = {8, 4096};
+  Profile P;
+  ASSERT_EQ(R.measure(C, Pol, P), "");
+  EXPECT_EQ(formatStreams(P.streams), "256:4096:8:shared;64:8:8:shared");
+  EXPECT_EQ(P.threads, 2u);
+  // Shared: every thread walks the larger stream, 256 KiB / 8 B elements per
+  // sweep, a whole number of sweeps per repetition.
+  double PerSweep = 256 * 1024 / 8;
+  EXPECT_EQ(std::fmod(*P.iterations, PerSweep), 0);
+  EXPECT_GT(P.tpiUs, 0);
+  EXPECT_EQ(P.params.at("requested"), "64:8;256:4096");
+  EXPECT_GE(P.tpiStats->count, 2u);
+
+  // Private: each thread a slice; footprint is the span of all slices.
+  C.def = findUBench("mbw1p");
+  C.footprintKiB = {100};
+  C.strideBytes = {64};
+  ASSERT_EQ(R.measure(C, Pol, P), "");
+  EXPECT_EQ(formatStreams(P.streams), "100:64:8:private");
+  EXPECT_EQ(std::fmod(*P.iterations, 100 * 1024 / 8 / 2), 0);
+
+  // Random: a power-of-two region and the mean jump as the stride, about a
+  // third of the region.
+  C.def = findUBench("mbw1cr");
+  C.footprintKiB = {1000};
+  C.strideBytes = {8};
+  ASSERT_EQ(R.measure(C, Pol, P), "");
+  EXPECT_EQ(P.streams[0].footprintKiB, 512);
+  EXPECT_NEAR(P.streams[0].strideBytes / (512 * 1024.0), 1.0 / 3, 0.02);
+  EXPECT_EQ(P.params.at("pattern"), "random");
+
+  // Copy writes its second operand: the ops follow the streams.
+  C.def = findUBench("cpy2p");
+  C.footprintKiB = {64, 128};
+  C.strideBytes = {8, 8};
+  ASSERT_EQ(R.measure(C, Pol, P), "");
+  EXPECT_EQ(P.params.at("ops"), "store;load");
+
+  // A configuration the kernel cannot walk as declared is refused.
+  C.def = findUBench("mbw1c");
+  C.footprintKiB = {4};
+  C.strideBytes = {4096};
+  EXPECT_NE(R.measure(C, Pol, P).find("fewer than 4 strides"), std::string::npos);
+}
+
+TEST(Runner, MissingProgramIsAWorkError) {
+  EXPECT_THROW(KernelRunner("/nonexistent/kernels", 1, "", ""), WorkError);
+}
