@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InstrumentPass.h"
+#include "StreamSampling.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -20,6 +21,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineStartEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(phaseprobe::InstrumentPass());
+                  MPM.addPass(phaseprobe::StreamSamplingPass());
                   // Other phaseprobe passes (stream sampling) are added
                   // here, after the phase instrumentation.
                 });

@@ -1,0 +1,359 @@
+//===- StreamSampling.cpp - Memory-stream sampling pass -------------------===//
+//
+// What one innermost loop L becomes (raw clang IR keeps locals in allocas, so
+// only the loop's blocks need cloning and no SSA value crosses into them):
+//
+//   preheader:  sampled = 0; trip = 0
+//               if (--countdown[L] > 0) goto header          ; likely
+//   trigger:    n = __phaseprobe_burst_begin(&countdown[L])
+//               if (n == 0) goto header
+//               sampled = 1; burst = n; goto header.clone
+//   L:          unchanged, plus trip += 1 in every latch
+//   L.clone:    a copy of L whose loads and stores first call
+//               __phaseprobe_sample(&site, addr); its backedges go through
+//   backedge:   if (--burst > 0) goto header.clone
+//               __phaseprobe_burst_stop(); goto header       ; rest runs plain
+//   each exit:  if (sampled) __phaseprobe_burst_end(&countdown[L], trip)
+//
+// countdown[L] is an internal thread-local i64 per loop, starting at 1 so the
+// first execution of a loop in every thread is sampled; the runtime sets how
+// many executions to skip next (one instrumented iteration in a period).
+// Loads and stores whose address is a stack slot (locals, which mem2reg puts
+// in registers) are not sampled. Loops whose values are used after the loop
+// or whose header has PHIs (clang's raw IR has neither) are left alone, as
+// are loops with exception-handling pads.
+//
+//===----------------------------------------------------------------------===//
+#include "StreamSampling.h"
+#include "Compat.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <string>
+
+using namespace llvm;
+
+namespace phaseprobe {
+namespace {
+
+class Sampler {
+public:
+  explicit Sampler(Module &M) : M(M), Ctx(M.getContext()), DL(M.getDataLayout()) {}
+  bool run();
+
+private:
+  SetVector<Function *> parallelCode();
+  bool instrumentLoop(Function &F, BasicBlock *Header);
+  bool worthSampling(const Instruction &I) const;
+  Constant *siteFor(const Instruction &I);
+  void declareRuntime();
+
+  Module &M;
+  LLVMContext &Ctx;
+  const DataLayout &DL;
+  FunctionCallee BurstBegin, Sample, BurstStop, BurstEnd;
+  StructType *SiteTy = nullptr;
+  StringMap<Constant *> Strings;
+  unsigned Loops = 0, Sites = 0;
+};
+
+void Sampler::declareRuntime() {
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  Type *Void = Type::getVoidTy(Ctx);
+  PointerType *Ptr = compat::bytePtrTy(Ctx);
+  PointerType *I64Ptr = compat::pointerTo(I64);
+  SiteTy = StructType::get(Ctx, {I32, I32, Ptr});
+  BurstBegin = M.getOrInsertFunction("__phaseprobe_burst_begin", I32, I64Ptr);
+  Sample = M.getOrInsertFunction("__phaseprobe_sample", Void,
+                                 compat::pointerTo(SiteTy), Ptr);
+  BurstStop = M.getOrInsertFunction("__phaseprobe_burst_stop", Void);
+  BurstEnd = M.getOrInsertFunction("__phaseprobe_burst_end", Void, I64Ptr, I64);
+}
+
+/// Outlined region bodies (the function operand of __kmpc_fork_call and
+/// __kmpc_fork_teams) and, transitively, the defined functions they call.
+SetVector<Function *> Sampler::parallelCode() {
+  SetVector<Function *> Set;
+  for (Function &F : M)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB) {
+        auto *CB = dyn_cast<CallBase>(&I);
+        Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+        if (!Callee || CB->arg_size() < 3 ||
+            (Callee->getName() != "__kmpc_fork_call" &&
+             Callee->getName() != "__kmpc_fork_teams"))
+          continue;
+        if (auto *Body = dyn_cast<Function>(
+                CB->getArgOperand(2)->stripPointerCasts()))
+          if (!Body->isDeclaration())
+            Set.insert(Body);
+      }
+  for (unsigned I = 0; I < Set.size(); ++I)
+    for (BasicBlock &BB : *Set[I])
+      for (Instruction &Inst : BB)
+        if (auto *CB = dyn_cast<CallBase>(&Inst))
+          if (Function *Callee = dyn_cast_or_null<Function>(
+                  CB->getCalledOperand()->stripPointerCasts()))
+            if (!Callee->isDeclaration() &&
+                !Callee->getName().startswith("__phaseprobe"))
+              Set.insert(Callee);
+  return Set;
+}
+
+/// A load or store of program memory: not a stack slot (registers after
+/// mem2reg), not phaseprobe's own thread-local counters.
+bool Sampler::worthSampling(const Instruction &I) const {
+  const Value *Ptr = getLoadStorePointerOperand(&I);
+  if (!Ptr || Ptr->getType()->getPointerAddressSpace() != 0)
+    return false;
+  const Value *Obj = getUnderlyingObject(Ptr, 0);
+  if (isa<AllocaInst>(Obj))
+    return false;
+  if (auto *GV = dyn_cast<GlobalVariable>(Obj))
+    if (GV->isThreadLocal() || GV->getName().startswith("__phaseprobe"))
+      return false;
+  return true;
+}
+
+Constant *Sampler::siteFor(const Instruction &I) {
+  std::string Loc;
+  if (const DebugLoc &D = I.getDebugLoc()) {
+    StringRef File;
+    if (auto *Scope = dyn_cast<DIScope>(D.getScope()))
+      File = Scope->getFilename();
+    if (D.getLine() && !File.empty())
+      Loc = (File + ":" + Twine(D.getLine()) + ":" + Twine(D.getCol())).str();
+  }
+  if (Loc.empty())
+    Loc = (I.getFunction()->getName() + "#" + Twine(Sites)).str();
+  ++Sites;
+  Constant *&Str = Strings[Loc];
+  if (!Str) {
+    auto *Init = ConstantDataArray::getString(Ctx, Loc);
+    auto *GV = new GlobalVariable(M, Init->getType(), true,
+                                  GlobalValue::PrivateLinkage, Init,
+                                  "__phaseprobe.site.loc");
+    GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    Str = ConstantExpr::getPointerCast(GV, compat::bytePtrTy(Ctx));
+  }
+  Type *AccessTy = isa<LoadInst>(I) ? I.getType()
+                                    : cast<StoreInst>(I).getValueOperand()->getType();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Constant *Init = ConstantStruct::get(
+      SiteTy, {ConstantInt::get(I32, DL.getTypeStoreSize(AccessTy).getFixedSize()),
+               ConstantInt::get(I32, isa<StoreInst>(I) ? 1 : 0), Str});
+  // Not unnamed_addr: the address is the site's identity.
+  return new GlobalVariable(M, SiteTy, true, GlobalValue::PrivateLinkage, Init,
+                            "__phaseprobe.site");
+}
+
+bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  Loop *L = LI.getLoopFor(Header);
+  if (!L || L->getHeader() != Header || !L->getSubLoops().empty())
+    return false;
+  if (isa<PHINode>(Header->front()))
+    return false;
+  bool HasAccess = false;
+  for (BasicBlock *BB : L->blocks()) {
+    if (BB->isEHPad() || isa<InvokeInst>(BB->getTerminator()) ||
+        isa<CallBrInst>(BB->getTerminator()) ||
+        isa<IndirectBrInst>(BB->getTerminator()))
+      return false;
+    for (Instruction &I : *BB) {
+      for (User *U : I.users())
+        if (auto *UI = dyn_cast<Instruction>(U))
+          if (!L->contains(UI))
+            return false; // a value live after the loop
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (CB->hasFnAttr(Attribute::ReturnsTwice))
+          return false;
+      if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && worthSampling(I))
+        HasAccess = true;
+    }
+  }
+  if (!HasAccess)
+    return false;
+  BasicBlock *Pre = L->getLoopPreheader();
+  if (!Pre)
+    Pre = InsertPreheaderForLoop(L, &DT, &LI, nullptr, false);
+  if (!Pre || !isa<BranchInst>(Pre->getTerminator()))
+    return false;
+  formDedicatedExitBlocks(L, &DT, &LI, nullptr, false);
+  SmallVector<BasicBlock *, 4> Exits;
+  L->getUniqueExitBlocks(Exits);
+  for (BasicBlock *E : Exits)
+    if (E->isEHPad())
+      return false;
+
+  Type *I1 = Type::getInt1Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  unsigned N = Loops++;
+  auto *Countdown = new GlobalVariable(
+      M, I64, false, GlobalValue::InternalLinkage, ConstantInt::get(I64, 1),
+      "__phaseprobe.countdown." + Twine(N), nullptr,
+      GlobalValue::GeneralDynamicTLSModel);
+  IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Sampled = EB.CreateAlloca(I1, nullptr, "__phaseprobe.sampled");
+  AllocaInst *Trip = EB.CreateAlloca(I64, nullptr, "__phaseprobe.trip");
+  AllocaInst *Burst = EB.CreateAlloca(I32, nullptr, "__phaseprobe.burst");
+
+  // Trip count: one per latch traversal, like the phase iteration counter.
+  SmallVector<BasicBlock *, 4> Latches;
+  L->getLoopLatches(Latches);
+  for (BasicBlock *Latch : Latches) {
+    IRBuilder<> B(Latch->getTerminator());
+    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Trip), ConstantInt::get(I64, 1)),
+                  Trip);
+  }
+
+  // The clone.
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 16> Clones;
+  for (BasicBlock *BB : L->blocks()) {
+    BasicBlock *C = CloneBasicBlock(BB, VMap, ".ppclone", &F);
+    VMap[BB] = C;
+    Clones.push_back(C);
+  }
+  remapInstructionsInBlocks(Clones, VMap);
+  auto *CloneHeader = cast<BasicBlock>(VMap[Header]);
+
+  for (BasicBlock *C : Clones) {
+    SmallVector<Instruction *, 16> Accesses;
+    for (Instruction &I : *C)
+      if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && worthSampling(I))
+        Accesses.push_back(&I);
+    for (Instruction *I : Accesses) {
+      IRBuilder<> B(I);
+      Value *Addr = B.CreatePointerCast(
+          const_cast<Value *>(getLoadStorePointerOperand(I)),
+          compat::bytePtrTy(Ctx));
+      B.CreateCall(Sample, {siteFor(*I), Addr})->setDebugLoc(I->getDebugLoc());
+    }
+    // The original loop's identity stays with the original.
+    C->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
+  }
+
+  // Backedges of the clone count the burst down, then hand over.
+  BasicBlock *Back = BasicBlock::Create(Ctx, "pp.backedge", &F);
+  BasicBlock *Stop = BasicBlock::Create(Ctx, "pp.stop", &F);
+  for (BasicBlock *C : Clones) {
+    Instruction *T = C->getTerminator();
+    for (unsigned S = 0; S < T->getNumSuccessors(); ++S)
+      if (T->getSuccessor(S) == CloneHeader)
+        T->setSuccessor(S, Back);
+  }
+  {
+    IRBuilder<> B(Back);
+    Value *Left = B.CreateSub(B.CreateLoad(I32, Burst), ConstantInt::get(I32, 1));
+    B.CreateStore(Left, Burst);
+    BranchInst *Br = B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I32, 0)),
+                                    CloneHeader, Stop);
+    MDNode *Self = MDNode::getDistinct(Ctx, {nullptr});
+    MDNode *NoVec = MDNode::get(
+        Ctx, {MDString::get(Ctx, "llvm.loop.vectorize.enable"),
+              ConstantAsMetadata::get(ConstantInt::getFalse(Ctx))});
+    MDNode *NoUnroll = MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.unroll.disable")});
+    MDNode *LoopID = MDNode::getDistinct(Ctx, {Self, NoVec, NoUnroll});
+    LoopID->replaceOperandWith(0, LoopID);
+    Br->setMetadata(LLVMContext::MD_loop, LoopID);
+    IRBuilder<> SB(Stop);
+    SB.CreateCall(BurstStop);
+    SB.CreateBr(Header);
+  }
+
+  // Exits: PHIs learn the clone's edges, then the end-of-execution report.
+  for (BasicBlock *E : Exits) {
+    for (PHINode &P : E->phis())
+      for (unsigned I = 0, NI = P.getNumIncomingValues(); I < NI; ++I) {
+        BasicBlock *In = P.getIncomingBlock(I);
+        if (!L->contains(In))
+          continue;
+        Value *V = P.getIncomingValue(I);
+        auto It = VMap.find(V);
+        Value *NV = It != VMap.end() ? static_cast<Value *>(It->second) : V;
+        P.addIncoming(NV, cast<BasicBlock>(VMap[In]));
+      }
+    IRBuilder<> B(&*E->getFirstInsertionPt());
+    Value *Was = B.CreateLoad(I1, Sampled);
+    Instruction *Then = SplitBlockAndInsertIfThen(
+        Was, &*B.GetInsertPoint(), false,
+        MDBuilder(Ctx).createBranchWeights(1, 1000));
+    IRBuilder<> TB(Then);
+    TB.CreateCall(BurstEnd, {Countdown, TB.CreateLoad(I64, Trip)});
+  }
+
+  // Preheader: the countdown, and the way into the clone.
+  BasicBlock *Trigger = BasicBlock::Create(Ctx, "pp.trigger", &F);
+  BasicBlock *Enter = BasicBlock::Create(Ctx, "pp.enter", &F);
+  {
+    Instruction *Old = Pre->getTerminator();
+    IRBuilder<> B(Old);
+    B.CreateStore(ConstantInt::getFalse(Ctx), Sampled);
+    B.CreateStore(ConstantInt::get(I64, 0), Trip);
+    Value *Left = B.CreateSub(B.CreateLoad(I64, Countdown), ConstantInt::get(I64, 1));
+    B.CreateStore(Left, Countdown);
+    B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I64, 0)), Header, Trigger,
+                   MDBuilder(Ctx).createBranchWeights(1000, 1));
+    Old->eraseFromParent();
+    IRBuilder<> TB(Trigger);
+    Value *Len = TB.CreateCall(BurstBegin, {Countdown});
+    TB.CreateCondBr(TB.CreateICmpNE(Len, ConstantInt::get(I32, 0)), Enter, Header);
+    IRBuilder<> NB(Enter);
+    NB.CreateStore(ConstantInt::getTrue(Ctx), Sampled);
+    NB.CreateStore(Len, Burst);
+    NB.CreateBr(CloneHeader);
+  }
+  return true;
+}
+
+bool Sampler::run() {
+  SetVector<Function *> Code = parallelCode();
+  if (Code.empty())
+    return false;
+  declareRuntime();
+  bool Changed = false;
+  for (Function *F : Code) {
+    if (F->isDeclaration() || F->getName().startswith("__phaseprobe"))
+      continue;
+    // Collect headers first: instrumenting a loop changes the CFG, so each
+    // loop is found again in a fresh LoopInfo.
+    SmallVector<BasicBlock *, 8> Headers;
+    {
+      DominatorTree DT(*F);
+      LoopInfo LI(DT);
+      for (Loop *L : LI.getLoopsInPreorder())
+        if (L->getSubLoops().empty())
+          Headers.push_back(L->getHeader());
+    }
+    for (BasicBlock *H : Headers)
+      Changed |= instrumentLoop(*F, H);
+  }
+  return Changed;
+}
+
+} // namespace
+
+PreservedAnalyses StreamSamplingPass::run(Module &M, ModuleAnalysisManager &) {
+  return Sampler(M).run() ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace phaseprobe
