@@ -471,6 +471,15 @@ bool Instrumenter::run() {
                        : __PHASEPROBE_PARALLEL_FOR;
         }
     }
+    // `teams distribute parallel for` on the host: the teams fork and the
+    // parallel fork inside it share the pragma's location. The inner fork is
+    // the phase (it has the team of threads); the teams fork is not timed.
+    if (C.IsTeams && Body &&
+        llvm::any_of(Calls, [&](const OmpCall &In) {
+          return In.R == Role::Fork && !In.IsTeams &&
+                 In.Call->getFunction() == Body && In.Loc == C.Loc;
+        }))
+      continue;
     unsigned D = descriptorFor(C.Loc, Kind);
     // A later fork at the same location (a template instance) may be the
     // one that reveals the combined loop.
