@@ -61,7 +61,8 @@ public:
 private:
   SetVector<Function *> parallelCode();
   bool instrumentLoop(Function &F, BasicBlock *Header);
-  bool worthSampling(const Instruction &I) const;
+  bool worthSampling(const Instruction &I, const Loop &L) const;
+  bool invariantAddress(const Value *V, const Loop &L, unsigned Depth) const;
   Constant *siteFor(const Instruction &I);
   void declareRuntime();
 
@@ -117,9 +118,58 @@ SetVector<Function *> Sampler::parallelCode() {
   return Set;
 }
 
-/// A load or store of program memory: not a stack slot (registers after
-/// mem2reg), not phaseprobe's own thread-local counters.
-bool Sampler::worthSampling(const Instruction &I) const {
+/// Whether \p V, an address computed in raw IR, is the same in every
+/// iteration of \p L: built from constants, arguments, values from outside
+/// the loop, and loads of local variables the loop never writes (clang
+/// reloads `i` and `a` from their stack slots at each use). Such accesses are
+/// scalars after mem2reg/LICM (c[i][j] inside a k loop), not streams.
+bool Sampler::invariantAddress(const Value *V, const Loop &L,
+                               unsigned Depth) const {
+  V = V->stripPointerCasts();
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 16)
+    return false;
+  if (!L.contains(I))
+    return true;
+  if (auto *LI = dyn_cast<LoadInst>(I)) {
+    const Value *P = LI->getPointerOperand()->stripPointerCasts();
+    if (!invariantAddress(P, L, Depth + 1))
+      return false;
+    // Written in the loop (a local `p = p->next`, or memory of the loaded
+    // type that might alias)? Then it varies.
+    for (BasicBlock *BB : L.blocks())
+      for (Instruction &J : *BB) {
+        if (auto *SI = dyn_cast<StoreInst>(&J)) {
+          if (SI->getPointerOperand()->stripPointerCasts() == P ||
+              (!isa<AllocaInst>(P) &&
+               !isa<AllocaInst>(getUnderlyingObject(SI->getPointerOperand(), 0)) &&
+               SI->getValueOperand()->getType() == LI->getType()))
+            return false;
+        } else if (auto *CB = dyn_cast<CallBase>(&J)) {
+          if (!CB->onlyReadsMemory())
+            for (const Use &A : CB->args())
+              if (A->stripPointerCasts() == P)
+                return false;
+        }
+      }
+    return true;
+  }
+  if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) ||
+      isa<BinaryOperator>(I)) {
+    for (const Use &Op : I->operands())
+      if (!invariantAddress(Op, L, Depth + 1))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+/// A load or store of program memory whose address moves through the loop:
+/// not a stack slot (registers after mem2reg), not phaseprobe's own
+/// thread-local counters, not a loop-invariant scalar.
+bool Sampler::worthSampling(const Instruction &I, const Loop &L) const {
   const Value *Ptr = getLoadStorePointerOperand(&I);
   if (!Ptr || Ptr->getType()->getPointerAddressSpace() != 0)
     return false;
@@ -129,7 +179,7 @@ bool Sampler::worthSampling(const Instruction &I) const {
   if (auto *GV = dyn_cast<GlobalVariable>(Obj))
     if (GV->isThreadLocal() || GV->getName().startswith("__phaseprobe"))
       return false;
-  return true;
+  return !invariantAddress(Ptr, L, 0);
 }
 
 Constant *Sampler::siteFor(const Instruction &I) {
@@ -186,7 +236,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
       if (auto *CB = dyn_cast<CallBase>(&I))
         if (CB->hasFnAttr(Attribute::ReturnsTwice))
           return false;
-      if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && worthSampling(I))
+      if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && worthSampling(I, *L))
         HasAccess = true;
     }
   }
@@ -234,12 +284,17 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     Clones.push_back(C);
   }
   remapInstructionsInBlocks(Clones, VMap);
+  SmallVector<Instruction *, 32> ToSample;
   auto *CloneHeader = cast<BasicBlock>(VMap[Header]);
 
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB)
+      if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && worthSampling(I, *L))
+        ToSample.push_back(cast<Instruction>(VMap[&I]));
   for (BasicBlock *C : Clones) {
     SmallVector<Instruction *, 16> Accesses;
     for (Instruction &I : *C)
-      if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && worthSampling(I))
+      if (is_contained(ToSample, &I))
         Accesses.push_back(&I);
     for (Instruction *I : Accesses) {
       IRBuilder<> B(I);

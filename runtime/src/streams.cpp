@@ -382,13 +382,28 @@ void deriveStride(Candidate &C) {
   C.Second = (!C.Random && SecN && SecN * 20 >= C.Diffs) ? Sec : 0;
 }
 
+/// The footprint is "one invocation's span", but one invocation sees only a
+/// few bursts when its loop executions are short and many (a row loop inside
+/// a worksharing loop). Invocations that touch overlapping memory are the
+/// same data visited again, so their ranges are pooled; invocations over
+/// disjoint memory (buffers swapped between time steps) stay apart, and the
+/// largest pool is the footprint.
 void deriveFootprint(Candidate &C) {
   C.Footprint = 0;
   C.Overall = Range{UINTPTR_MAX, 0};
+  Vec<Range> Rs;
   for (const InvEntry &E : C.InvUnion) {
-    C.Footprint = std::max(C.Footprint, double(E.Hi - E.Lo) + C.Elem);
+    Rs.push({E.Lo, E.Hi});
     C.Overall.Lo = std::min(C.Overall.Lo, E.Lo);
     C.Overall.Hi = std::max(C.Overall.Hi, E.Hi);
+  }
+  std::sort(Rs.begin(), Rs.end(),
+            [](const Range &A, const Range &B) { return A.Lo < B.Lo; });
+  for (std::size_t I = 0; I < Rs.Size;) {
+    Range Pool = Rs[I++];
+    while (I < Rs.Size && Rs[I].Lo <= Pool.Hi)
+      Pool.Hi = std::max(Pool.Hi, Rs[I++].Hi);
+    C.Footprint = std::max(C.Footprint, double(Pool.Hi - Pool.Lo) + C.Elem);
   }
 }
 

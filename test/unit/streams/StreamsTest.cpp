@@ -397,3 +397,37 @@ TEST(StreamsAnalysis, OverheadIsBurstMinusCleanTime) {
   EXPECT_NEAR(C.Seconds, 128 * 12e-9, 1e-12);
   EXPECT_NEAR(C.OverheadSeconds, 128 * 10e-9, 1e-12);
 }
+
+// Short row loops inside a worksharing loop: each invocation samples only a
+// few rows per thread, but the invocations revisit the same matrix, so the
+// footprint converges over invocations...
+TEST(StreamsAnalysis, RevisitedMemoryPoolsAcrossInvocations) {
+  const unsigned Th = 2, Rows = 512, Cols = 512;
+  Team T(Th);
+  for (unsigned Inv = 0; Inv < 200; ++Inv)
+    for (unsigned Th_ = 0; Th_ < Th; ++Th_)
+      for (unsigned R = Th_ * Rows / Th; R < (Th_ + 1) * Rows / Th; ++R)
+        T.Loops[Th_].run(*T.Threads[Th_], {0, Inv},
+                         {{&LoadD, [=](auto K) { return Base + 8 * (R * Cols + K); }}},
+                         Cols);
+  Vec<StreamResult> S = T.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  double Full = kib(8.0 * Rows * Cols);
+  EXPECT_NEAR(S[0].FootprintKiB, Full, Full * 0.03);
+  EXPECT_FALSE(S[0].Shared);
+}
+
+// ...while invocations over disjoint buffers (swapped each time step) count
+// one buffer, not both.
+TEST(StreamsAnalysis, DisjointInvocationsStayApart) {
+  Team T(1);
+  for (unsigned Inv = 0; Inv < 4; ++Inv, T.Loops[0].Countdown = 1)
+    T.Loops[0].run(*T.Threads[0], {0, Inv},
+                   {{&LoadD, [=](auto K) {
+                     return Base + (Inv % 2) * 0x1000000 + 8 * K;
+                   }}},
+                   10000);
+  Vec<StreamResult> S = T.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_NEAR(S[0].FootprintKiB, kib(8.0 * 10000), 1e-9);
+}
