@@ -247,8 +247,8 @@ Constant *Instrumenter::descriptorPtr(unsigned Index) {
 }
 
 void Instrumenter::emitDescriptors() {
-  if (Descs.empty())
-    return;
+  // Every instrumented object registers, even one without constructs: the
+  // runtime writes a phase file when at least one object was instrumented.
   Type *I32 = Type::getInt32Ty(Ctx);
   Type *Str = compat::bytePtrTy(Ctx);
   DescTy = StructType::create(Ctx, {I32, I32, I32, I32, Str, Str},
@@ -275,6 +275,7 @@ void Instrumenter::emitDescriptors() {
                  ConstantInt::get(I32, D.Kind), ConstantInt::get(I32, D.Loc.Line),
                  ConstantInt::get(I32, D.Loc.Column), Intern(D.Loc.File),
                  Intern(D.Loc.Function)}));
+  // A module without constructs registers an empty array.
   auto *ArrTy = ArrayType::get(DescTy, Elems.size());
   DescArray = new GlobalVariable(M, ArrTy, false, GlobalValue::InternalLinkage,
                                  ConstantArray::get(ArrTy, Elems),
@@ -309,11 +310,21 @@ void Instrumenter::emitDescriptors() {
   appendToGlobalCtors(M, Ctor, 1);
 }
 
+// A compare-and-swap retry loop (clang's lowering of an atomic update such as
+// a floating-point reduction's combine step) is synchronization, not work.
+bool isRetryLoop(const Loop &L) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (isa<AtomicCmpXchgInst>(I))
+        return true;
+  return false;
+}
+
 void Instrumenter::addCounters(Function &F) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   SmallVector<BasicBlock *, 8> Latches;
   for (Loop *L : LI.getLoopsInPreorder())
-    if (L->getSubLoops().empty())
+    if (L->getSubLoops().empty() && !isRetryLoop(*L))
       L->getLoopLatches(Latches);
   if (Latches.empty())
     return;
@@ -582,7 +593,7 @@ bool Instrumenter::run() {
   }
 
   emitDescriptors();
-  return !Counters.empty() || !Descs.empty();
+  return true;
 }
 
 } // namespace

@@ -169,6 +169,8 @@ void flushAtExit() {
   const ProcessInfo &PI = processInfo();
   if (getpid() != PI.Pid)
     return; // a fork child: the parent writes the file
+  if (!objectsRegistered())
+    return; // the runtime is linked in, but nothing was instrumented
   uint64_t TotalNs = nowNs() - PI.StartNs;
   char Path[4096];
   if (!phaseFilePath(Path, sizeof Path)) {

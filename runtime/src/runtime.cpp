@@ -54,6 +54,7 @@ std::atomic<uint32_t> NumPhases{0};
 uint32_t TableCap = 0;
 
 std::atomic<uint32_t> MaxTeam{0};
+std::atomic<uint32_t> Objects{0};
 
 pthread_once_t StartOnce = PTHREAD_ONCE_INIT;
 ProcessInfo Process;
@@ -243,6 +244,10 @@ uint32_t phaseTeamSize(uint32_t Index) {
       std::memory_order_relaxed);
 }
 
+uint32_t objectsRegistered() {
+  return Objects.load(std::memory_order_relaxed);
+}
+
 uint32_t maxTeamSize() { return MaxTeam.load(std::memory_order_relaxed); }
 
 void ensureStarted() { pthread_once(&StartOnce, startOnce); }
@@ -279,6 +284,7 @@ void __phaseprobe_register(uint32_t AbiVersion, const char *Module,
                            __phaseprobe_construct *Constructs, uint32_t Count,
                            uint32_t ConstructSize) {
   ensureStarted();
+  Objects.fetch_add(1, std::memory_order_relaxed);
   if (AbiVersion != PHASEPROBE_ABI_VERSION) {
     warning("%s was instrumented for phaseprobe ABI %u but this runtime "
             "implements ABI %u; its %u constructs are not measured "

@@ -27,6 +27,9 @@ void ensureStarted();
 /// Facts captured by ensureStarted().
 const ProcessInfo &processInfo();
 
+/// Number of instrumented objects that registered (matching ABI or not).
+uint32_t objectsRegistered();
+
 /// Largest team size seen by any region (0 if no region ran).
 uint32_t maxTeamSize();
 
