@@ -19,10 +19,17 @@ namespace phaseprobe {
 
 using nlohmann::json;
 
-namespace {
+std::string jsonErrorReason(const std::string &Msg) {
+  // nlohmann's message repeats its own position prefix; keep the reason.
+  std::string What = Msg;
+  if (auto Pos = What.find(": syntax error"); Pos != std::string::npos)
+    What = What.substr(Pos + 2);
+  else if (auto Colon = What.rfind("] "); Colon != std::string::npos)
+    What = What.substr(Colon + 2);
+  return What;
+}
 
-/// Where a parse error is, as "line L, column C" from a byte offset.
-std::string lineColumn(const std::string &Text, size_t Byte) {
+std::string jsonErrorPlace(const std::string &Text, size_t Byte) {
   size_t Line = 1, Col = 1;
   for (size_t I = 0; I < Text.size() && I + 1 < Byte; ++I) {
     if (Text[I] == '\n') {
@@ -34,6 +41,8 @@ std::string lineColumn(const std::string &Text, size_t Byte) {
   }
   return "line " + std::to_string(Line) + ", column " + std::to_string(Col);
 }
+
+namespace {
 
 const char *typeName(const json &V) {
   switch (V.type()) {
@@ -247,13 +256,8 @@ PhaseFile parsePhaseFile(const std::string &Text, const std::string &FileName) {
   try {
     Doc = json::parse(Text);
   } catch (const json::parse_error &E) {
-    std::string What = E.what();
-    // nlohmann's message repeats its own position prefix; keep the reason.
-    if (auto Pos = What.find(": syntax error"); Pos != std::string::npos)
-      What = What.substr(Pos + 2);
-    else if (auto Colon = What.rfind("] "); Colon != std::string::npos)
-      What = What.substr(Colon + 2);
-    throw InputError(FileName, lineColumn(Text, E.byte), "malformed JSON: " + What);
+    throw InputError(FileName, jsonErrorPlace(Text, E.byte),
+                     "malformed JSON: " + jsonErrorReason(E.what()));
   }
   if (!Doc.is_object())
     throw InputError(FileName, "", std::string("expected a JSON object, found ") + typeName(Doc));

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "phaseprobe/error.h"
+#include "phaseprobe/phase_file.h"
 #include "phaseprobe/estimator.h"
 
 #include <cmath>
@@ -97,7 +98,7 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
   try {
     Base = ojson::parse(BaselineText);
   } catch (const ojson::parse_error &E) {
-    throw InputError(BaselinePath, "byte " + std::to_string(E.byte), "malformed JSON");
+    throw InputError(BaselinePath, jsonErrorPlace(BaselineText, E.byte), std::string("malformed JSON: ") + jsonErrorReason(E.what()));
   }
   if (!Base.is_object()) throw InputError(BaselinePath, "", "expected a JSON object");
   if (!Base.contains("schema") || Base["schema"] != "phaseprobe.estimate/1")

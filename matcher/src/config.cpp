@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "phaseprobe/atomic_file.h"
 #include "phaseprobe/error.h"
+#include "phaseprobe/phase_file.h"
 #include "phaseprobe/matcher.h"
 #include "phaseprobe/stream_notation.h"
 
@@ -126,7 +127,7 @@ MatchConfig parseMatchConfig(const std::string &Text, const std::string &FileNam
   try {
     Doc = json::parse(Text);
   } catch (const json::parse_error &E) {
-    throw InputError(FileName, "byte " + std::to_string(E.byte), "malformed JSON");
+    throw InputError(FileName, jsonErrorPlace(Text, E.byte), std::string("malformed JSON: ") + jsonErrorReason(E.what()));
   }
   ConfigReader R{FileName};
   if (!Doc.is_object()) R.fail("", "expected a JSON object");

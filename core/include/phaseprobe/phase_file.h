@@ -38,6 +38,12 @@ PhaseFile readPhaseFile(const std::string &Path);
 /// fields are left out so a read/write round trip keeps the file's meaning.
 std::string formatPhaseFile(const PhaseFile &File);
 
+/// "line L, column C" of byte offset \p Byte of \p Text (nlohmann's
+/// parse_error::byte), for the errors of every JSON input.
+std::string jsonErrorPlace(const std::string &Text, size_t Byte);
+/// The reason of an nlohmann parse error without its own position prefix.
+std::string jsonErrorReason(const std::string &What);
+
 /// Whether \p Kind names a worksharing construct ("for", "sections",
 /// "single", with or without a "parallel " prefix counts as a region).
 bool isWorksharingKind(const std::string &Kind);

@@ -1,0 +1,1 @@
+target_link_libraries(unit_estimator PRIVATE phaseprobe_estimator)
