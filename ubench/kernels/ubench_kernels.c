@@ -33,8 +33,11 @@
  *   ACCESS  one letter per stream, c (shared) or p (private); stores must be p
  *   PATTERN one letter per stream, s (strided) or r (random)
  *   Kn, Sn  footprint in KiB and stride in bytes of stream n (unused: 0)
- * Output line: ID ok ITERATIONS STREAMS T1,T2,...   or   ID error MESSAGE
+ * Output line: ID ok ITERATIONS SWEEPS STREAMS T1,T2,...   or   ID error MESSAGE
+ *   ITERATIONS per repetition (slowest thread), SWEEPS per repetition (R),
  *   STREAMS in the CSV notation k:s:e:access;... in kernel operand order.
+ *   Before the measured repetitions come one calibration invocation (one
+ *   sweep) and one warm-up invocation (R sweeps).
  *===----------------------------------------------------------------------===*/
 #include <math.h>
 #include <omp.h>
@@ -240,11 +243,6 @@ static int kernel_streams(const char *K) {
   return 0;
 }
 
-static int cmp_double(const void *A, const void *B) {
-  double X = *(const double *)A, Y = *(const double *)B;
-  return X < Y ? -1 : X > Y;
-}
-
 static double mean_abs_jump(const stream_t *S, size_t elem) {
   walk_t w;
   walk_init(&w, S, 0);
@@ -362,9 +360,8 @@ static void run_config(const config_t *C, int threads) {
       if (m > 0 && sd / m * 100.0 <= C->cv_pct) break;
     }
   }
-  (void)cmp_double;
   /* Declared streams, in kernel operand order. */
-  printf("%ld ok %.17g ", C->id, (double)R * (double)iters);
+  printf("%ld ok %.17g %ld ", C->id, (double)R * (double)iters, R);
   for (int q = 0; q < ns; ++q) {
     const stream_t *s = &S[q];
     double span = (double)(s->priv ? s->region * threads : s->region) * (double)elem;

@@ -101,9 +101,10 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
     return Msg.empty() ? "error" : Msg.substr(1);
   }
   double Iters = 0;
+  long Sweeps = 0;
   std::string Streams, Times;
-  In >> Iters >> Streams >> Times;
-  if (Status != "ok" || !(Iters > 0) || Streams.empty() || Times.empty())
+  In >> Iters >> Sweeps >> Streams >> Times;
+  if (Status != "ok" || !(Iters > 0) || Sweeps < 1 || Streams.empty() || Times.empty())
     throw WorkError("malformed answer from the uB kernel program: " + Line);
   std::vector<StreamTuple> T = parseStreams(Streams, "uB kernel program", "answer");
   std::vector<double> Reps;
@@ -144,7 +145,8 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
   PatS.pop_back();
   P.params = {{"kernel", D.kernel},  {"type", D.type},          {"ops", OpsS},
               {"pattern", PatS},     {"requested", C.requested()}, {"bind", Bind.empty() ? "unset" : Bind},
-              {"places", Places.empty() ? "unset" : Places}};
+              {"places", Places.empty() ? "unset" : Places},
+              {"sweeps", std::to_string(Sweeps)}};
   Stats TS, US;
   computeStats(Reps, Iters, TS, US);
   P.timeS = TS.mean;

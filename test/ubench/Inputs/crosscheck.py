@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Cross-check: the NPPDB and the phase files must speak the same language.
+
+For each configuration given on the command line ("UBENCH K:S[;K:S...]"),
+runs `phaseprobe-ubench run` with an instrumented kernel program (built with
+the phaseprobe plugin and runtime; PHASEPROBE_UBENCH_KERNELS points at it),
+so the same process both stores the profile (tuples declared by
+construction) and writes a phase file (tuples measured by the runtime).
+Then compares, stream by stream (both sorted by footprint, largest first):
+footprint within 2 % (the matcher's best band), stride exact for strided
+streams and within 10 % for random ones (the runtime's mean jump is
+sampled), element size and access equal; and the kernel phase's iterations
+equal the profile's: one calibration sweep, a warm-up and the measured
+repetitions, each of SWEEPS sweeps.
+
+Prints one line per configuration: "OK ..." or "MISMATCH ..." with both
+tuples; exits 1 if any configuration mismatched.
+"""
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+
+
+def parse_streams(text):
+    out = []
+    for s in text.split(";"):
+        k, st, e, a = s.split(":")
+        out.append((float(k), float(st), int(e), a))
+    return out
+
+
+def main():
+    workdir, threads, configs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    bad = 0
+    for n, config in enumerate(configs):
+        name = config.split()[0]
+        params = os.path.join(workdir, "c%d.txt" % n)
+        with open(params, "w") as f:
+            f.write(config + "\n")
+        db = os.path.join(workdir, "c%d.sqlite" % n)
+        phases = os.path.join(workdir, "c%d.phases.json" % n)
+        env = dict(os.environ, PHASEPROBE_OUT=phases)
+        run = subprocess.run(["phaseprobe-ubench", "run", "--node", "x", "--db", db,
+                              "--threads", threads, "--params", params],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             universal_newlines=True)
+        if run.returncode != 0:
+            print("FAILED %s: phaseprobe-ubench exited %d: %s" % (config, run.returncode,
+                                                                 run.stderr.strip()))
+            bad += 1
+            continue
+        con = sqlite3.connect(db)
+        (stext, iters, count, params_json) = con.execute(
+            "SELECT streams_text, iterations, time_count, params FROM profiles").fetchone()
+        sweeps = int(json.loads(params_json)["sweeps"])
+        declared = sorted(parse_streams(stext), key=lambda t: -t[0])
+        patterns = json.loads(params_json)["pattern"].split(";")
+        doc = json.load(open(phases))
+        # The kernel region is the parallel phase that ran the most iterations
+        # (the first-touch loop is a `parallel for`).
+        kernel = max((p for p in doc["phases"] if p["kind"] == "parallel"),
+                     key=lambda p: p["iterations"])
+        measured = sorted(((s["footprint_kib"], s["stride_bytes"], s["elem_bytes"],
+                            s["access"]) for s in kernel["streams"]),
+                          key=lambda t: -t[0])
+        problems = []
+        if len(measured) != len(declared):
+            problems.append("%d streams measured, %d declared" % (len(measured), len(declared)))
+        for i, (m, d) in enumerate(zip(measured, declared)):
+            if abs(m[0] - d[0]) > 0.02 * d[0]:
+                problems.append("stream %d footprint" % (i + 1))
+            tol = 0.10 if patterns[i] == "random" else 0.0
+            if abs(m[1] - d[1]) > tol * d[1]:
+                problems.append("stream %d stride" % (i + 1))
+            if m[2] != d[2] or m[3] != d[3]:
+                problems.append("stream %d element/access" % (i + 1))
+        per_sweep = iters / sweeps
+        expect = per_sweep * (1 + sweeps * (count + 1))
+        # The runtime counts one extra body execution per invocation.
+        if abs(kernel["iterations"] - expect) > 0.001 * expect:
+            problems.append("iterations %d, expected %d" % (kernel["iterations"], expect))
+
+        def fmt(ts):
+            return ";".join("%.10g:%.10g:%d:%s" % t for t in ts)
+        status = "MISMATCH (" + ", ".join(problems) + ")" if problems else "OK"
+        print("%s %s th=%s declared %s measured %s" % (status, config, threads,
+                                                        fmt(declared), fmt(measured)))
+        bad += bool(problems)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
