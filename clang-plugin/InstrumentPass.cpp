@@ -30,6 +30,7 @@
 #include "phaseprobe/interface.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -471,10 +472,21 @@ bool Instrumenter::run() {
       continue;
     auto *Body = dyn_cast<Function>(C.Call->getArgOperand(2)->stripPointerCasts());
     unsigned Kind = C.IsTeams ? __PHASEPROBE_TEAMS : __PHASEPROBE_PARALLEL;
+    // With -g clang outlines the body twice (.omp_outlined. calls
+    // .omp_outlined._debug__), so the combined loop may be one call deeper.
+    SmallPtrSet<Function *, 4> Bodies;
+    if (Body) {
+      Bodies.insert(Body);
+      for (Instruction &I : instructions(*Body))
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          if (Function *Callee = CB->getCalledFunction())
+            if (!Callee->isDeclaration() && Callee->hasLocalLinkage())
+              Bodies.insert(Callee);
+    }
     if (Body) {
       for (OmpCall &W : Calls)
         if ((W.R == Role::StaticInit || W.R == Role::DispatchInit) &&
-            W.Call->getFunction() == Body && W.Loc == C.Loc) {
+            Bodies.count(W.Call->getFunction()) && W.Loc == C.Loc) {
           Combined[W.Call] = true;
           if (!C.IsTeams)
             Kind = (W.Loc.Flags & IdentWorkSections)
@@ -488,7 +500,7 @@ bool Instrumenter::run() {
     if (C.IsTeams && Body &&
         llvm::any_of(Calls, [&](const OmpCall &In) {
           return In.R == Role::Fork && !In.IsTeams &&
-                 In.Call->getFunction() == Body && In.Loc == C.Loc;
+                 Bodies.count(In.Call->getFunction()) && In.Loc == C.Loc;
         }))
       continue;
     unsigned D = descriptorFor(C.Loc, Kind);
