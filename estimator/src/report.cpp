@@ -61,6 +61,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     J["missing"] = N.missing;
     Nodes.push_back(J);
   }
+  // CONTRACTS.md lists `nodes` before `coverage`.
+  Doc.erase("coverage");
   Doc["nodes"] = Nodes;
   Doc["coverage"] = E.coverage;
   Doc["uncovered"] = {{"time_s", tidy(E.uncoveredS)},
