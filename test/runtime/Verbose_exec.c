@@ -1,0 +1,14 @@
+// PHASEPROBE_VERBOSE=1 turns on phaseprobe's own stderr lines (start,
+// registrations, the file written); without it stderr stays the program's.
+// RUN: %clang -O1 -fopenmp %pp_plugin %s -o %t %pp_rt
+// RUN: env PHASEPROBE_OUT=%t.json %t 2>&1 | count 0
+// RUN: env PHASEPROBE_VERBOSE=1 PHASEPROBE_OUT=%t.json %t 2>&1 | FileCheck %s
+// CHECK: phaseprobe: runtime started (ABI 1, pid {{[0-9]+}})
+// CHECK: phaseprobe: registered 1 constructs of {{.*}}Verbose_exec.c
+// CHECK: phaseprobe: wrote {{.*}}.json (1 constructs registered)
+int main(void) {
+  int x = 0;
+#pragma omp parallel reduction(+ : x)
+  x = 1;
+  return x == 0;
+}
