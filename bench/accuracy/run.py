@@ -50,10 +50,11 @@ import report  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 
-# Bundled examples and their default workload sizes (one positional argument).
-# Kept small so that the whole default run fits ~10 minutes on a 2-core box;
-# pass --size NAME=a,b for larger ones on a quiet machine.
-EXAMPLES = {"mm": ["300", "500"], "nbody": ["2000", "4000"], "bt": ["24", "32"]}
+# Bundled examples (built by CMake as <build>/examples/NAME and NAME.plain) and
+# their default workloads (argument strings, see examples/README.md). Kept
+# small so that the whole default run fits ~10 minutes on a 2-core box; pass
+# --size NAME=ARGS1,ARGS2 for larger ones on a quiet machine.
+EXAMPLES = {"mm": ["400", "600"], "nbody": ["2048 4", "4096 4"], "bt": ["24 10", "32 10"]}
 
 
 class InputError(Exception):
@@ -153,7 +154,7 @@ def clean_env(extra):
     return env
 
 
-def run(cmd, env, cwd, what, timeout, capture=True):
+def run(cmd, env, cwd, what, timeout, capture=True, ok=(0,)):
     """Runs cmd; returns (wall seconds, stdout). WorkError on failure, naming
     `what` and the last line of stderr."""
     t0 = time.perf_counter()
@@ -166,7 +167,7 @@ def run(cmd, env, cwd, what, timeout, capture=True):
     except subprocess.TimeoutExpired:
         raise WorkError("%s: timed out after %d s: %s" % (what, timeout, " ".join(map(shlex.quote, cmd))))
     wall = time.perf_counter() - t0
-    if p.returncode != 0:
+    if p.returncode not in ok:
         last = (p.stderr or "").strip().splitlines()
         raise WorkError("%s: exit %d: %s (command: %s)" % (
             what, p.returncode, last[-1] if last else "no message", " ".join(map(shlex.quote, cmd))))
@@ -183,6 +184,8 @@ def tool(build, name):
 
 def build_app(build, app, work, timeout):
     """Returns (instr, plain) executables for an application spec."""
+    if app.get("instr"):
+        return app["instr"], app["plain"]
     if os.path.isdir(app["path"]):
         return os.path.join(app["path"], "instr"), os.path.join(app["path"], "plain")
     src = app["path"]
@@ -277,6 +280,7 @@ def node_time(est, node):
 def run_workload(args, app, configs, base_cfg, node_of, work, raw):
     tag = "%s.%s" % (app["app"], re.sub(r"[^A-Za-z0-9._-]+", "_", app["workload"]))
     instr, plain = build_app(args.build, app, work, args.timeout)
+    ok = (0,) + tuple(args.ok_exit.get(app["app"], ()))
     entry = {"app": app["app"], "workload": app["workload"], "args": app["args"],
              "path": app["path"], "rows": [], "phases": [], "unmatched": [], "warnings": []}
 
@@ -285,7 +289,7 @@ def run_workload(args, app, configs, base_cfg, node_of, work, raw):
     env = clean_env(dict(base_cfg["env"], PHASEPROBE_NODE=node_of(base_cfg), PHASEPROBE_OUT=base_phases))
     log("%s: instrumented run on %s" % (tag, base_cfg["label"]))
     wall, _ = run([instr] + app_argv(app, base_cfg), env, work, "%s instrumented on %s" % (tag, base_cfg["label"]),
-                  args.timeout)
+                  args.timeout, ok=ok)
     if not os.path.exists(base_phases):
         raise WorkError("%s: the instrumented run wrote no phase file %s" % (tag, base_phases))
     ph = load_json(base_phases, "phase file")
@@ -313,7 +317,7 @@ def run_workload(args, app, configs, base_cfg, node_of, work, raw):
                                  PHASEPROBE_SAMPLING="off"))
             try:
                 run([instr] + app_argv(app, cfg), env, work, "%s timing run on %s" % (tag, cfg["label"]),
-                    args.timeout)
+                    args.timeout, ok=ok)
                 measured_phases[cfg["label"]] = {p["id"]: p for p in load_json(out, "phase file").get("phases", [])}
             except WorkError as ex:
                 entry["warnings"].append(str(ex))
@@ -323,7 +327,7 @@ def run_workload(args, app, configs, base_cfg, node_of, work, raw):
     for i in range(args.reps):
         for cfg in configs:
             wall, _ = run([plain] + app_argv(app, cfg), clean_env(cfg["env"]), work,
-                          "%s plain on %s" % (tag, cfg["label"]), args.timeout)
+                          "%s plain on %s" % (tag, cfg["label"]), args.timeout, ok=ok)
             reps[cfg["label"]].append(wall)
         log("%s: plain repetition %d/%d: %s" % (tag, i + 1, args.reps, ", ".join(
             "%s %.3fs" % (c["label"], reps[c["label"]][-1]) for c in configs)))
@@ -441,6 +445,12 @@ def parse_args(argv):
     ap.add_argument("--app", action="append", default=[], metavar="NAME=PATH[:ARGS]",
                     help="another OpenMP application: a C/C++ source or a folder with 'instr' and 'plain' "
                          "executables; ARGS may use {threads}; repeat NAME for more workloads")
+    ap.add_argument("--apps-file", action="append", default=[], metavar="FILE",
+                    help="a file of --app specs, one a line ('#' comments, '--ok-exit NAME=CODES' lines), "
+                         "as prepare_apps.sh writes")
+    ap.add_argument("--ok-exit", action="append", default=[], metavar="NAME=CODES",
+                    help="exit codes besides 0 that mean success for application NAME (comma list; "
+                         "e.g. xsbench=1: XSBench exits 1 when a non-default lookup count changes its checksum)")
     ap.add_argument("--no-phase-times", dest="phase_times", action="store_false",
                     help="skip the per-configuration instrumented timing runs (no per-phase comparison)")
     ap.add_argument("--out", help="results folder (default: bench/results/accuracy-<date>)")
@@ -457,6 +467,16 @@ def parse_args(argv):
     a.build = os.path.abspath(a.build)
     if a.reps < 1:
         raise InputError("--reps must be at least 1")
+    codes = {}
+    for spec in a.ok_exit:
+        name, _, vals = spec.partition("=")
+        try:
+            codes.setdefault(name, []).extend(int(v) for v in vals.split(",") if v)
+        except ValueError:
+            raise InputError("--ok-exit %r: expected NAME=CODE[,CODE...]" % spec)
+        if not name or not vals:
+            raise InputError("--ok-exit %r: expected NAME=CODE[,CODE...]" % spec)
+    a.ok_exit = codes
     return a
 
 
@@ -480,17 +500,44 @@ def main(argv=None):
         name, _, vals = s.partition("=")
         if name not in EXAMPLES or not vals:
             raise InputError("--size %r: expected NAME=S1,S2 with NAME one of %s" % (s, ", ".join(EXAMPLES)))
-        sizes[name] = [v for v in vals.split(",") if v]
+        sizes[name] = [v.strip() for v in vals.split(",") if v.strip()]
     if args.examples != "none":
         for name in [e for e in args.examples.split(",") if e]:
             if name not in EXAMPLES:
                 raise InputError("--examples: unknown example %r (have %s)" % (name, ", ".join(EXAMPLES)))
-            src = os.path.join(SRC_ROOT, "examples", name + ".c")
-            if not os.path.exists(src):
-                raise InputError("%s: bundled example missing" % src)
+            instr = os.path.join(args.build, "examples", name)
+            plain = instr + ".plain"
+            for exe in (instr, plain):
+                if not os.access(exe, os.X_OK):
+                    raise InputError("%s: bundled example not built (cmake --build %s --target example_%s)"
+                                     % (exe, args.build, name))
             for sz in sizes[name]:
-                apps.append({"app": name, "path": src, "args": [sz], "workload": sz})
-    apps += [parse_app(s) for s in args.app]
+                apps.append({"app": name, "path": instr, "instr": instr, "plain": plain,
+                             "args": shlex.split(sz), "workload": sz})
+    specs = []
+    for fname in args.apps_file:
+        try:
+            with open(fname) as f:
+                lines = f.read().splitlines()
+        except OSError as ex:
+            raise InputError("--apps-file %s: cannot read: %s" % (fname, ex.strerror))
+        for n, line in enumerate(lines, 1):
+            line = line.strip()
+            if line.startswith("--ok-exit "):
+                # An application's own success codes travel with its specs.
+                name, _, vals = line.split(None, 1)[1].partition("=")
+                try:
+                    args.ok_exit.setdefault(name, []).extend(int(v) for v in vals.split(",") if v)
+                except ValueError:
+                    raise InputError("%s:%d: expected --ok-exit NAME=CODE[,CODE...]" % (fname, n))
+            elif line and not line.startswith("#"):
+                specs.append((line, "%s:%d: " % (fname, n)))
+    specs += [(s, "") for s in args.app]
+    for s, where in specs:
+        try:
+            apps.append(parse_app(s))
+        except InputError as ex:
+            raise InputError(where + str(ex))
     if not apps:
         raise InputError("nothing to run: no --examples and no --app")
 

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# prepare_apps.sh: builds public OpenMP applications for the accuracy harness.
+#
+# The project never contains these codes (issue 7): they are fetched at bench
+# time by whoever runs the bench, and this script only builds a copy of them,
+# twice, with the phaseprobe-cc / phaseprobe-c++ wrappers of a build: once
+# instrumented and once plain (--phaseprobe-off: the same compiler and flags,
+# no plugin, no runtime). Each workload ends up as a folder holding the two
+# executables 'instr' and 'plain', which is what run.py's --app takes:
+#
+#   bench/accuracy/prepare_apps.sh --build build --out /tmp/apps \
+#       --npb ~/src/NPB3.0-omp-C --xsbench ~/src/XSBench --lulesh ~/src/LULESH
+#   bench/accuracy/run.py --build build --apps-file /tmp/apps/apps.txt
+#
+# Supported sources (give the root of the upstream tree):
+#   --npb DIR      the NAS Parallel Benchmarks, OpenMP C version (the Omni
+#                  "NPB3.0-omp-C" port or a tree shaped like it: BT/bt.c,
+#                  common/, sys/setparams.c). Builds --npb-bench (default bt)
+#                  for each class of --npb-classes (default S,W): the class is
+#                  fixed at compile time, so each class is one workload.
+#   --xsbench DIR  XSBench (openmp-threading/ in the upstream tree); workloads
+#                  are lookup counts (--xs-lookups, default 100000,200000);
+#                  it takes its thread count from -t, so the args use {threads}.
+#   --lulesh DIR   LULESH 2.0 (lulesh*.cc), built without MPI; workloads are
+#                  problem sizes (--lulesh-sizes, default 15,20) at 40
+#                  iterations.
+# Writes OUT/apps.txt: the --app specs for run.py --apps-file, one per line.
+set -euo pipefail
+
+usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
+die() { echo "prepare_apps.sh: $*" >&2; exit 2; }
+
+build="" out="" npb="" xs="" lulesh=""
+npb_bench="bt" npb_classes="S,W" xs_lookups="100000,200000" lulesh_sizes="15,20"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --npb) npb=$2; shift 2 ;;
+    --npb-bench) npb_bench=$2; shift 2 ;;
+    --npb-classes) npb_classes=$2; shift 2 ;;
+    --xsbench) xs=$2; shift 2 ;;
+    --xs-lookups) xs_lookups=$2; shift 2 ;;
+    --lulesh) lulesh=$2; shift 2 ;;
+    --lulesh-sizes) lulesh_sizes=$2; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+done
+[ -n "$build" ] || die "--build DIR is required (a phaseprobe build with bin/phaseprobe-cc)"
+[ -n "$out" ] || die "--out DIR is required"
+[ -n "$npb$xs$lulesh" ] || die "nothing to build: give --npb, --xsbench and/or --lulesh"
+cc=$(cd "$build" && pwd)/bin/phaseprobe-cc
+cxx=$(cd "$build" && pwd)/bin/phaseprobe-c++
+[ -x "$cc" ] || die "$cc: not built"
+[ -f "$(dirname "$cc")/../lib/libphaseprobe.so" ] || die "$build/lib/libphaseprobe.so: plugin not built"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+args_file=$out/apps.txt
+: > "$args_file.tmp"
+
+# build_both NAME LANG WORKDIR -- compiler arguments (sources, flags; no -o)
+build_both() {
+  local name=$1 lang=$2 dir=$3; shift 4
+  local drv=$cc; [ "$lang" = cxx ] && drv=$cxx
+  mkdir -p "$out/$name"
+  echo "== $name" >&2
+  (cd "$dir" && "$drv" "$@" -o "$out/$name/instr") || { echo "prepare_apps.sh: $name: instrumented build failed" >&2; exit 1; }
+  (cd "$dir" && "$drv" --phaseprobe-off "$@" -o "$out/$name/plain") || { echo "prepare_apps.sh: $name: plain build failed" >&2; exit 1; }
+}
+
+if [ -n "$npb" ]; then
+  [ -f "$npb/sys/setparams.c" ] || die "$npb: not an NPB OpenMP C tree (no sys/setparams.c)"
+  src=$out/src/npb
+  rm -rf "$src" && mkdir -p "$src" && cp -r "$npb"/. "$src"/
+  # setparams reads the compiler settings it records from config/make.def.
+  [ -f "$src/config/make.def" ] || cp "$src/config/make.def.template" "$src/config/make.def"
+  /usr/lib/llvm-14/bin/clang -O1 -o "$src/sys/setparams" "$src/sys/setparams.c" 2>/dev/null \
+    || die "$npb/sys/setparams.c: does not compile"
+  for b in ${npb_bench//,/ }; do
+    B=$(echo "$b" | tr a-z A-Z)
+    [ -d "$src/$B" ] || die "$npb/$B: no such benchmark"
+    for c in ${npb_classes//,/ }; do
+      (cd "$src/$B" && rm -f npbparams.h && ../sys/setparams "$b" "$c" >/dev/null) \
+        || die "$npb: setparams $b $c failed"
+      commons=()
+      for f in c_print_results.c c_timers.c wtime.c c_randdp.c; do
+        # c_randdp is only needed by the benchmarks that call randlc.
+        if [ "$f" != c_randdp.c ] || grep -q randlc "$src/$B"/*.c; then commons+=("../common/$f"); fi
+      done
+      cp -r "$src/$B" "$src/$B.$c"
+      build_both "npb-$b.$c" c "$src/$B.$c" -- -O2 -fopenmp -I../common "$src/$B.$c"/*.c "${commons[@]}" -lm
+      echo "npb-$b=$out/npb-$b.$c" >> "$args_file.tmp"
+    done
+  done
+fi
+
+if [ -n "$xs" ]; then
+  d=$xs; [ -d "$xs/openmp-threading" ] && d=$xs/openmp-threading
+  [ -f "$d/Simulation.c" ] || die "$xs: not an XSBench tree (no openmp-threading/Simulation.c)"
+  build_both xsbench c "$d" -- -std=gnu99 -O2 -fopenmp -DOPENMP "$d"/*.c -lm
+  # Event mode with the nuclide grid: no unionized-grid set-up dominating the
+  # run; XSBench exits 1 when the lookup count is not its default (the checksum
+  # it verifies against is for the default), which is success here.
+  echo "--ok-exit xsbench=1" >> "$args_file.tmp"
+  for l in ${xs_lookups//,/ }; do
+    echo "xsbench=$out/xsbench:-t {threads} -s small -m event -G nuclide -l $l" >> "$args_file.tmp"
+  done
+fi
+
+if [ -n "$lulesh" ]; then
+  [ -f "$lulesh/lulesh.cc" ] || die "$lulesh: not a LULESH tree (no lulesh.cc)"
+  build_both lulesh cxx "$lulesh" -- -O2 -fopenmp -DUSE_MPI=0 -I. lulesh.cc lulesh-comm.cc \
+    lulesh-viz.cc lulesh-util.cc lulesh-init.cc -lm
+  for s in ${lulesh_sizes//,/ }; do
+    echo "lulesh=$out/lulesh:-s $s -i 40 -q" >> "$args_file.tmp"
+  done
+fi
+
+mv "$args_file.tmp" "$args_file"
+echo "run.py --apps-file $args_file; one --app spec a line:" >&2
+cat "$args_file"
