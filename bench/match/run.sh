@@ -50,10 +50,10 @@ if [ "$have" != "$n" ]; then
   echo "importing (one transaction) ..." >&2
   start=$(date +%s.%N)
   "$db_tool" import --db "$db" "$csv" >&2
-  import_s=$(echo "$(date +%s.%N) - $start" | bc)
+  import_s="$(echo "$(date +%s.%N) - $start" | bc) s"
   rm -f "$csv"
 else
-  import_s="(reused)"
+  import_s="(reused database, not timed)"
 fi
 
 nowin="$work/no-windows.json"
@@ -86,7 +86,7 @@ out=$(
   echo "commit:   $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet -- matcher core || echo ' (matcher/core modified)')"
   echo "build:    $build ($(grep -m1 CMAKE_BUILD_TYPE: "$build/CMakeCache.txt" | cut -d= -f2))"
   echo "command:  bench/match/run.sh -n $n -r $reps"
-  echo "database: $n profiles on node bn ($((n / 4)) at the phase's 4 threads), import $import_s s"
+  echo "database: $n profiles on node bn ($((n / 4)) at the phase's 4 threads), import: $import_s"
   echo "phase:    $phases (streams a, b, c: 7 queries, 3 scans)"
   echo "candidate: $candidate"
   echo
