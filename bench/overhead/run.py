@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Timing-only overhead of phaseprobe's instrumentation on the examples.
+
+For each example, the plain build (<build>/examples/<name>.plain) and the
+instrumented build (<build>/examples/<name>) run alternately, plain first,
+--runs times each, with PHASEPROBE_SAMPLING=off (timing and iteration counts
+only). Alternating puts both builds under the same background load, so their
+ratio stays meaningful on a busy machine; medians and the min..max spread are
+reported, and the overhead is median(instrumented) / median(plain) - 1.
+
+Prints a table headed by the machine, the commit and the command, and writes
+it to bench/results/overhead-<date>.txt (or --out). Re-run on a quiet machine
+for numbers to quote:
+
+    bench/overhead/run.py --build build --runs 9 --threads 4
+"""
+import argparse
+import datetime
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+# (example, arguments): sized to run about a second each on a 2020 laptop core.
+WORKLOADS = [("mm", ["700"]), ("nbody", ["3000", "3"]), ("bt", ["48", "5"])]
+QUICK = [("mm", ["200"]), ("nbody", ["600", "2"]), ("bt", ["16", "2"])]
+
+
+def machine():
+    cpu = platform.processor() or "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return "%s, %s, %d CPUs" % (platform.node(), cpu, os.cpu_count() or 0)
+
+
+def commit():
+    try:
+        rev = subprocess.check_output(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                                      text=True, stderr=subprocess.DEVNULL).strip()
+        dirty = subprocess.call(["git", "-C", ROOT, "diff", "--quiet", "HEAD", "--",
+                                 "clang-plugin", "runtime", "examples"],
+                                stderr=subprocess.DEVNULL) != 0
+        return rev + (" (+ uncommitted changes to plugin/runtime/examples)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def run_once(exe, args, env):
+    start = time.perf_counter()
+    proc = subprocess.run([exe] + args, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit("run.py: %s %s failed with exit code %d: %s" % (
+            exe, " ".join(args), proc.returncode, proc.stderr.strip()))
+    return elapsed, proc.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"),
+                    help="build directory holding examples/ (default: %(default)s)")
+    ap.add_argument("--runs", type=int, default=7, help="runs per build (>= 5)")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="OMP_NUM_THREADS (default: leave the runtime's default)")
+    ap.add_argument("--quick", action="store_true", help="tiny workloads (smoke test)")
+    ap.add_argument("--out", help="result file (default: bench/results/overhead-<date>.txt)")
+    opts = ap.parse_args()
+    if opts.runs < 5:
+        ap.error("--runs must be at least 5")
+    exdir = os.path.join(opts.build, "examples")
+    env = dict(os.environ, PHASEPROBE_SAMPLING="off")
+    if opts.threads:
+        env["OMP_NUM_THREADS"] = str(opts.threads)
+    tmp = tempfile.mkdtemp(prefix="pp-overhead-")
+    env["PHASEPROBE_OUT"] = os.path.join(tmp, "out.json")
+
+    rows = []
+    for name, args in (QUICK if opts.quick else WORKLOADS):
+        plain, inst = os.path.join(exdir, name + ".plain"), os.path.join(exdir, name)
+        for exe in (plain, inst):
+            if not os.access(exe, os.X_OK):
+                sys.exit("run.py: %s: not built (cmake --build %s --target example_%s)" % (
+                    exe, opts.build, name))
+        tp, ti = [], []
+        out_p = out_i = None
+        run_once(plain, args, env)  # warm caches and the page cache once
+        for _ in range(opts.runs):
+            t, out_p = run_once(plain, args, env)
+            tp.append(t)
+            t, out_i = run_once(inst, args, env)
+            ti.append(t)
+        if out_p != out_i:
+            sys.exit("run.py: %s: instrumented output differs from plain" % name)
+        mp, mi = statistics.median(tp), statistics.median(ti)
+        rows.append((name, " ".join(args), mp, min(tp), max(tp), mi, min(ti), max(ti),
+                     (mi / mp - 1.0) * 100.0))
+
+    lines = [
+        "phaseprobe timing-only overhead (PHASEPROBE_SAMPLING=off), plain vs instrumented",
+        "date:    %s" % datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "machine: %s" % machine(),
+        "commit:  %s" % commit(),
+        "command: %s" % " ".join(shlex.quote(a) for a in sys.argv),
+        "threads: %s, runs: %d each, alternating plain/instrumented" % (
+            env.get("OMP_NUM_THREADS", "default"), opts.runs),
+        "",
+        "%-6s %-10s %10s %19s %10s %19s %9s" % ("prog", "args", "plain s", "plain min..max",
+                                               "inst s", "inst min..max", "overhead"),
+    ]
+    for r in rows:
+        lines.append("%-6s %-10s %10.4f %9.4f..%-8.4f %10.4f %9.4f..%-8.4f %8.2f%%" % r)
+    worst = max(r[8] for r in rows)
+    lines.append("")
+    lines.append("largest median overhead: %.2f%% (goal: <= 3%%)" % worst)
+    text = "\n".join(lines) + "\n"
+    sys.stdout.write(text)
+    out = opts.out or os.path.join(
+        ROOT, "bench", "results", "overhead-%s.txt" % datetime.date.today().isoformat())
+    if out != "-":
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        with open(out, "w") as f:
+            f.write(text)
+        print("written: %s" % out)
+
+
+if __name__ == "__main__":
+    main()
