@@ -77,7 +77,7 @@ RepPolicy repPolicy(GridLevel L) {
     P.minReps = 3, P.maxReps = 10, P.cvPct = 5, P.capS = 0.25, P.minRepS = 0.001;
     break;
   case GridLevel::Default:
-    P.minReps = 5, P.maxReps = 30, P.cvPct = 2, P.capS = 0.5, P.minRepS = 0.002;
+    P.minReps = 5, P.maxReps = 30, P.cvPct = 2, P.capS = 0.3, P.minRepS = 0.002;
     break;
   case GridLevel::Full:
     P.minReps = 10, P.maxReps = 50, P.cvPct = 1, P.capS = 3, P.minRepS = 0.005;
@@ -125,10 +125,11 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
     Strides = {64, 4096};
     break;
   case GridLevel::Default:
-    FP = {kib(L1 / 2), kib(2 * L1), kib(L2 / 2), kib(2 * L2), kib(LLC / 2), kib(2 * LLC),
-          kib(4 * LLC)};
+    // Sized to stay within 5 minutes on 2 cores for 2 thread counts: the
+    // footprints beyond the LLC dominate the time, so there is one of them.
+    FP = {kib(L1 / 2), kib(2 * L1), kib(L2 / 2), kib(2 * L2), kib(LLC / 2), kib(2 * LLC)};
     FPSmall = {kib(L2 / 2), kib(LLC / 2)};
-    Strides = {16, 64, 256, 1024, 4096, 32768};
+    Strides = {64, 256, 4096, 32768};
     break;
   case GridLevel::Full:
     for (double K = 4; K <= 8 * LLC; K *= 2)
@@ -163,7 +164,8 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
     std::vector<double> SV = S;
     // Variants cover their kernel and type; the stride sweep is the main uBs'
     // job except in the full grid.
-    if (Reduced && Variant) SV = Level == GridLevel::Quick ? std::vector<double>{E} : uniq({E, 64, 4096});
+    if (Reduced && Variant)
+      SV = Level == GridLevel::Quick ? std::vector<double>{E} : uniq({E, 4096});
     if (D.compute()) {
       Add(D, {4}, {E});
       continue;
