@@ -266,13 +266,25 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
   AllocaInst *Trip = EB.CreateAlloca(I64, nullptr, "__phaseprobe.trip");
   AllocaInst *Burst = EB.CreateAlloca(I32, nullptr, "__phaseprobe.burst");
 
-  // Trip count: one per latch traversal, like the phase iteration counter.
-  SmallVector<BasicBlock *, 4> Latches;
-  L->getLoopLatches(Latches);
-  for (BasicBlock *Latch : Latches) {
-    IRBuilder<> B(Latch->getTerminator());
-    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Trip), ConstantInt::get(I64, 1)),
-                  Trip);
+  // Trip count: one per latch traversal. The phase pass already keeps such a
+  // counter (__phaseprobe.iters) in every function with loops; reading it at
+  // entry and exit costs nothing in the loop, whereas a second counter is one
+  // more 64-bit recurrence that can halve the vectorization factor of float
+  // loops. Without it, count here.
+  AllocaInst *Iters = nullptr;
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (AI->getName().startswith("__phaseprobe.iters") &&
+          AI->getAllocatedType() == I64)
+        Iters = AI;
+  if (!Iters) {
+    SmallVector<BasicBlock *, 4> Latches;
+    L->getLoopLatches(Latches);
+    for (BasicBlock *Latch : Latches) {
+      IRBuilder<> B(Latch->getTerminator());
+      B.CreateStore(
+          B.CreateAdd(B.CreateLoad(I64, Trip), ConstantInt::get(I64, 1)), Trip);
+    }
   }
 
   // The clone.
@@ -353,7 +365,10 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
         Was, &*B.GetInsertPoint(), false,
         MDBuilder(Ctx).createBranchWeights(1, 1000));
     IRBuilder<> TB(Then);
-    TB.CreateCall(BurstEnd, {Countdown, TB.CreateLoad(I64, Trip)});
+    Value *Count = TB.CreateLoad(I64, Trip);
+    if (Iters) // Trip holds the counter's value at loop entry
+      Count = TB.CreateSub(TB.CreateLoad(I64, Iters), Count);
+    TB.CreateCall(BurstEnd, {Countdown, Count});
   }
 
   // Preheader: the countdown, and the way into the clone.
@@ -363,7 +378,9 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     Instruction *Old = Pre->getTerminator();
     IRBuilder<> B(Old);
     B.CreateStore(ConstantInt::getFalse(Ctx), Sampled);
-    B.CreateStore(ConstantInt::get(I64, 0), Trip);
+    B.CreateStore(Iters ? static_cast<Value *>(B.CreateLoad(I64, Iters))
+                        : ConstantInt::get(I64, 0),
+                  Trip);
     Value *Left = B.CreateSub(B.CreateLoad(I64, Countdown), ConstantInt::get(I64, 1));
     B.CreateStore(Left, Countdown);
     B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I64, 0)), Header, Trigger,
