@@ -28,6 +28,7 @@ def main():
     ap.add_argument("--fp", action="append", default=[])
     ap.add_argument("--tol", type=float, default=3.0)
     ap.add_argument("--off")
+    ap.add_argument("--samples", action="store_true", help="append samples=N")
     a = ap.parse_args()
     doc = json.load(open(a.file))
     by_site = {}
@@ -41,7 +42,8 @@ def main():
             print("stream %s op=%s elem=%d stride=%d second=%s access=%s pattern=%s significant=%s" % (
                 ",".join(keys), s["op"], s["elem_bytes"], s["stride_bytes"],
                 s.get("second_stride_bytes", "-"), s["access"], s["pattern"],
-                str(s["significant"]).lower()))
+                str(s["significant"]).lower()) +
+                (" samples=%d" % s["samples"] if a.samples else ""))
             for k in keys:
                 by_site[k] = s
     bad = False
