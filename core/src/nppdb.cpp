@@ -386,6 +386,10 @@ std::unique_ptr<Nppdb> Nppdb::open(const std::string &Path, Mode M) {
   }
   if (I->Writable) I->exec("PRAGMA journal_mode = WAL");
   I->exec("PRAGMA foreign_keys = ON");
+  // The matcher scans up to millions of rows: read them through a memory map
+  // and a large page cache rather than one pread per page.
+  I->exec("PRAGMA mmap_size = 1073741824");
+  I->exec("PRAGMA cache_size = -65536");
   return std::unique_ptr<Nppdb>(new Nppdb(std::move(I)));
 }
 
