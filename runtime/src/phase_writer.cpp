@@ -9,9 +9,10 @@
 //    largest summed body time (the slowest thread).
 //  - for / sections / distribute: time is the largest per-thread sum of
 //    shares (the slowest thread), iterations are that thread's. Summing per
-//    thread first and taking the maximum second is an upper-bounded
-//    approximation of "slowest thread per invocation" that needs no
-//    per-invocation synchronization.
+//    thread first and taking the maximum second needs no per-invocation
+//    synchronization; it never exceeds the sum of per-invocation maxima and
+//    equals it when the same thread is the slowest every time. Threads are
+//    OS threads, which the OpenMP runtime reuses across invocations.
 //  - single / master: exactly one thread executes each invocation, so time,
 //    iterations and invocations are sums over the threads that executed it.
 // thread_time_s gives min/median/max of the per-thread sums (imbalance).
