@@ -1,0 +1,28 @@
+// Timing honesty: with sampling so frequent that it slows the program down
+// by more than half, the phase's time per iteration stays that of the run
+// without sampling (best of 5 runs each, within -33%..+50% so that a busy
+// machine does not fail it; uncorrected it is several times higher),
+// because each burst's measured overhead is taken out of the phase timing.
+// RUN: %clang -O2 -fopenmp %pp_plugin %s -o %t %pp_rt 2>/dev/null
+// RUN: rm -rf %t.d && mkdir -p %t.d
+// RUN: %python %S/Streams_tpi.py %t %t.d 5 5 | FileCheck %s
+// CHECK: tpi on/off
+// CHECK: sampling cost visible: yes
+// CHECK: tpi honest: yes
+#include <stdio.h>
+#include <stdlib.h>
+#define R 2000
+#define C 500
+int main(void) {
+  double *a = malloc(sizeof(double) * R * C), *b = calloc((size_t)R * C, sizeof(double));
+  for (long i = 0; i < (long)R * C; ++i)
+    a[i] = (double)i;
+  for (int rep = 0; rep < 20; ++rep) {
+#pragma omp parallel for
+    for (int r = 0; r < R; ++r)
+      for (int c = 0; c < C; ++c)
+        b[(long)r * C + c] = a[(long)r * C + c] * 2.0 + b[(long)r * C + c];
+  }
+  printf("%g\n", b[7]);
+  return 0;
+}
