@@ -90,6 +90,17 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                E.coverage * 100, fmt("%.6g", E.coveredS).c_str(), fmt("%.6g", E.measuredS).c_str(),
                fmt("%.6g", E.uncoveredS).c_str(), (1 - E.coverage) * 100, Unmatched,
                In.base.c_str());
+  for (const PhaseMatch &PM : M) {
+    if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams) continue;
+    const Phase &P = F.phases[PM.phaseIndex];
+    std::fprintf(Out, "  %s (%.2f%% of the base run) is %s", P.id.c_str(), PM.weight * 100,
+                 matchStatusName(PM.status));
+    if (PM.status == MatchStatus::NoProfile)
+      std::fprintf(Out, ": a new uB would need streams %s, %u threads, tpi %s us",
+                   queryNotation(P, PM.streams).c_str(), P.threads, formatNumber(P.tpiUs).c_str());
+    std::fprintf(Out, "\n");
+    for (const std::string &N : PM.notes) std::fprintf(Out, "    note: %s\n", N.c_str());
+  }
   if (const NodeEstimate *B = E.baseNode()) {
     if (auto Err = E.selfCheckPercent())
       std::fprintf(Out, "self-check on %s: estimate %s s vs measured %s s (%+.2f%%)\n",
@@ -160,6 +171,7 @@ int main(int Argc, char **Argv) {
     O.pairing = In.pairing;
     O.keep = 16; // the fallbacks a node without the candidate may use
     std::vector<PhaseMatch> M = matchPhases(In.phases, Src, In.config, In.streamKiB, O);
+    noteMissingThreadCounts(In, M);
     NppdbTpiLookup Lookup(*In.db);
     Estimate E = estimate(In.phases, M, Lookup, In.base, Nodes, Threads);
     nlohmann::ordered_json Doc = estimateReportJson(In, M, E);

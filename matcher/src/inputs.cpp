@@ -12,6 +12,7 @@
 #include "phaseprobe/phase_file.h"
 #include "phaseprobe/stream_notation.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <sys/stat.h>
@@ -74,6 +75,19 @@ MatchInputs loadMatchInputs(const std::string &PhasesPath, const std::string &Db
     In.streamKiBSource = "L1d of " + Base + " unknown: every stream counts";
   }
   return In;
+}
+
+void noteMissingThreadCounts(const MatchInputs &In, std::vector<PhaseMatch> &M) {
+  std::vector<unsigned> Have = In.db->threadCounts(In.base);
+  std::string List;
+  for (unsigned T : Have) List += (List.empty() ? "" : ",") + std::to_string(T);
+  for (PhaseMatch &PM : M) {
+    if (PM.status != MatchStatus::NoProfile) continue;
+    unsigned Th = In.phases.phases[PM.phaseIndex].threads;
+    if (std::find(Have.begin(), Have.end(), Th) != Have.end()) continue;
+    PM.notes.push_back(In.base + " has no profiles at " + std::to_string(Th) + " threads (" +
+                       (List.empty() ? std::string("it has none") : "it has " + List) + ")");
+  }
 }
 
 } // namespace phaseprobe

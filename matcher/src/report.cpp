@@ -44,7 +44,8 @@ double coverage(const PhaseFile &F, const std::vector<PhaseMatch> &M) {
 }
 
 ojson matchReportJson(const PhaseFile &F, const std::string &Base,
-                      const std::vector<PhaseMatch> &M, const MatchConfig &C, Pairing Pair) {
+                      const std::vector<PhaseMatch> &M, const MatchConfig &C, Pairing Pair,
+                      size_t Top) {
   ojson Doc;
   Doc["schema"] = "phaseprobe.estimate/1";
   Doc["base"] = Base;
@@ -75,6 +76,15 @@ ojson matchReportJson(const PhaseFile &F, const std::string &Base,
       }
       J["ties"] = Ties;
       J["ties_truncated"] = PM.tiesTruncated;
+      if (Top > 0) {
+        ojson Up = ojson::array();
+        for (size_t I = 1; I <= Top && I < PM.ranked.size(); ++I) {
+          ojson RJ = profileJson(PM.ranked[I]);
+          RJ["query"] = queryStreamsJson(P, PM.queries[PM.ranked[I].query].streams);
+          Up.push_back(RJ);
+        }
+        J["runners_up"] = Up;
+      }
     }
     if (!PM.queries.empty()) {
       ojson Qs = ojson::array();

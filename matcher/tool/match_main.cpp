@@ -62,10 +62,11 @@ int main(int Argc, char **Argv) {
     O.keep = std::max<size_t>(Top + 1, 16);
     if (Explain) Log.attach(O);
     std::vector<PhaseMatch> M = matchPhases(In.phases, Src, In.config, In.streamKiB, O);
+    noteMissingThreadCounts(In, M);
 
     if (!JsonOut.empty())
       writeFileAtomically(
-          JsonOut, matchReportJson(In.phases, In.base, M, In.config, In.pairing).dump(2) + "\n");
+          JsonOut, matchReportJson(In.phases, In.base, M, In.config, In.pairing, Top).dump(2) + "\n");
     printMatchTable(stdout, In, M, Top);
     if (Explain) Log.print(stdout, In, M);
     return ExitOk;

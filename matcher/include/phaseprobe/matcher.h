@@ -311,6 +311,11 @@ MatchInputs loadMatchInputs(const std::string &PhasesPath, const std::string &Db
                             const std::string &Base, const std::string &ConfigPath,
                             const std::string &PairingArg);
 
+/// Adds a note to every phase that found no profile while the base node has
+/// no profile at all at its thread count (the usual cause: the uB suite was
+/// run with other thread counts).
+void noteMissingThreadCounts(const MatchInputs &In, std::vector<PhaseMatch> &M);
+
 /// Throws InputError when \p Path cannot be written (its folder is missing
 /// or read-only), so that a command fails before it does any work.
 void checkWritable(const std::string &Path);
@@ -319,9 +324,10 @@ void checkWritable(const std::string &Path);
 
 /// The `phaseprobe.estimate/1` document without `estimates` and `nodes`
 /// (CONTRACTS.md); the estimator adds those.
+/// \p Top > 0 adds `runners_up`: the next \p Top distinct profiles.
 nlohmann::ordered_json matchReportJson(const PhaseFile &F, const std::string &Base,
                                        const std::vector<PhaseMatch> &M,
-                                       const MatchConfig &C, Pairing P);
+                                       const MatchConfig &C, Pairing P, size_t Top = 0);
 
 /// The fraction of the base run's time that matched phases account for.
 double coverage(const PhaseFile &F, const std::vector<PhaseMatch> &M);
