@@ -5,7 +5,7 @@
 // because each burst's measured overhead is taken out of the phase timing.
 // RUN: %clang -O2 -fopenmp %pp_plugin %s -o %t %pp_rt 2>/dev/null
 // RUN: rm -rf %t.d && mkdir -p %t.d
-// RUN: %python %S/Streams_tpi.py %t %t.d 5 5 | FileCheck %s
+// RUN: %python %S/Streams_tpi.py %t %t.d 5 5 2>&1 | FileCheck %s
 // CHECK: tpi on/off
 // CHECK: sampling cost visible: yes
 // CHECK: tpi honest: yes
