@@ -41,8 +41,10 @@ def main():
     print("tpi on/off %.3f (program time on/off %.2f, %.3f s removed per run)"
           % (r, slow, statistics.median(removed)), file=sys.stderr)
     # The check has teeth only if sampling really cost something here.
+    # Uncorrected, tpi on/off would be about the program's slowdown (3-5x
+    # at period 5); the band is wide because a busy machine preempts runs.
     print("sampling cost visible: %s" % ("yes" if slow > 1.5 else "no"))
-    print("tpi honest: %s" % ("yes" if 0.67 <= r <= 1.5 else "no (%.3f)" % r))
+    print("tpi honest: %s" % ("yes" if 0.5 <= r <= 2.0 else "no (%.3f)" % r))
     return 0
 
 
