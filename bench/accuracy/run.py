@@ -54,7 +54,7 @@ SRC_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 # their default workloads (argument strings, see examples/README.md). Kept
 # small so that the whole default run fits ~10 minutes on a 2-core box; pass
 # --size NAME=ARGS1,ARGS2 for larger ones on a quiet machine.
-EXAMPLES = {"mm": ["400", "600"], "nbody": ["2048 4", "4096 4"], "bt": ["24 10", "32 10"]}
+EXAMPLES = {"mm": ["500", "700"], "nbody": ["2048 8", "4096 4"], "bt": ["32 10", "40 10"]}
 
 
 class InputError(Exception):
@@ -339,6 +339,11 @@ def run_workload(args, app, configs, base_cfg, node_of, work, raw):
                "estimated_s": node_time(est, node) if est else None,
                "measured_s": statistics.median(reps[cfg["label"]]),
                "measured_reps": reps[cfg["label"]], "note": ""}
+        nrec = next((n for n in (est or {}).get("nodes", []) if n.get("node") == node), {})
+        row["uncovered_s"] = nrec.get("uncovered_s")
+        if nrec.get("missing") or nrec.get("fallbacks"):
+            row["note"] = "%s phase(s) without profile, %s fallback(s)" % (nrec.get("missing", 0),
+                                                                          nrec.get("fallbacks", 0))
         if est and row["estimated_s"] is None:
             row["note"] = "estimator gave no program time for %s" % node
         elif not est:
@@ -395,7 +400,7 @@ def git_commit(src):
         return "unknown", False
 
 
-def screenshot(html_path, png_path):
+def screenshot(html_path, png_path, n_apps):
     """Renders the report in headless Chromium (Debian package 'chromium')."""
     exe = shutil.which("chromium") or shutil.which("chromium-browser")
     if not exe:
@@ -403,7 +408,8 @@ def screenshot(html_path, png_path):
     with tempfile.TemporaryDirectory() as prof:
         cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--hide-scrollbars", "--user-data-dir=" + prof, "--window-size=1200,1600",
+               "--hide-scrollbars", "--user-data-dir=" + prof,
+               "--window-size=1200,%d" % (700 + 620 * n_apps),  # the whole page
                "--screenshot=" + png_path, "file://" + os.path.abspath(html_path)]
         p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, universal_newlines=True,
                            timeout=120)
@@ -585,7 +591,7 @@ def main(argv=None):
     report.write_atomic(os.path.join(out, "report.html"), report.render_html(doc))
     sys.stdout.write(text)
     if args.screenshot:
-        why = screenshot(os.path.join(out, "report.html"), os.path.join(out, "report.png"))
+        why = screenshot(os.path.join(out, "report.html"), os.path.join(out, "report.png"), len(doc["apps"]))
         log("screenshot: " + (why or os.path.join(out, "report.png")))
     log("results in %s" % out)
     return 1 if failures else 0
