@@ -363,7 +363,11 @@ void Instrumenter::callBefore(Instruction *I, FunctionCallee Fn,
 
 void Instrumenter::callAfter(Instruction *I, FunctionCallee Fn,
                              ArrayRef<Value *> Args) {
-  Instruction *Next = I->getNextNode();
+  // clang emits the libomp calls as plain calls; should one be an invoke,
+  // the probe goes to the start of its normal destination.
+  Instruction *Next = isa<InvokeInst>(I)
+                          ? &*cast<InvokeInst>(I)->getNormalDest()->getFirstInsertionPt()
+                          : I->getNextNode();
   flushBefore(Next);
   IRBuilder<> B(Next);
   CallInst *C = B.CreateCall(Fn, Args);

@@ -135,11 +135,13 @@ def main():
     ]
     for r in rows:
         lines.append("%-6s %-10s %10.4f %9.4f..%-8.4f %10.4f %9.4f..%-8.4f %8.2f%% %8.2f%%" % r)
-    worst = max(r[8] for r in rows)
+    # The "mm 8" row is the fixed cost, not a workload: leave it out.
+    worst = max(r[8] for r in rows if not (r[0] == "mm" and r[1] == "8"))
     lines.append("")
     lines.append("overhead: median wall time, instrumented / plain - 1; cpu ovh: the same"
                  " for user+sys CPU time")
-    lines.append("largest median wall-time overhead: %.2f%% (goal: <= 3%%)" % worst)
+    lines.append("largest median wall-time overhead of the workloads (mm 8 = fixed start-up"
+                 " + exit cost, excluded): %.2f%% (goal: <= 3%%)" % worst)
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     out = opts.out or os.path.join(
