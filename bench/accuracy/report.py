@@ -164,8 +164,10 @@ def header_lines(doc):
         "commit  : %s%s" % (c.get("commit", "?"), " (+ uncommitted changes)" if c.get("dirty") else ""),
         "date    : %s" % c.get("date", "?"),
         "command : %s" % c.get("command", "?"),
-        "base    : %s; uB grid: %s; repetitions: %s (median); measured = %s"
-        % (doc.get("base", "?"), c.get("grid", "?"), c.get("repetitions", "?"),
+        "base    : %s; uB grid: %s%s; repetitions: %s (median); measured = %s"
+        % (doc.get("base", "?"), c.get("grid", "?"),
+           " + %d grown from the phases" % c["grown_ubench_configs"] if c.get("grown_ubench_configs") else "",
+           c.get("repetitions", "?"),
            c.get("measured", "plain program wall time")),
         "configs : " + "; ".join("%s = %s" % (k["label"], " ".join(
             "%s=%s" % kv for kv in sorted(k.get("env", {}).items())))
@@ -326,7 +328,9 @@ def render_html(doc):
                  ("load", c.get("load_note", "")),
                  ("commit", "%s%s" % (c.get("commit", "?"), " (+ uncommitted changes)" if c.get("dirty") else "")),
                  ("date", c.get("date", "?")), ("command", c.get("command", "?")),
-                 ("base configuration", doc.get("base", "?")), ("uB grid", c.get("grid", "?")),
+                 ("base configuration", doc.get("base", "?")),
+                 ("uB grid", "%s%s" % (c.get("grid", "?"), " + %d configurations grown from the phases"
+                                       % c["grown_ubench_configs"] if c.get("grown_ubench_configs") else "")),
                  ("repetitions", "%s (median of plain runs)" % c.get("repetitions", "?")),
                  ("configurations", "; ".join("%s = %s" % (k2["label"], " ".join(
                      "%s=%s" % kv for kv in sorted(k2.get("env", {}).items()))) for k2 in doc.get("configs", [])))):

@@ -277,14 +277,14 @@ def node_time(est, node):
     return None
 
 
-def run_workload(args, app, configs, base_cfg, node_of, work, raw):
+def base_run(args, app, base_cfg, node_of, work, raw):
+    """Builds the application and runs it once instrumented on the base
+    configuration; returns the workload's state for finish_workload."""
     tag = "%s.%s" % (app["app"], re.sub(r"[^A-Za-z0-9._-]+", "_", app["workload"]))
     instr, plain = build_app(args.build, app, work, args.timeout)
     ok = (0,) + tuple(args.ok_exit.get(app["app"], ()))
     entry = {"app": app["app"], "workload": app["workload"], "args": app["args"],
              "path": app["path"], "rows": [], "phases": [], "unmatched": [], "warnings": []}
-
-    # 3. Once instrumented, on the base configuration.
     base_phases = os.path.join(raw, "%s.base.phases.json" % tag)
     env = clean_env(dict(base_cfg["env"], PHASEPROBE_NODE=node_of(base_cfg), PHASEPROBE_OUT=base_phases))
     log("%s: instrumented run on %s" % (tag, base_cfg["label"]))
@@ -295,6 +295,77 @@ def run_workload(args, app, configs, base_cfg, node_of, work, raw):
     ph = load_json(base_phases, "phase file")
     entry["instrumented_base_wall_s"] = wall
     entry["instrumented_base_total_s"] = ph.get("program", {}).get("total_time_s")
+    return {"app": app, "tag": tag, "instr": instr, "plain": plain, "ok": ok, "entry": entry,
+            "base_phases": base_phases, "ph": ph}
+
+
+# uBs whose single stream has a given (access, element bytes), and the
+# two/three-stream uBs for streams that all share one (access, element bytes);
+# see ubench/README.md. Other combinations have no uB to grow.
+GROW_1 = {("shared", 8): "mbw1c", ("private", 8): "mbw1p", ("shared", 4): "mbw1cf", ("private", 4): "mbw1pf"}
+GROW_2 = {("shared", 8): "mbw2hc", ("private", 8): "mbw2hp", ("shared", 4): "mbw2pc", ("private", 4): "mbw2pp"}
+GROW_3 = {("shared", 8): "mbw3c"}
+
+
+def grow_params(phase_docs):
+    """uB configurations with exactly the significant streams of every leaf
+    phase (METHOD.md: "when an application shows a behaviour that no uB
+    covers, a new uB is added and run on every node"): per stream the
+    one-stream uB, and per phase the 2/3-stream uB when its streams share an
+    access and element size. Returns sorted 'UBENCH K:S[;K:S...]' lines."""
+    lines = set()
+    for doc in phase_docs:
+        phases = doc.get("phases", [])
+        parents = {p.get("parent") for p in phases if p.get("parent")}
+        for p in phases:
+            if p.get("id") in parents:
+                continue
+            streams = sorted([st for st in p.get("streams", []) if st.get("significant")],
+                             key=lambda st: -float(st.get("footprint_kib", 0)))[:3]
+            tuples = []
+            for st in streams:
+                elem = int(st.get("elem_bytes", 0))
+                k = max(1, int(round(float(st.get("footprint_kib", 0)))))
+                stride = int(round(float(st.get("stride_bytes", 0)) / elem)) * elem if elem else 0
+                if elem <= 0 or stride <= 0 or k * 1024 < 4 * stride:
+                    tuples.append(None)  # no uB can walk it (see ubench/README.md)
+                    continue
+                key = (st.get("access"), elem)
+                tuples.append((key, "%d:%d" % (k, stride)))
+                if key in GROW_1:
+                    lines.add("%s %d:%d" % (GROW_1[key], k, stride))
+            if len(tuples) >= 2 and None not in tuples and len({t[0] for t in tuples}) == 1:
+                table = GROW_2 if len(tuples) == 2 else GROW_3
+                if tuples[0][0] in table:
+                    lines.add("%s %s" % (table[tuples[0][0]], ";".join(t[1] for t in tuples)))
+    return sorted(lines)
+
+
+def grow(args, configs, node_of, states, raw, work):
+    lines = grow_params([st["ph"] for st in states])
+    path = os.path.join(raw, "grown.params")
+    with open(path, "w") as f:
+        f.write("# uB configurations cloned from the significant streams of the base runs' leaf phases\n")
+        f.write("".join(l + "\n" for l in lines))
+    log("grow: %d uB configurations from the phases (%s)" % (len(lines), path))
+    if not lines:
+        return 0
+    ub = tool(args.build, "phaseprobe-ubench")
+    for cfg in configs:
+        cmd = [ub, "run", "--node", node_of(cfg), "--db", args.db, "--threads", str(cfg["threads"]),
+               "--bind", cfg["env"].get("OMP_PROC_BIND", ""), "--places", cfg["env"].get("OMP_PLACES", ""),
+               "--params", path]
+        if args.grid == "quick":
+            cmd.append("--quick")
+        wall, out = run(cmd, clean_env(cfg["env"]), work, "growing the grid on %s" % node_of(cfg),
+                        args.timeout * 10)
+        log("  %s: %s" % (node_of(cfg), (out.strip().splitlines() or ["done"])[0]))
+    return len(lines)
+
+
+def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
+    app, tag, instr, plain, ok = state["app"], state["tag"], state["instr"], state["plain"], state["ok"]
+    entry, base_phases, ph = state["entry"], state["base_phases"], state["ph"]
 
     # 4. Estimates.
     ests = {}
@@ -442,6 +513,9 @@ def parse_args(argv):
     ap.add_argument("--grid", choices=["quick", "default", "full"], default="quick",
                     help="uB grid of phaseprobe-ubench (default: %(default)s)")
     ap.add_argument("--ubench-args", default="", help="extra arguments for phaseprobe-ubench run (one string)")
+    ap.add_argument("--grow-grid", action="store_true",
+                    help="also characterize, on every configuration, uBs with exactly the significant "
+                         "streams of the applications' phases (phaseprobe-ubench --params; see README)")
     ap.add_argument("--reps", type=int, default=3, help="plain runs per configuration, median (default 3)")
     ap.add_argument("--examples", default="mm,nbody,bt",
                     help="bundled examples to run (comma list, or 'none') (default: %(default)s)")
@@ -573,10 +647,18 @@ def main(argv=None):
            "apps": []}
 
     characterize(args, configs, node_of, work)
-    failures = []
+    failures, states = [], []
     for app in apps:
         try:
-            doc["apps"].append(run_workload(args, app, configs, base_cfg, node_of, work, raw))
+            states.append(base_run(args, app, base_cfg, node_of, work, raw))
+        except WorkError as ex:
+            failures.append(str(ex))
+            log("FAILED: %s" % ex)
+    if args.grow_grid:
+        doc["context"]["grown_ubench_configs"] = grow(args, configs, node_of, states, raw, work)
+    for st in states:
+        try:
+            doc["apps"].append(finish_workload(args, st, configs, base_cfg, node_of, work, raw))
         except WorkError as ex:
             failures.append(str(ex))
             log("FAILED: %s" % ex)
