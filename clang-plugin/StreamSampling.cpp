@@ -188,8 +188,11 @@ Constant *Sampler::siteFor(const Instruction &I) {
     StringRef File;
     if (auto *Scope = dyn_cast<DIScope>(D.getScope()))
       File = Scope->getFilename();
+    // basename:line:col, like phase ids.
     if (D.getLine() && !File.empty())
-      Loc = (File + ":" + Twine(D.getLine()) + ":" + Twine(D.getCol())).str();
+      Loc = (sys::path::filename(File) + ":" + Twine(D.getLine()) + ":" +
+             Twine(D.getCol()))
+                .str();
   }
   if (Loc.empty())
     Loc = (I.getFunction()->getName() + "#" + Twine(Sites)).str();
