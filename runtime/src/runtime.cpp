@@ -132,6 +132,10 @@ PhaseSlot *slot(ThreadState *T, uint32_t Phase) {
 void recordParent(uint32_t Phase, uint32_t Parent) {
   PhaseInfo *Tab = Table.load(std::memory_order_acquire);
   uint32_t Unset = NoPhase - 1;
+  // Read first: after the first execution this is a load of a line every
+  // thread only reads, not a compare-and-swap they all fight over.
+  if (Tab[Phase].Parent.load(std::memory_order_relaxed) != Unset)
+    return;
   Tab[Phase].Parent.compare_exchange_strong(Unset, Parent,
                                             std::memory_order_relaxed);
 }
