@@ -357,23 +357,17 @@ std::string formatPhaseFile(const PhaseFile &File) {
   return Doc.dump(2) + "\n";
 }
 
-bool isWorksharingKind(const std::string &Kind) {
-  return Kind == "for" || Kind == "sections" || Kind == "single" || Kind == "section" ||
-         Kind == "loop" || Kind == "workshare";
-}
-
 std::vector<size_t> leafPhases(const PhaseFile &File) {
   std::set<std::string> Parents;
   for (const Phase &P : File.phases)
     if (P.parent) Parents.insert(*P.parent);
   std::vector<size_t> Leaves;
-  for (size_t I = 0; I < File.phases.size(); ++I) {
-    const Phase &P = File.phases[I];
-    // A worksharing phase is a leaf even if (malformed) something names it as
-    // parent; a region is a leaf only when nothing inside it is a phase.
-    bool Worksharing = P.parent.has_value() || isWorksharingKind(P.kind);
-    if (Worksharing || !Parents.count(P.id)) Leaves.push_back(I);
-  }
+  // A leaf is a phase that no phase names as its parent: worksharing phases
+  // (nothing nests in them) and regions without worksharing phases inside.
+  // A nested region that has children of its own is therefore not a leaf
+  // either, so no time is counted twice.
+  for (size_t I = 0; I < File.phases.size(); ++I)
+    if (!Parents.count(File.phases[I].id)) Leaves.push_back(I);
   return Leaves;
 }
 

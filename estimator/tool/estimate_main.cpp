@@ -74,7 +74,7 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
         }
         std::fprintf(Out, "%-24s %-12s %12s %14s  %s\n", First ? P.id.c_str() : "",
                      N.node.c_str(),
-                     PE.kind == PhaseEstimate::Missing ? "-" : formatNumber(PE.tpiUs).c_str(),
+                     PE.kind == PhaseEstimate::Missing ? "-" : fmt("%.6g", PE.tpiUs).c_str(),
                      fmt("%.4f", PE.timeS).c_str(), Profile.c_str());
         First = false;
       }

@@ -44,12 +44,9 @@ std::string jsonErrorPlace(const std::string &Text, size_t Byte);
 /// The reason of an nlohmann parse error without its own position prefix.
 std::string jsonErrorReason(const std::string &What);
 
-/// Whether \p Kind names a worksharing construct ("for", "sections",
-/// "single", with or without a "parallel " prefix counts as a region).
-bool isWorksharingKind(const std::string &Kind);
-
 /// METHOD.md's leaf phases: worksharing phases, and regions with no
-/// worksharing phase inside. Indices into File.phases, in file order.
+/// worksharing phase inside — i.e. the phases no phase names as parent.
+/// Indices into File.phases, in file order.
 std::vector<size_t> leafPhases(const PhaseFile &File);
 
 /// The phase's weight: the stored one, else time_s / total_time_s (0 when the

@@ -137,7 +137,9 @@ TEST(PhaseFile, LeavesAreWorksharingPhasesAndRegionsWithoutThem) {
   Add("s1", "single", std::string("r1"));    // leaf
   Add("r2", "parallel for", std::nullopt);   // no children: leaf
   Add("r3", "", std::nullopt);               // kind unknown, no children: leaf
-  EXPECT_EQ(leafPhases(F), (std::vector<size_t>{1, 2, 3, 4}));
+  Add("n1", "parallel", std::string("r2"));  // nested region with a child: not a leaf
+  Add("f2", "for", std::string("n1"));       // leaf
+  EXPECT_EQ(leafPhases(F), (std::vector<size_t>{1, 2, 4, 6}));
 }
 
 TEST(PhaseFile, RoundTripKeepsMeaning) {
