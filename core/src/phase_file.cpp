@@ -46,14 +46,22 @@ namespace {
 
 const char *typeName(const json &V) {
   switch (V.type()) {
-  case json::value_t::null: return "null";
-  case json::value_t::object: return "an object";
-  case json::value_t::array: return "an array";
-  case json::value_t::string: return "a string";
-  case json::value_t::boolean: return "a boolean";
-  case json::value_t::binary: return "binary data";
-  case json::value_t::discarded: return "nothing";
-  default: return "a number";
+  case json::value_t::null:
+    return "null";
+  case json::value_t::object:
+    return "an object";
+  case json::value_t::array:
+    return "an array";
+  case json::value_t::string:
+    return "a string";
+  case json::value_t::boolean:
+    return "a boolean";
+  case json::value_t::binary:
+    return "binary data";
+  case json::value_t::discarded:
+    return "nothing";
+  default:
+    return "a number";
   }
 }
 
@@ -64,9 +72,7 @@ public:
   Reader(const std::string &File, const json &Obj, std::string Path)
       : File(File), Obj(Obj), Path(std::move(Path)) {}
 
-  std::string at(const std::string &Key) const {
-    return Path.empty() ? Key : Path + "." + Key;
-  }
+  std::string at(const std::string &Key) const { return Path.empty() ? Key : Path + "." + Key; }
   [[noreturn]] void fail(const std::string &Key, const std::string &What) const {
     throw InputError(File, at(Key), What);
   }
@@ -76,7 +82,8 @@ public:
   }
   const json &require(const std::string &Key) const {
     const json *V = find(Key);
-    if (!V) fail(Key, "missing (required)");
+    if (!V)
+      fail(Key, "missing (required)");
     return *V;
   }
 
@@ -84,18 +91,21 @@ public:
     if (!V.is_number())
       fail(Key, std::string("expected a number, found ") + typeName(V));
     double D = V.get<double>();
-    if (!std::isfinite(D)) fail(Key, "expected a finite number");
+    if (!std::isfinite(D))
+      fail(Key, "expected a finite number");
     return D;
   }
   double number(const std::string &Key) const { return number(require(Key), Key); }
   double nonNegative(const std::string &Key) const {
     double D = number(Key);
-    if (D < 0) fail(Key, "must be >= 0, found " + formatNumber(D));
+    if (D < 0)
+      fail(Key, "must be >= 0, found " + formatNumber(D));
     return D;
   }
   std::optional<double> optNumber(const std::string &Key) const {
     const json *V = find(Key);
-    if (!V || V->is_null()) return std::nullopt;
+    if (!V || V->is_null())
+      return std::nullopt;
     return number(*V, Key);
   }
   std::uint64_t count(const json &V, const std::string &Key) const {
@@ -106,38 +116,46 @@ public:
   }
   std::optional<std::uint64_t> optCount(const std::string &Key) const {
     const json *V = find(Key);
-    if (!V || V->is_null()) return std::nullopt;
+    if (!V || V->is_null())
+      return std::nullopt;
     return count(*V, Key);
   }
   unsigned positiveCount(const std::string &Key) const {
     std::uint64_t N = count(require(Key), Key);
-    if (N == 0 || N > 1u << 20) fail(Key, "expected a positive integer, found " + std::to_string(N));
+    if (N == 0 || N > 1u << 20)
+      fail(Key, "expected a positive integer, found " + std::to_string(N));
     return unsigned(N);
   }
   std::string string(const json &V, const std::string &Key) const {
-    if (!V.is_string()) fail(Key, std::string("expected a string, found ") + typeName(V));
+    if (!V.is_string())
+      fail(Key, std::string("expected a string, found ") + typeName(V));
     return V.get<std::string>();
   }
   std::string string(const std::string &Key) const { return string(require(Key), Key); }
   std::optional<std::string> optString(const std::string &Key) const {
     const json *V = find(Key);
-    if (!V || V->is_null()) return std::nullopt;
+    if (!V || V->is_null())
+      return std::nullopt;
     return string(*V, Key);
   }
   std::optional<bool> optBool(const std::string &Key) const {
     const json *V = find(Key);
-    if (!V || V->is_null()) return std::nullopt;
-    if (!V->is_boolean()) fail(Key, std::string("expected true or false, found ") + typeName(*V));
+    if (!V || V->is_null())
+      return std::nullopt;
+    if (!V->is_boolean())
+      fail(Key, std::string("expected true or false, found ") + typeName(*V));
     return V->get<bool>();
   }
   const json &object(const std::string &Key) const {
     const json &V = require(Key);
-    if (!V.is_object()) fail(Key, std::string("expected an object, found ") + typeName(V));
+    if (!V.is_object())
+      fail(Key, std::string("expected an object, found ") + typeName(V));
     return V;
   }
   const json &array(const std::string &Key) const {
     const json &V = require(Key);
-    if (!V.is_array()) fail(Key, std::string("expected an array, found ") + typeName(V));
+    if (!V.is_array())
+      fail(Key, std::string("expected an array, found ") + typeName(V));
     return V;
   }
 
@@ -156,7 +174,8 @@ ProgramInfo readProgram(const std::string &File, const json &Doc) {
   Out.name = R.optString("name").value_or("");
   Out.started = R.optString("started").value_or("");
   if (const json *A = R.find("argv"); A && !A->is_null()) {
-    if (!A->is_array()) R.fail("argv", std::string("expected an array, found ") + typeName(*A));
+    if (!A->is_array())
+      R.fail("argv", std::string("expected an array, found ") + typeName(*A));
     for (size_t I = 0; I < A->size(); ++I)
       Out.argv.push_back(R.string((*A)[I], "argv[" + std::to_string(I) + "]"));
   }
@@ -192,7 +211,8 @@ PhaseStream readStream(const std::string &File, const json &S, const std::string
   Reader R(File, S, Path);
   PhaseStream Out;
   Out.id = R.optString("id").value_or("v" + std::to_string(Index + 1));
-  if (Out.id.empty()) R.fail("id", "must not be empty");
+  if (Out.id.empty())
+    R.fail("id", "must not be empty");
   Out.tuple.footprintKiB = R.number("footprint_kib");
   if (Out.tuple.footprintKiB <= 0)
     R.fail("footprint_kib", "must be > 0, found " + formatNumber(Out.tuple.footprintKiB));
@@ -203,11 +223,13 @@ PhaseStream readStream(const std::string &File, const json &S, const std::string
   Out.tuple.elemBytes = unsigned(Elem);
   std::string Acc = R.string("access");
   auto A = parseAccess(Acc);
-  if (!A) R.fail("access", "'" + Acc + "' is neither \"shared\" nor \"private\"");
+  if (!A)
+    R.fail("access", "'" + Acc + "' is neither \"shared\" nor \"private\"");
   Out.tuple.access = *A;
   Out.op = R.optString("op").value_or("");
   Out.significant = R.optBool("significant");
-  if (auto Site = R.optString("site")) Out.sites.push_back(*Site);
+  if (auto Site = R.optString("site"))
+    Out.sites.push_back(*Site);
   if (const json *Sites = R.find("sites"); Sites && !Sites->is_null()) {
     if (!Sites->is_array())
       R.fail("sites", std::string("expected an array, found ") + typeName(*Sites));
@@ -224,7 +246,8 @@ Phase readPhase(const std::string &File, const json &P, const std::string &Path)
   Reader R(File, P, Path);
   Phase Out;
   Out.id = R.string("id");
-  if (Out.id.empty()) R.fail("id", "must not be empty");
+  if (Out.id.empty())
+    R.fail("id", "must not be empty");
   Out.file = R.optString("file").value_or("");
   Out.line = unsigned(R.optCount("line").value_or(0));
   Out.column = unsigned(R.optCount("column").value_or(0));
@@ -234,7 +257,8 @@ Phase readPhase(const std::string &File, const json &P, const std::string &Path)
   Out.threads = R.positiveCount("threads");
   Out.timeS = R.nonNegative("time_s");
   Out.weight = R.optNumber("weight");
-  if (Out.weight && *Out.weight < 0) R.fail("weight", "must be >= 0");
+  if (Out.weight && *Out.weight < 0)
+    R.fail("weight", "must be >= 0");
   Out.iterations = R.nonNegative("iterations");
   Out.tpiUs = R.nonNegative("tpi_us");
   const json &Streams = R.array("streams");
@@ -268,7 +292,8 @@ PhaseFile parsePhaseFile(const std::string &Text, const std::string &FileName) {
     Top.fail("schema", "'" + Out.schema + "' is not " + PhaseFileSchema);
   Out.program = readProgram(FileName, Doc);
   if (const json *N = Top.find("node"); N && !N->is_null()) {
-    if (!N->is_object()) Top.fail("node", std::string("expected an object, found ") + typeName(*N));
+    if (!N->is_object())
+      Top.fail("node", std::string("expected an object, found ") + typeName(*N));
     Out.node = readNode(FileName, *N);
   }
   const json &Phases = Top.array("phases");
@@ -282,57 +307,73 @@ PhaseFile parsePhaseFile(const std::string &Text, const std::string &FileName) {
   }
   for (size_t I = 0; I < Out.phases.size(); ++I) {
     const Phase &P = Out.phases[I];
-    if (!P.parent) continue;
+    if (!P.parent)
+      continue;
     std::string Path = "phases[" + std::to_string(I) + "].parent";
-    if (*P.parent == P.id) throw InputError(FileName, Path, "a phase cannot be its own parent");
+    if (*P.parent == P.id)
+      throw InputError(FileName, Path, "a phase cannot be its own parent");
     if (!Ids.count(*P.parent))
       throw InputError(FileName, Path, "no phase has the id '" + *P.parent + "'");
   }
   return Out;
 }
 
-PhaseFile readPhaseFile(const std::string &Path) {
-  return parsePhaseFile(readFile(Path), Path);
-}
+PhaseFile readPhaseFile(const std::string &Path) { return parsePhaseFile(readFile(Path), Path); }
 
 std::string formatPhaseFile(const PhaseFile &File) {
   using ojson = nlohmann::ordered_json;
   ojson Doc;
   Doc["schema"] = PhaseFileSchema;
   ojson Prog;
-  if (!File.program.name.empty()) Prog["name"] = File.program.name;
-  if (!File.program.argv.empty()) Prog["argv"] = File.program.argv;
+  if (!File.program.name.empty())
+    Prog["name"] = File.program.name;
+  if (!File.program.argv.empty())
+    Prog["argv"] = File.program.argv;
   Prog["total_time_s"] = File.program.totalTimeS;
   Prog["threads"] = File.program.threads;
-  if (!File.program.started.empty()) Prog["started"] = File.program.started;
+  if (!File.program.started.empty())
+    Prog["started"] = File.program.started;
   Doc["program"] = Prog;
   if (File.node) {
     const NodeInfo &N = *File.node;
     ojson J;
     J["label"] = N.label;
-    if (!N.hostname.empty()) J["hostname"] = N.hostname;
-    if (!N.cpu.empty()) J["cpu"] = N.cpu;
-    if (N.cores) J["cores"] = N.cores;
-    if (N.pus) J["pus"] = N.pus;
-    if (N.numaNodes) J["numa_nodes"] = N.numaNodes;
-    if (N.sockets) J["sockets"] = N.sockets;
+    if (!N.hostname.empty())
+      J["hostname"] = N.hostname;
+    if (!N.cpu.empty())
+      J["cpu"] = N.cpu;
+    if (N.cores)
+      J["cores"] = N.cores;
+    if (N.pus)
+      J["pus"] = N.pus;
+    if (N.numaNodes)
+      J["numa_nodes"] = N.numaNodes;
+    if (N.sockets)
+      J["sockets"] = N.sockets;
     J["caches_kib"] = {{"l1d", N.l1dKiB}, {"l2", N.l2KiB}, {"l3", N.l3KiB}};
-    if (N.memoryMiB) J["memory_mib"] = N.memoryMiB;
+    if (N.memoryMiB)
+      J["memory_mib"] = N.memoryMiB;
     Doc["node"] = J;
   }
   ojson Phases = ojson::array();
   for (const Phase &P : File.phases) {
     ojson J;
     J["id"] = P.id;
-    if (!P.file.empty()) J["file"] = P.file;
-    if (P.line) J["line"] = P.line;
-    if (P.column) J["column"] = P.column;
-    if (!P.kind.empty()) J["kind"] = P.kind;
+    if (!P.file.empty())
+      J["file"] = P.file;
+    if (P.line)
+      J["line"] = P.line;
+    if (P.column)
+      J["column"] = P.column;
+    if (!P.kind.empty())
+      J["kind"] = P.kind;
     J["parent"] = P.parent ? ojson(*P.parent) : ojson(nullptr);
-    if (P.invocations) J["invocations"] = P.invocations;
+    if (P.invocations)
+      J["invocations"] = P.invocations;
     J["threads"] = P.threads;
     J["time_s"] = P.timeS;
-    if (P.weight) J["weight"] = *P.weight;
+    if (P.weight)
+      J["weight"] = *P.weight;
     J["iterations"] = P.iterations;
     J["tpi_us"] = P.tpiUs;
     ojson Streams = ojson::array();
@@ -343,11 +384,16 @@ std::string formatPhaseFile(const PhaseFile &File) {
       SJ["stride_bytes"] = S.tuple.strideBytes;
       SJ["elem_bytes"] = S.tuple.elemBytes;
       SJ["access"] = accessName(S.tuple.access);
-      if (!S.op.empty()) SJ["op"] = S.op;
-      if (S.significant) SJ["significant"] = *S.significant;
-      if (S.sites.size() == 1) SJ["site"] = S.sites.front();
-      else if (!S.sites.empty()) SJ["sites"] = S.sites;
-      if (S.samples) SJ["samples"] = S.samples;
+      if (!S.op.empty())
+        SJ["op"] = S.op;
+      if (S.significant)
+        SJ["significant"] = *S.significant;
+      if (S.sites.size() == 1)
+        SJ["site"] = S.sites.front();
+      else if (!S.sites.empty())
+        SJ["sites"] = S.sites;
+      if (S.samples)
+        SJ["samples"] = S.samples;
       Streams.push_back(std::move(SJ));
     }
     J["streams"] = std::move(Streams);
@@ -360,24 +406,28 @@ std::string formatPhaseFile(const PhaseFile &File) {
 std::vector<size_t> leafPhases(const PhaseFile &File) {
   std::set<std::string> Parents;
   for (const Phase &P : File.phases)
-    if (P.parent) Parents.insert(*P.parent);
+    if (P.parent)
+      Parents.insert(*P.parent);
   std::vector<size_t> Leaves;
   // A leaf is a phase that no phase names as its parent: worksharing phases
   // (nothing nests in them) and regions without worksharing phases inside.
   // A nested region that has children of its own is therefore not a leaf
   // either, so no time is counted twice.
   for (size_t I = 0; I < File.phases.size(); ++I)
-    if (!Parents.count(File.phases[I].id)) Leaves.push_back(I);
+    if (!Parents.count(File.phases[I].id))
+      Leaves.push_back(I);
   return Leaves;
 }
 
 double phaseWeight(const Phase &P, const ProgramInfo &Program) {
-  if (P.weight) return *P.weight;
+  if (P.weight)
+    return *P.weight;
   return Program.totalTimeS > 0 ? P.timeS / Program.totalTimeS : 0;
 }
 
 bool isSignificantStream(const PhaseStream &S, double L1dKiB) {
-  if (S.significant) return *S.significant;
+  if (S.significant)
+    return *S.significant;
   return L1dKiB <= 0 || S.tuple.footprintKiB > L1dKiB;
 }
 

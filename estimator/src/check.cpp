@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "phaseprobe/error.h"
-#include "phaseprobe/phase_file.h"
 #include "phaseprobe/estimator.h"
+#include "phaseprobe/phase_file.h"
 
 #include <cmath>
 #include <map>
@@ -26,7 +26,8 @@ std::string num(double V, const char *F = "%.6g") {
 }
 
 std::string signedPct(double Base, double Cur) {
-  if (Base == 0) return Cur == 0 ? "+0%" : "new";
+  if (Base == 0)
+    return Cur == 0 ? "+0%" : "new";
   return num((Cur - Base) / Base * 100, "%+.2f%%");
 }
 
@@ -41,7 +42,8 @@ std::map<std::string, PhaseView> phasesOf(const ojson &Doc, const std::string &P
   std::map<std::string, PhaseView> Out;
   auto It = Doc.find("phases");
   if (It == Doc.end() || !It->is_array()) {
-    if (!Path.empty()) throw InputError(Path, "phases", "expected an array");
+    if (!Path.empty())
+      throw InputError(Path, "phases", "expected an array");
     return Out;
   }
   for (size_t I = 0; I < It->size(); ++I) {
@@ -62,7 +64,8 @@ std::map<std::string, PhaseView> phasesOf(const ojson &Doc, const std::string &P
         if (E->contains("profile") && (*E)["profile"].is_object())
           Profile = (*E)["profile"].value("ubench", std::string()) + " " +
                     (*E)["profile"].value("streams", std::string()) + " (fallback)";
-        if (E->value("status", std::string()) == "missing") Profile = "(no profile: base time)";
+        if (E->value("status", std::string()) == "missing")
+          Profile = "(no profile: base time)";
         V.estimates[E.key()] = {(*E)["time_s"].get<double>(), Profile};
       }
     }
@@ -76,11 +79,13 @@ std::map<std::string, double> nodesOf(const ojson &Doc, const std::string &Path)
   auto It = Doc.find("nodes");
   if (It == Doc.end())
     throw InputError(Path, "nodes", "missing: not an estimate (a phaseprobe-match result?)");
-  if (!It->is_array()) throw InputError(Path, "nodes", "expected an array");
+  if (!It->is_array())
+    throw InputError(Path, "nodes", "expected an array");
   for (size_t I = 0; I < It->size(); ++I) {
     const ojson &N = (*It)[I];
     std::string Where = "nodes[" + std::to_string(I) + "]";
-    if (!N.is_object()) throw InputError(Path, Where, "expected an object");
+    if (!N.is_object())
+      throw InputError(Path, Where, "expected an object");
     if (!N.contains("node") || !N["node"].is_string())
       throw InputError(Path, Where + ".node", "expected a string");
     if (!N.contains("time_s") || !N["time_s"].is_number())
@@ -98,9 +103,11 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
   try {
     Base = ojson::parse(BaselineText);
   } catch (const ojson::parse_error &E) {
-    throw InputError(BaselinePath, jsonErrorPlace(BaselineText, E.byte), std::string("malformed JSON: ") + jsonErrorReason(E.what()));
+    throw InputError(BaselinePath, jsonErrorPlace(BaselineText, E.byte),
+                     std::string("malformed JSON: ") + jsonErrorReason(E.what()));
   }
-  if (!Base.is_object()) throw InputError(BaselinePath, "", "expected a JSON object");
+  if (!Base.is_object())
+    throw InputError(BaselinePath, "", "expected a JSON object");
   if (!Base.contains("schema") || Base["schema"] != "phaseprobe.estimate/1")
     throw InputError(BaselinePath, "schema",
                      "expected \"phaseprobe.estimate/1\", found " +
@@ -122,12 +129,15 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
     std::string Verdict = Slower ? "SLOWER beyond the tolerance" : "ok";
     R.lines.push_back("node " + Node + ": " + num(Was) + " s -> " + num(Cur) + " s (" +
                       signedPct(Was, Cur) + ", tolerance " + num(Tolerance) + "%): " + Verdict);
-    if (!Slower) continue;
+    if (!Slower)
+      continue;
     R.regressed = true;
     // Which phases moved on this node, and how.
     std::map<std::string, bool> Ids;
-    for (const auto &P : CurPhases) Ids[P.first] = true;
-    for (const auto &P : BasePhases) Ids[P.first] = true;
+    for (const auto &P : CurPhases)
+      Ids[P.first] = true;
+    for (const auto &P : BasePhases)
+      Ids[P.first] = true;
     for (const auto &[Id, Unused] : Ids) {
       (void)Unused;
       auto C = CurPhases.find(Id), O = BasePhases.find(Id);
@@ -138,7 +148,8 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
       if (O != BasePhases.end())
         if (auto It = O->second.estimates.find(Node); It != O->second.estimates.end())
           OE = &It->second;
-      if (!CE && !OE) continue;
+      if (!CE && !OE)
+        continue;
       if (!OE) {
         R.lines.push_back("  phase " + Id + ": new estimate " + num(CE->first) + " s with " +
                           CE->second + " (not estimated in the baseline)");
@@ -148,7 +159,8 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
       } else if (CE->first != OE->first || CE->second != OE->second) {
         std::string L = "  phase " + Id + ": " + num(OE->first) + " s -> " + num(CE->first) +
                         " s (" + signedPct(OE->first, CE->first) + ")";
-        if (CE->second != OE->second) L += ", profile " + OE->second + " -> " + CE->second;
+        if (CE->second != OE->second)
+          L += ", profile " + OE->second + " -> " + CE->second;
         R.lines.push_back(L);
       }
     }

@@ -25,28 +25,34 @@ std::optional<double> NppdbTpiLookup::tpi(const std::string &Node, const std::st
                                           const std::vector<StreamTuple> &Streams,
                                           unsigned Threads) const {
   std::optional<Profile> P = Db.find(Node, UBench, Streams, Threads);
-  if (!P) return std::nullopt;
+  if (!P)
+    return std::nullopt;
   return P->tpiUs;
 }
 
 const char *phaseEstimateKindName(PhaseEstimate::Kind K) {
   switch (K) {
-  case PhaseEstimate::Chosen: return "chosen";
-  case PhaseEstimate::Fallback: return "fallback";
-  case PhaseEstimate::Missing: return "missing";
+  case PhaseEstimate::Chosen:
+    return "chosen";
+  case PhaseEstimate::Fallback:
+    return "fallback";
+  case PhaseEstimate::Missing:
+    return "missing";
   }
   return "?";
 }
 
 const NodeEstimate *Estimate::baseNode() const {
   for (const NodeEstimate &N : nodes)
-    if (N.node == base) return &N;
+    if (N.node == base)
+      return &N;
   return nullptr;
 }
 
 std::optional<double> Estimate::selfCheckPercent() const {
   const NodeEstimate *B = baseNode();
-  if (!B || threads != 0 || measuredS <= 0) return std::nullopt;
+  if (!B || threads != 0 || measuredS <= 0)
+    return std::nullopt;
   return (B->timeS - measuredS) / measuredS * 100.0;
 }
 
@@ -58,20 +64,23 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   E.threads = Threads;
   E.measuredS = F.program.totalTimeS;
   for (const PhaseMatch &PM : M)
-    if (PM.matched()) E.coveredS += F.phases[PM.phaseIndex].timeS;
+    if (PM.matched())
+      E.coveredS += F.phases[PM.phaseIndex].timeS;
   // A hand-written file may list phases whose times exceed the total (or
   // nested leaves that overlap); never let the uncovered part go negative.
   E.uncoveredS = std::max(0.0, E.measuredS - E.coveredS);
   E.coverage = E.measuredS > 0 ? std::min(1.0, E.coveredS / E.measuredS) : 0;
 
   std::vector<std::string> All = Nodes;
-  if (std::find(All.begin(), All.end(), Base) == All.end()) All.insert(All.begin(), Base);
+  if (std::find(All.begin(), All.end(), Base) == All.end())
+    All.insert(All.begin(), Base);
   for (const std::string &Node : All) {
     NodeEstimate NE;
     NE.node = Node;
     for (size_t I = 0; I < M.size(); ++I) {
       const PhaseMatch &PM = M[I];
-      if (!PM.matched()) continue;
+      if (!PM.matched())
+        continue;
       const Phase &P = F.phases[PM.phaseIndex];
       unsigned Th = Threads ? Threads : P.threads;
       PhaseEstimate PE;
@@ -102,13 +111,18 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   }
   double BaseS = 0;
   for (const NodeEstimate &N : E.nodes)
-    if (N.node == Base) BaseS = N.timeS;
-  for (NodeEstimate &N : E.nodes) N.relativeToBase = BaseS > 0 ? N.timeS / BaseS : 0;
-  std::stable_sort(E.nodes.begin(), E.nodes.end(), [](const NodeEstimate &A, const NodeEstimate &B) {
-    if (A.timeS != B.timeS) return A.timeS < B.timeS;
-    return A.node < B.node;
-  });
-  for (size_t I = 0; I < E.nodes.size(); ++I) E.nodes[I].rank = unsigned(I + 1);
+    if (N.node == Base)
+      BaseS = N.timeS;
+  for (NodeEstimate &N : E.nodes)
+    N.relativeToBase = BaseS > 0 ? N.timeS / BaseS : 0;
+  std::stable_sort(E.nodes.begin(), E.nodes.end(),
+                   [](const NodeEstimate &A, const NodeEstimate &B) {
+                     if (A.timeS != B.timeS)
+                       return A.timeS < B.timeS;
+                     return A.node < B.node;
+                   });
+  for (size_t I = 0; I < E.nodes.size(); ++I)
+    E.nodes[I].rank = unsigned(I + 1);
   return E;
 }
 

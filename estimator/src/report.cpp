@@ -18,7 +18,8 @@ using ojson = nlohmann::ordered_json;
 /// Estimates are printed and compared at 1e-9 s resolution at most; rounding
 /// keeps the JSON free of binary noise (210.39999999999998).
 static double tidy(double V) {
-  if (V == 0 || !std::isfinite(V)) return V;
+  if (V == 0 || !std::isfinite(V))
+    return V;
   double Scale = std::pow(10.0, 12 - std::ceil(std::log10(std::fabs(V))));
   return std::round(V * Scale) / Scale;
 }
@@ -79,14 +80,17 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
 }
 
 static std::string csvField(const std::string &S) {
-  if (S.find_first_of(",\"\n") == std::string::npos) return S;
+  if (S.find_first_of(",\"\n") == std::string::npos)
+    return S;
   std::string Q = "\"";
-  for (char C : S) Q += C == '"' ? std::string("\"\"") : std::string(1, C);
+  for (char C : S)
+    Q += C == '"' ? std::string("\"\"") : std::string(1, C);
   return Q + "\"";
 }
 
 std::string estimateCsv(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Estimate &E) {
-  std::string Out = "node,rank,relative_to_base,phase,time_s,tpi_us,iterations,ubench,streams,status\n";
+  std::string Out =
+      "node,rank,relative_to_base,phase,time_s,tpi_us,iterations,ubench,streams,status\n";
   for (const NodeEstimate &N : E.nodes) {
     std::string Head = csvField(N.node) + "," + std::to_string(N.rank) + "," +
                        formatNumber(tidy(N.relativeToBase)) + ",";
@@ -98,13 +102,15 @@ std::string estimateCsv(const PhaseFile &F, const std::vector<PhaseMatch> &M, co
         continue;
       }
       const Candidate &C = PM.ranked[PE.rank];
-      Out += formatNumber(PE.tpiUs) + "," + formatNumber(PE.iterations) + "," +
-             csvField(C.ubench) + "," + formatStreams(C.streams) + "," +
-             phaseEstimateKindName(PE.kind) + "\n";
+      Out += formatNumber(PE.tpiUs) + "," + formatNumber(PE.iterations) + "," + csvField(C.ubench) +
+             "," + formatStreams(C.streams) + "," + phaseEstimateKindName(PE.kind) + "\n";
     }
     Out += Head + "(uncovered)," + formatNumber(tidy(E.uncoveredS)) + ",,,,,measured on base\n";
     Out += Head + "(program)," + formatNumber(tidy(N.timeS)) + ",,,,," +
-           (N.missing ? "incomplete" : N.fallbacks ? "with fallbacks" : "estimate") + "\n";
+           (N.missing     ? "incomplete"
+            : N.fallbacks ? "with fallbacks"
+                          : "estimate") +
+           "\n";
   }
   return Out;
 }

@@ -33,9 +33,11 @@ std::vector<std::string> splitNodes(const std::string &S) {
   size_t Start = 0;
   while (Start <= S.size()) {
     size_t End = S.find(',', Start);
-    if (End == std::string::npos) End = S.size();
+    if (End == std::string::npos)
+      End = S.size();
     std::string N = S.substr(Start, End - Start);
-    if (N.empty()) throw InputError("", "--nodes", "empty node label in '" + S + "'");
+    if (N.empty())
+      throw InputError("", "--nodes", "empty node label in '" + S + "'");
     Out.push_back(N);
     Start = End + 1;
   }
@@ -57,23 +59,25 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                "profile");
   for (const PhaseMatch &PM : M) {
     const Phase &P = F.phases[PM.phaseIndex];
-    if (!PM.matched()) continue;
+    if (!PM.matched())
+      continue;
     bool First = true;
     for (const NodeEstimate &N : E.nodes) {
       for (const PhaseEstimate &PE : N.phases) {
-        if (PE.match != size_t(&PM - M.data())) continue;
+        if (PE.match != size_t(&PM - M.data()))
+          continue;
         std::string Profile;
         if (PE.kind == PhaseEstimate::Missing) {
           Profile = "no ranked profile on this node: kept as measured on " + In.base;
         } else {
           const Candidate &C = PM.ranked[PE.rank];
-          Profile = C.ubench + " " + formatStreams(C.streams) + " (" + fmt("%.4g", C.score.index) + ")";
+          Profile =
+              C.ubench + " " + formatStreams(C.streams) + " (" + fmt("%.4g", C.score.index) + ")";
           if (PE.kind == PhaseEstimate::Fallback)
             Profile += " FALLBACK #" + std::to_string(PE.rank + 1) + ": " + PM.candidate->ubench +
                        " not measured here";
         }
-        std::fprintf(Out, "%-24s %-12s %12s %14s  %s\n", First ? P.id.c_str() : "",
-                     N.node.c_str(),
+        std::fprintf(Out, "%-24s %-12s %12s %14s  %s\n", First ? P.id.c_str() : "", N.node.c_str(),
                      PE.kind == PhaseEstimate::Missing ? "-" : fmt("%.6g", PE.tpiUs).c_str(),
                      fmt("%.4f", PE.timeS).c_str(), Profile.c_str());
         First = false;
@@ -82,7 +86,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
   }
   size_t Unmatched = 0;
   for (const PhaseMatch &PM : M)
-    if (!PM.matched() && PM.status != MatchStatus::NotLeaf) ++Unmatched;
+    if (!PM.matched() && PM.status != MatchStatus::NotLeaf)
+      ++Unmatched;
   std::fprintf(Out,
                "\ncoverage: %.2f%% of the base run (%s s of %s s) is in matched phases; "
                "uncovered %s s (%.2f%%: serial code, regions outside their leaves, %zu "
@@ -91,7 +96,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                fmt("%.6g", E.uncoveredS).c_str(), (1 - E.coverage) * 100, Unmatched,
                In.base.c_str());
   for (const PhaseMatch &PM : M) {
-    if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams) continue;
+    if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams)
+      continue;
     const Phase &P = F.phases[PM.phaseIndex];
     std::fprintf(Out, "  %s (%.2f%% of the base run) is %s", P.id.c_str(), PM.weight * 100,
                  matchStatusName(PM.status));
@@ -99,25 +105,29 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
       std::fprintf(Out, ": a new uB would need streams %s, %u threads, tpi %s us",
                    queryNotation(P, PM.streams).c_str(), P.threads, formatNumber(P.tpiUs).c_str());
     std::fprintf(Out, "\n");
-    for (const std::string &N : PM.notes) std::fprintf(Out, "    note: %s\n", N.c_str());
+    for (const std::string &N : PM.notes)
+      std::fprintf(Out, "    note: %s\n", N.c_str());
   }
   if (const NodeEstimate *B = E.baseNode()) {
     if (auto Err = E.selfCheckPercent())
       std::fprintf(Out, "self-check on %s: estimate %s s vs measured %s s (%+.2f%%)\n",
-                   In.base.c_str(), fmt("%.6g", B->timeS).c_str(),
-                   fmt("%.6g", E.measuredS).c_str(), *Err);
+                   In.base.c_str(), fmt("%.6g", B->timeS).c_str(), fmt("%.6g", E.measuredS).c_str(),
+                   *Err);
     else
-      std::fprintf(Out, "self-check on %s: not applicable (the base run used other thread "
-                        "counts than the projection)\n",
+      std::fprintf(Out,
+                   "self-check on %s: not applicable (the base run used other thread "
+                   "counts than the projection)\n",
                    In.base.c_str());
   }
   std::fprintf(Out, "\n%4s  %-12s %14s %16s  %s\n", "rank", "node", "estimate_s",
                ("vs " + In.base).c_str(), "notes");
   for (const NodeEstimate &N : E.nodes) {
     std::string Notes;
-    if (N.node == In.base) Notes = "base node";
+    if (N.node == In.base)
+      Notes = "base node";
     if (N.fallbacks)
-      Notes += (Notes.empty() ? "" : "; ") + std::to_string(N.fallbacks) + " phase(s) on a fallback profile";
+      Notes += (Notes.empty() ? "" : "; ") + std::to_string(N.fallbacks) +
+               " phase(s) on a fallback profile";
     if (N.missing)
       Notes += (Notes.empty() ? "" : "; ") + std::string("INCOMPLETE: ") +
                std::to_string(N.missing) + " phase(s) without any ranked profile (base time used)";
@@ -132,8 +142,7 @@ int main(int Argc, char **Argv) {
   CLI::App App{"Estimate an OpenMP program's time on every node of an NPPDB from one "
                "instrumented run on the base node (METHOD.md, stages 3 and 4)."};
   App.name("phaseprobe-estimate");
-  std::string PhasesPath, DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg,
-      Baseline;
+  std::string PhasesPath, DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
   unsigned Threads = 0;
   double Tolerance = 0;
   App.add_option("phases", PhasesPath, "Phase file (phaseprobe.phases/1)");
@@ -154,17 +163,24 @@ int main(int Argc, char **Argv) {
       ->check(CLI::NonNegativeNumber);
 
   return runTool("phaseprobe-estimate", App, Argc, Argv, [&]() -> int {
-    if (PhasesPath.empty()) throw InputError("", "", "no phase file given (see --help)");
-    if (DbPath.empty()) throw InputError("", "", "--db is required");
-    if (Base.empty()) throw InputError("", "", "--base is required");
-    if (!JsonOut.empty()) checkWritable(JsonOut);
-    if (!CsvOut.empty()) checkWritable(CsvOut);
+    if (PhasesPath.empty())
+      throw InputError("", "", "no phase file given (see --help)");
+    if (DbPath.empty())
+      throw InputError("", "", "--db is required");
+    if (Base.empty())
+      throw InputError("", "", "--base is required");
+    if (!JsonOut.empty())
+      checkWritable(JsonOut);
+    if (!CsvOut.empty())
+      checkWritable(CsvOut);
     std::string BaselineText;
-    if (!Baseline.empty()) BaselineText = readFile(Baseline);
+    if (!Baseline.empty())
+      BaselineText = readFile(Baseline);
     MatchInputs In = loadMatchInputs(PhasesPath, DbPath, Base, ConfigPath, PairingArg);
     std::vector<std::string> Nodes = NodesArg.empty() ? In.db->nodes() : splitNodes(NodesArg);
     for (const std::string &N : Nodes)
-      if (!In.db->node(N)) throw InputError(DbPath, "", "no node '" + N + "' (--nodes)");
+      if (!In.db->node(N))
+        throw InputError(DbPath, "", "no node '" + N + "' (--nodes)");
 
     NppdbProfileSource Src(*In.db, In.base);
     MatchOptions O;
@@ -177,17 +193,23 @@ int main(int Argc, char **Argv) {
     nlohmann::ordered_json Doc = estimateReportJson(In, M, E);
     // Validate the baseline before writing anything.
     std::optional<CheckResult> Check;
-    if (!Baseline.empty()) Check = checkAgainstBaseline(Doc, BaselineText, Baseline, Tolerance);
+    if (!Baseline.empty())
+      Check = checkAgainstBaseline(Doc, BaselineText, Baseline, Tolerance);
 
-    if (!JsonOut.empty()) writeFileAtomically(JsonOut, Doc.dump(2) + "\n");
-    if (!CsvOut.empty()) writeFileAtomically(CsvOut, estimateCsv(In.phases, M, E));
+    if (!JsonOut.empty())
+      writeFileAtomically(JsonOut, Doc.dump(2) + "\n");
+    if (!CsvOut.empty())
+      writeFileAtomically(CsvOut, estimateCsv(In.phases, M, E));
     printEstimate(stdout, In, M, E);
-    if (!Check) return ExitOk;
+    if (!Check)
+      return ExitOk;
     std::printf("\ncheck against %s (tolerance %s%%):\n", Baseline.c_str(),
                 fmt("%g", Tolerance).c_str());
-    for (const std::string &L : Check->lines) std::printf("  %s\n", L.c_str());
+    for (const std::string &L : Check->lines)
+      std::printf("  %s\n", L.c_str());
     std::fflush(stdout);
-    if (!Check->regressed) return ExitOk;
+    if (!Check->regressed)
+      return ExitOk;
     std::fprintf(stderr,
                  "phaseprobe-estimate: %s: estimate slower than the baseline beyond %s%% "
                  "(details on stdout)\n",

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "phaseprobe/atomic_file.h"
 #include "phaseprobe/error.h"
-#include "phaseprobe/phase_file.h"
 #include "phaseprobe/matcher.h"
+#include "phaseprobe/phase_file.h"
 #include "phaseprobe/stream_notation.h"
 
 #include <cmath>
@@ -23,14 +23,17 @@ static const char *ConfigSchema = "phaseprobe.match-config/1";
 const char *pairingName(Pairing P) { return P == Pairing::Ordered ? "ordered" : "best"; }
 
 std::optional<Pairing> parsePairing(const std::string &S) {
-  if (S == "ordered") return Pairing::Ordered;
-  if (S == "best") return Pairing::Best;
+  if (S == "ordered")
+    return Pairing::Ordered;
+  if (S == "best")
+    return Pairing::Best;
   return std::nullopt;
 }
 
 double BandedField::maxPoints() const {
   double M = otherwise;
-  for (const auto &B : bands) M = std::max(M, B.second);
+  for (const auto &B : bands)
+    M = std::max(M, B.second);
   return M;
 }
 
@@ -64,14 +67,16 @@ struct ConfigReader {
         fail(Path.empty() ? It.key() : Path + "." + It.key(), "unknown key");
   }
   double number(const json &V, const std::string &Path, bool NonNegative = true) const {
-    if (!V.is_number()) fail(Path, "expected a number, found " + V.dump());
+    if (!V.is_number())
+      fail(Path, "expected a number, found " + V.dump());
     double D = V.get<double>();
     if (!std::isfinite(D) || (NonNegative && D < 0))
       fail(Path, "expected a non-negative number, found " + V.dump());
     return D;
   }
   const json &object(const json &V, const std::string &Path) const {
-    if (!V.is_object()) fail(Path, "expected an object, found " + V.dump());
+    if (!V.is_object())
+      fail(Path, "expected an object, found " + V.dump());
     return V;
   }
 
@@ -79,14 +84,17 @@ struct ConfigReader {
     object(V, Path);
     onlyKeys(V, Path, {"bands", "otherwise", "discard_above_percent"});
     if (auto It = V.find("bands"); It != V.end()) {
-      if (!It->is_array()) fail(Path + ".bands", "expected an array, found " + It->dump());
+      if (!It->is_array())
+        fail(Path + ".bands", "expected an array, found " + It->dump());
       F.bands.clear();
       for (size_t I = 0; I < It->size(); ++I) {
         std::string BP = Path + ".bands[" + std::to_string(I) + "]";
         const json &B = object((*It)[I], BP);
         onlyKeys(B, BP, {"max_percent", "points"});
-        if (!B.contains("max_percent")) fail(BP + ".max_percent", "missing (required)");
-        if (!B.contains("points")) fail(BP + ".points", "missing (required)");
+        if (!B.contains("max_percent"))
+          fail(BP + ".max_percent", "missing (required)");
+        if (!B.contains("points"))
+          fail(BP + ".points", "missing (required)");
         double Edge = number(B["max_percent"], BP + ".max_percent");
         double Pts = number(B["points"], BP + ".points");
         if (!F.bands.empty() && Edge <= F.bands.back().first)
@@ -98,15 +106,18 @@ struct ConfigReader {
     if (auto It = V.find("otherwise"); It != V.end())
       F.otherwise = number(*It, Path + ".otherwise");
     if (auto It = V.find("discard_above_percent"); It != V.end()) {
-      if (It->is_null()) F.discardAbove.reset();
-      else F.discardAbove = number(*It, Path + ".discard_above_percent");
+      if (It->is_null())
+        F.discardAbove.reset();
+      else
+        F.discardAbove = number(*It, Path + ".discard_above_percent");
     }
   }
 
   void boolean(const json &V, const std::string &Path, BooleanField &F) const {
     object(V, Path);
     onlyKeys(V, Path, {"equal", "different"});
-    if (auto It = V.find("equal"); It != V.end()) F.equal = number(*It, Path + ".equal");
+    if (auto It = V.find("equal"); It != V.end())
+      F.equal = number(*It, Path + ".equal");
     if (auto It = V.find("different"); It != V.end())
       F.different = number(*It, Path + ".different");
   }
@@ -114,7 +125,8 @@ struct ConfigReader {
 
 json bandedJson(const BandedField &F) {
   json Bands = json::array();
-  for (const auto &B : F.bands) Bands.push_back({{"max_percent", B.first}, {"points", B.second}});
+  for (const auto &B : F.bands)
+    Bands.push_back({{"max_percent", B.first}, {"points", B.second}});
   return {{"bands", Bands},
           {"otherwise", F.otherwise},
           {"discard_above_percent", F.discardAbove ? json(*F.discardAbove) : json(nullptr)}};
@@ -127,10 +139,12 @@ MatchConfig parseMatchConfig(const std::string &Text, const std::string &FileNam
   try {
     Doc = json::parse(Text);
   } catch (const json::parse_error &E) {
-    throw InputError(FileName, jsonErrorPlace(Text, E.byte), std::string("malformed JSON: ") + jsonErrorReason(E.what()));
+    throw InputError(FileName, jsonErrorPlace(Text, E.byte),
+                     std::string("malformed JSON: ") + jsonErrorReason(E.what()));
   }
   ConfigReader R{FileName};
-  if (!Doc.is_object()) R.fail("", "expected a JSON object");
+  if (!Doc.is_object())
+    R.fail("", "expected a JSON object");
   R.onlyKeys(Doc, "",
              {"schema", "significant_weight", "significant_stream_kib", "max_query_streams",
               "pairing", "footprint", "stride", "tpi", "elem", "access"});
@@ -140,29 +154,38 @@ MatchConfig parseMatchConfig(const std::string &Text, const std::string &FileNam
       R.fail("schema", It->dump() + " is not \"" + ConfigSchema + "\"");
   if (auto It = Doc.find("significant_weight"); It != Doc.end()) {
     C.significantWeight = R.number(*It, "significant_weight");
-    if (C.significantWeight > 1) R.fail("significant_weight", "is a fraction (0.01 = 1%), found " + It->dump());
+    if (C.significantWeight > 1)
+      R.fail("significant_weight", "is a fraction (0.01 = 1%), found " + It->dump());
   }
   if (auto It = Doc.find("significant_stream_kib"); It != Doc.end()) {
-    if (It->is_null()) C.significantStreamKiB.reset();
-    else C.significantStreamKiB = R.number(*It, "significant_stream_kib");
+    if (It->is_null())
+      C.significantStreamKiB.reset();
+    else
+      C.significantStreamKiB = R.number(*It, "significant_stream_kib");
   }
   if (auto It = Doc.find("max_query_streams"); It != Doc.end()) {
     double N = R.number(*It, "max_query_streams");
     if (N < 1 || N > MaxQueryStreams || N != std::floor(N))
-      R.fail("max_query_streams",
-             "expected an integer from 1 to " + std::to_string(MaxQueryStreams) + ", found " + It->dump());
+      R.fail("max_query_streams", "expected an integer from 1 to " +
+                                      std::to_string(MaxQueryStreams) + ", found " + It->dump());
     C.maxQueryStreams = unsigned(N);
   }
   if (auto It = Doc.find("pairing"); It != Doc.end()) {
     auto P = It->is_string() ? parsePairing(It->get<std::string>()) : std::nullopt;
-    if (!P) R.fail("pairing", "expected \"ordered\" or \"best\", found " + It->dump());
+    if (!P)
+      R.fail("pairing", "expected \"ordered\" or \"best\", found " + It->dump());
     C.pairing = *P;
   }
-  if (auto It = Doc.find("footprint"); It != Doc.end()) R.banded(*It, "footprint", C.footprint);
-  if (auto It = Doc.find("stride"); It != Doc.end()) R.banded(*It, "stride", C.stride);
-  if (auto It = Doc.find("tpi"); It != Doc.end()) R.banded(*It, "tpi", C.tpi);
-  if (auto It = Doc.find("elem"); It != Doc.end()) R.boolean(*It, "elem", C.elem);
-  if (auto It = Doc.find("access"); It != Doc.end()) R.boolean(*It, "access", C.access);
+  if (auto It = Doc.find("footprint"); It != Doc.end())
+    R.banded(*It, "footprint", C.footprint);
+  if (auto It = Doc.find("stride"); It != Doc.end())
+    R.banded(*It, "stride", C.stride);
+  if (auto It = Doc.find("tpi"); It != Doc.end())
+    R.banded(*It, "tpi", C.tpi);
+  if (auto It = Doc.find("elem"); It != Doc.end())
+    R.boolean(*It, "elem", C.elem);
+  if (auto It = Doc.find("access"); It != Doc.end())
+    R.boolean(*It, "access", C.access);
   return C;
 }
 

@@ -26,7 +26,8 @@ MatchInputs::~MatchInputs() = default;
 MatchInputs::MatchInputs(MatchInputs &&) = default;
 
 void checkWritable(const std::string &Path) {
-  if (Path.empty()) throw InputError("", "", "an output path is empty");
+  if (Path.empty())
+    throw InputError("", "", "an output path is empty");
   struct stat St;
   if (::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode))
     throw InputError(Path, "", "is a directory, not a file");
@@ -56,10 +57,12 @@ MatchInputs loadMatchInputs(const std::string &PhasesPath, const std::string &Db
   std::optional<NodeInfo> Node = In.db->node(Base);
   if (!Node) {
     std::string Known;
-    for (const std::string &L : In.db->nodes()) Known += (Known.empty() ? "" : ", ") + L;
-    throw InputError(DbPath, "", "no base node '" + Base + "' in the database (" +
-                                     (Known.empty() ? std::string("it has no nodes")
-                                                    : "nodes: " + Known) + ")");
+    for (const std::string &L : In.db->nodes())
+      Known += (Known.empty() ? "" : ", ") + L;
+    throw InputError(DbPath, "",
+                     "no base node '" + Base + "' in the database (" +
+                         (Known.empty() ? std::string("it has no nodes") : "nodes: " + Known) +
+                         ")");
   }
   if (In.config.significantStreamKiB) {
     In.streamKiB = *In.config.significantStreamKiB;
@@ -80,11 +83,14 @@ MatchInputs loadMatchInputs(const std::string &PhasesPath, const std::string &Db
 void noteMissingThreadCounts(const MatchInputs &In, std::vector<PhaseMatch> &M) {
   std::vector<unsigned> Have = In.db->threadCounts(In.base);
   std::string List;
-  for (unsigned T : Have) List += (List.empty() ? "" : ",") + std::to_string(T);
+  for (unsigned T : Have)
+    List += (List.empty() ? "" : ",") + std::to_string(T);
   for (PhaseMatch &PM : M) {
-    if (PM.status != MatchStatus::NoProfile) continue;
+    if (PM.status != MatchStatus::NoProfile)
+      continue;
     unsigned Th = In.phases.phases[PM.phaseIndex].threads;
-    if (std::find(Have.begin(), Have.end(), Th) != Have.end()) continue;
+    if (std::find(Have.begin(), Have.end(), Th) != Have.end())
+      continue;
     PM.notes.push_back(In.base + " has no profiles at " + std::to_string(Th) + " threads (" +
                        (List.empty() ? std::string("it has none") : "it has " + List) + ")");
   }

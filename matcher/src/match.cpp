@@ -21,14 +21,17 @@ ProfileSource::~ProfileSource() = default;
 
 VectorProfileSource::VectorProfileSource(std::vector<Profile> Ps) : Profiles(std::move(Ps)) {
   for (size_t I = 0; I < Profiles.size(); ++I)
-    if (Profiles[I].id == 0) Profiles[I].id = std::int64_t(I + 1);
+    if (Profiles[I].id == 0)
+      Profiles[I].id = std::int64_t(I + 1);
 }
 
 void VectorProfileSource::scan(const ScanRequest &R,
                                const std::function<void(const ProfileRef &)> &Fn) const {
   for (const Profile &P : Profiles) {
-    if (P.threads != R.threads || P.streams.size() != R.nStreams) continue;
-    if (R.tpiUs && (P.tpiUs < R.tpiUs->first || P.tpiUs > R.tpiUs->second)) continue;
+    if (P.threads != R.threads || P.streams.size() != R.nStreams)
+      continue;
+    if (R.tpiUs && (P.tpiUs < R.tpiUs->first || P.tpiUs > R.tpiUs->second))
+      continue;
     if (R.firstFootprintKiB && (P.streams[0].footprintKiB < R.firstFootprintKiB->first ||
                                 P.streams[0].footprintKiB > R.firstFootprintKiB->second))
       continue;
@@ -45,11 +48,16 @@ void VectorProfileSource::scan(const ScanRequest &R,
 
 const char *matchStatusName(MatchStatus S) {
   switch (S) {
-  case MatchStatus::Matched: return "matched";
-  case MatchStatus::NotLeaf: return "not a leaf";
-  case MatchStatus::NotSignificant: return "not significant";
-  case MatchStatus::NoStreams: return "no significant stream";
-  case MatchStatus::NoProfile: return "unmatched";
+  case MatchStatus::Matched:
+    return "matched";
+  case MatchStatus::NotLeaf:
+    return "not a leaf";
+  case MatchStatus::NotSignificant:
+    return "not significant";
+  case MatchStatus::NoStreams:
+    return "no significant stream";
+  case MatchStatus::NoProfile:
+    return "unmatched";
   }
   return "?";
 }
@@ -66,17 +74,21 @@ struct Key {
 };
 
 Key keyOf(const Candidate &C) {
-  return {C.score.index, C.score.sumDiff, unsigned(C.streams.size()), C.ubench,
-          C.streams.data(), C.profileId};
+  return {C.score.index, C.score.sumDiff,  unsigned(C.streams.size()),
+          C.ubench,      C.streams.data(), C.profileId};
 }
 
 int compareStreams(const StreamTuple *A, const StreamTuple *B, unsigned N) {
   for (unsigned I = 0; I < N; ++I) {
     auto Cmp = [](double X, double Y) { return X < Y ? -1 : X > Y ? 1 : 0; };
-    if (int C = Cmp(A[I].footprintKiB, B[I].footprintKiB)) return C;
-    if (int C = Cmp(A[I].strideBytes, B[I].strideBytes)) return C;
-    if (int C = Cmp(A[I].elemBytes, B[I].elemBytes)) return C;
-    if (int C = Cmp(int(A[I].access), int(B[I].access))) return C;
+    if (int C = Cmp(A[I].footprintKiB, B[I].footprintKiB))
+      return C;
+    if (int C = Cmp(A[I].strideBytes, B[I].strideBytes))
+      return C;
+    if (int C = Cmp(A[I].elemBytes, B[I].elemBytes))
+      return C;
+    if (int C = Cmp(int(A[I].access), int(B[I].access)))
+      return C;
   }
   return 0;
 }
@@ -84,17 +96,23 @@ int compareStreams(const StreamTuple *A, const StreamTuple *B, unsigned N) {
 /// The rule number (1-based) that separated A and B, and the direction.
 int compareKeys(const Key &A, const Key &B, int *Rule = nullptr) {
   auto Ret = [&](int R, int V) {
-    if (Rule) *Rule = R;
+    if (Rule)
+      *Rule = R;
     return V;
   };
-  if (std::fabs(A.index - B.index) > 1e-9) return Ret(0, A.index > B.index ? -1 : 1);
+  if (std::fabs(A.index - B.index) > 1e-9)
+    return Ret(0, A.index > B.index ? -1 : 1);
   // Summed differences can be infinite (a zero phase value without discard).
   if (!(A.sumDiff == B.sumDiff) && std::fabs(A.sumDiff - B.sumDiff) > 1e-9)
     return Ret(1, A.sumDiff < B.sumDiff ? -1 : 1);
-  if (A.n != B.n) return Ret(2, A.n < B.n ? -1 : 1);
-  if (int C = A.ubench.compare(B.ubench)) return Ret(3, C < 0 ? -1 : 1);
-  if (int C = compareStreams(A.streams, B.streams, A.n)) return Ret(4, C);
-  if (A.id != B.id) return Ret(5, A.id < B.id ? -1 : 1);
+  if (A.n != B.n)
+    return Ret(2, A.n < B.n ? -1 : 1);
+  if (int C = A.ubench.compare(B.ubench))
+    return Ret(3, C < 0 ? -1 : 1);
+  if (int C = compareStreams(A.streams, B.streams, A.n))
+    return Ret(4, C);
+  if (A.id != B.id)
+    return Ret(5, A.id < B.id ? -1 : 1);
   return Ret(6, 0);
 }
 
@@ -104,17 +122,21 @@ public:
   explicit RankedList(size_t Cap) : Cap(std::max<size_t>(Cap, 1)) {}
 
   void offer(const Key &K, const ProfileRef &R, size_t Query, const Score &S) {
-    if (List.size() == Cap && compareKeys(K, keyOf(List.back())) >= 0) return;
+    if (List.size() == Cap && compareKeys(K, keyOf(List.back())) >= 0)
+      return;
     for (size_t I = 0; I < List.size(); ++I) {
-      if (List[I].profileId != R.id) continue;
-      if (compareKeys(keyOf(List[I]), K) <= 0) return; // already there, as good
+      if (List[I].profileId != R.id)
+        continue;
+      if (compareKeys(keyOf(List[I]), K) <= 0)
+        return; // already there, as good
       List.erase(List.begin() + long(I));
       break;
     }
     auto Pos = std::find_if(List.begin(), List.end(),
                             [&](const Candidate &C) { return compareKeys(K, keyOf(C)) < 0; });
     List.insert(Pos, makeCandidate(R, Query, S));
-    if (List.size() > Cap) List.pop_back();
+    if (List.size() > Cap)
+      List.pop_back();
   }
 
   static Candidate makeCandidate(const ProfileRef &R, size_t Query, const Score &S) {
@@ -136,20 +158,25 @@ public:
 /// All size-P subsets of {0..N-1} in lexicographic order.
 void combinations(unsigned N, unsigned P, std::vector<std::vector<unsigned>> &Out) {
   std::vector<unsigned> C(P);
-  for (unsigned I = 0; I < P; ++I) C[I] = I;
+  for (unsigned I = 0; I < P; ++I)
+    C[I] = I;
   for (;;) {
     Out.push_back(C);
     int I = int(P) - 1;
-    while (I >= 0 && C[unsigned(I)] == N - P + unsigned(I)) --I;
-    if (I < 0) return;
+    while (I >= 0 && C[unsigned(I)] == N - P + unsigned(I))
+      --I;
+    if (I < 0)
+      return;
     ++C[unsigned(I)];
-    for (unsigned J = unsigned(I) + 1; J < P; ++J) C[J] = C[J - 1] + 1;
+    for (unsigned J = unsigned(I) + 1; J < P; ++J)
+      C[J] = C[J - 1] + 1;
   }
 }
 
 double binomial(unsigned N, unsigned K) {
   double R = 1;
-  for (unsigned I = 1; I <= K; ++I) R = R * (N - K + I) / I;
+  for (unsigned I = 1; I <= K; ++I)
+    R = R * (N - K + I) / I;
   return R;
 }
 
@@ -157,7 +184,8 @@ double binomial(unsigned N, unsigned K) {
 /// threshold around phase value V, widened a little so the SQL filter never
 /// cuts what the exact test would keep.
 std::optional<std::pair<double, double>> window(const BandedField &F, double Lo, double Hi) {
-  if (!F.discardAbove) return std::nullopt;
+  if (!F.discardAbove)
+    return std::nullopt;
   double D = *F.discardAbove / 100.0;
   double Low = std::max(0.0, Lo * (1 - D)) * (1 - 1e-6);
   double High = Hi * (1 + D) * (1 + 1e-6);
@@ -176,15 +204,16 @@ int compareCandidates(const Candidate &A, const Candidate &B) {
 const char *tieBreakRule(const Candidate &Winner, const Candidate &Other) {
   int Rule = 0;
   compareKeys(keyOf(Winner), keyOf(Other), &Rule);
-  static const char *Names[] = {"similarity", "relative difference", "streams", "name",
-                                "parameters", "id",         "identical"};
+  static const char *Names[] = {
+      "similarity", "relative difference", "streams", "name", "parameters", "id", "identical"};
   return Names[Rule];
 }
 
 std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB) {
   std::vector<unsigned> Out;
   for (unsigned I = 0; I < P.streams.size(); ++I)
-    if (isSignificantStream(P.streams[I], StreamKiB)) Out.push_back(I);
+    if (isSignificantStream(P.streams[I], StreamKiB))
+      Out.push_back(I);
   std::stable_sort(Out.begin(), Out.end(), [&](unsigned A, unsigned B) {
     return P.streams[A].tuple.footprintKiB > P.streams[B].tuple.footprintKiB;
   });
@@ -217,7 +246,8 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
     combinations(N, Sz, Combos);
     for (auto &Co : Combos) {
       QueryResult Q;
-      for (unsigned Pos : Co) Q.streams.push_back(Streams[Pos]);
+      for (unsigned Pos : Co)
+        Q.streams.push_back(Streams[Pos]);
       M.queries.push_back(std::move(Q));
     }
   }
@@ -230,7 +260,8 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
     // The query tuples, contiguous per query for the scoring loop.
     std::vector<StreamTuple> Tuples;
     for (size_t Q = First; Q < Last; ++Q)
-      for (unsigned Idx : M.queries[Q].streams) Tuples.push_back(P.streams[Idx].tuple);
+      for (unsigned Idx : M.queries[Q].streams)
+        Tuples.push_back(P.streams[Idx].tuple);
 
     ScanRequest R;
     R.threads = P.threads;
@@ -251,7 +282,8 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
         Score Sc = scoreQuery(C, O.pairing, QT, Sz, P.tpiUs, Ref.streams, Ref.tpiUs);
         QueryResult &QR = M.queries[Q];
         ++QR.compared;
-        if (O.explain) O.explain(Q, Ref, Sc);
+        if (O.explain)
+          O.explain(Q, Ref, Sc);
         if (Sc.discarded) {
           ++QR.discarded;
           continue;
@@ -263,7 +295,8 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
       }
     });
   }
-  if (Ranked.List.empty()) return M;
+  if (Ranked.List.empty())
+    return M;
   M.status = MatchStatus::Matched;
   M.candidate = Ranked.List.front();
   for (size_t I = 1; I < Ranked.List.size(); ++I)
@@ -276,8 +309,7 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
 }
 
 std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src,
-                                    const MatchConfig &C, double StreamKiB,
-                                    const MatchOptions &O) {
+                                    const MatchConfig &C, double StreamKiB, const MatchOptions &O) {
   std::vector<PhaseMatch> Out(F.phases.size());
   std::vector<size_t> Leaves = leafPhases(F);
   std::set<size_t> LeafSet(Leaves.begin(), Leaves.end());
@@ -294,7 +326,8 @@ std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src
       if (S.empty()) {
         M.status = MatchStatus::NoStreams;
       } else {
-        if (O.onPhase) O.onPhase(I);
+        if (O.onPhase)
+          O.onPhase(I);
         M = matchPhase(P, S, Src, C, O);
       }
     }
@@ -306,14 +339,16 @@ std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src
 
 std::string queryNotation(const Phase &P, const std::vector<unsigned> &Streams) {
   std::vector<StreamTuple> T;
-  for (unsigned I : Streams) T.push_back(P.streams[I].tuple);
+  for (unsigned I : Streams)
+    T.push_back(P.streams[I].tuple);
   return formatStreams(T);
 }
 
 std::string queryName(const Phase &P, const std::vector<unsigned> &Streams) {
   std::string S = "[";
   for (size_t I = 0; I < Streams.size(); ++I) {
-    if (I) S += ',';
+    if (I)
+      S += ',';
     S += P.streams[Streams[I]].id;
   }
   return S + "]";

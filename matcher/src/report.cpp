@@ -31,21 +31,23 @@ static ojson profileJson(const Candidate &C) {
 
 static ojson queryStreamsJson(const Phase &P, const std::vector<unsigned> &S) {
   ojson A = ojson::array();
-  for (unsigned I : S) A.push_back(P.streams[I].id);
+  for (unsigned I : S)
+    A.push_back(P.streams[I].id);
   return A;
 }
 
 double coverage(const PhaseFile &F, const std::vector<PhaseMatch> &M) {
-  if (F.program.totalTimeS <= 0) return 0;
+  if (F.program.totalTimeS <= 0)
+    return 0;
   double Covered = 0;
   for (const PhaseMatch &PM : M)
-    if (PM.matched()) Covered += F.phases[PM.phaseIndex].timeS;
+    if (PM.matched())
+      Covered += F.phases[PM.phaseIndex].timeS;
   return Covered / F.program.totalTimeS;
 }
 
-ojson matchReportJson(const PhaseFile &F, const std::string &Base,
-                      const std::vector<PhaseMatch> &M, const MatchConfig &C, Pairing Pair,
-                      size_t Top) {
+ojson matchReportJson(const PhaseFile &F, const std::string &Base, const std::vector<PhaseMatch> &M,
+                      const MatchConfig &C, Pairing Pair, size_t Top) {
   ojson Doc;
   Doc["schema"] = "phaseprobe.estimate/1";
   Doc["base"] = Base;
@@ -109,11 +111,11 @@ ojson matchReportJson(const PhaseFile &F, const std::string &Base,
     if (PM.status == MatchStatus::NoProfile) {
       // What a new uB would have to look like: the phase's significant
       // streams (footprint order) at its thread count and tpi.
-      J["needs_ubench"] = {{"streams", queryNotation(P, PM.streams)},
-                           {"threads", P.threads},
-                           {"tpi_us", P.tpiUs}};
+      J["needs_ubench"] = {
+          {"streams", queryNotation(P, PM.streams)}, {"threads", P.threads}, {"tpi_us", P.tpiUs}};
     }
-    if (!PM.notes.empty()) J["notes"] = PM.notes;
+    if (!PM.notes.empty())
+      J["notes"] = PM.notes;
     Phases.push_back(J);
   }
   Doc["phases"] = Phases;

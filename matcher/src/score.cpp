@@ -20,14 +20,13 @@ double relativeDifference(double Phase, double Profile) {
 
 /// Inclusive edge test with a relative tolerance: 15936.48 vs 15624 is 2%
 /// in decimal but 2.0000000000000004 in binary, and belongs to the 2% band.
-static bool withinEdge(double D, double Edge) {
-  return D <= Edge + std::fabs(Edge) * 1e-9 + 1e-12;
-}
+static bool withinEdge(double D, double Edge) { return D <= Edge + std::fabs(Edge) * 1e-9 + 1e-12; }
 
 double bandPoints(const BandedField &F, double D, bool &Discard) {
   Discard = F.discardAbove && !withinEdge(D, *F.discardAbove);
   for (const auto &B : F.bands)
-    if (withinEdge(D, B.first)) return B.second;
+    if (withinEdge(D, B.first))
+      return B.second;
   return F.otherwise;
 }
 
@@ -86,26 +85,31 @@ static void scoreAssignment(const MatchConfig &C, const StreamTuple *Q, unsigned
 /// the smaller summed difference; the earlier assignment (the ordered one
 /// first) wins exact ties, so Best never departs from Ordered needlessly.
 static bool betterAssignment(const Score &A, const Score &B) {
-  if (A.discarded != B.discarded) return !A.discarded;
-  if (std::fabs(A.index - B.index) > 1e-9) return A.index > B.index;
+  if (A.discarded != B.discarded)
+    return !A.discarded;
+  if (std::fabs(A.index - B.index) > 1e-9)
+    return A.index > B.index;
   return A.sumDiff < B.sumDiff - 1e-9;
 }
 
-Score scoreQuery(const MatchConfig &C, Pairing P, const StreamTuple *Q, unsigned N,
-                 double QTpi, const StreamTuple *Prof, double ProfTpi) {
+Score scoreQuery(const MatchConfig &C, Pairing P, const StreamTuple *Q, unsigned N, double QTpi,
+                 const StreamTuple *Prof, double ProfTpi) {
   N = std::min(N, MaxQueryStreams);
   Score S;
   bool TpiDiscard;
   double TpiDiff = relativeDifference(QTpi, ProfTpi);
   double TpiPoints = bandPoints(C.tpi, TpiDiff, TpiDiscard);
   unsigned Perm[MaxQueryStreams] = {};
-  for (unsigned I = 0; I < N; ++I) Perm[I] = I;
+  for (unsigned I = 0; I < N; ++I)
+    Perm[I] = I;
   scoreAssignment(C, Q, N, Prof, Perm, TpiDiff, TpiPoints, TpiDiscard, S);
-  if (P == Pairing::Ordered || N < 2) return S;
+  if (P == Pairing::Ordered || N < 2)
+    return S;
   Score T;
   while (std::next_permutation(Perm, Perm + N)) {
     scoreAssignment(C, Q, N, Prof, Perm, TpiDiff, TpiPoints, TpiDiscard, T);
-    if (betterAssignment(T, S)) S = T;
+    if (betterAssignment(T, S))
+      S = T;
   }
   return S;
 }

@@ -49,10 +49,14 @@ int main(int Argc, char **Argv) {
       std::fputs(formatMatchConfig(C).c_str(), stdout);
       return ExitOk;
     }
-    if (PhasesPath.empty()) throw InputError("", "", "no phase file given (see --help)");
-    if (DbPath.empty()) throw InputError("", "", "--db is required");
-    if (Base.empty()) throw InputError("", "", "--base is required");
-    if (!JsonOut.empty()) checkWritable(JsonOut);
+    if (PhasesPath.empty())
+      throw InputError("", "", "no phase file given (see --help)");
+    if (DbPath.empty())
+      throw InputError("", "", "--db is required");
+    if (Base.empty())
+      throw InputError("", "", "--base is required");
+    if (!JsonOut.empty())
+      checkWritable(JsonOut);
     MatchInputs In = loadMatchInputs(PhasesPath, DbPath, Base, ConfigPath, PairingArg);
 
     NppdbProfileSource Src(*In.db, In.base);
@@ -60,15 +64,18 @@ int main(int Argc, char **Argv) {
     MatchOptions O;
     O.pairing = In.pairing;
     O.keep = std::max<size_t>(Top + 1, 16);
-    if (Explain) Log.attach(O);
+    if (Explain)
+      Log.attach(O);
     std::vector<PhaseMatch> M = matchPhases(In.phases, Src, In.config, In.streamKiB, O);
     noteMissingThreadCounts(In, M);
 
     if (!JsonOut.empty())
       writeFileAtomically(
-          JsonOut, matchReportJson(In.phases, In.base, M, In.config, In.pairing, Top).dump(2) + "\n");
+          JsonOut,
+          matchReportJson(In.phases, In.base, M, In.config, In.pairing, Top).dump(2) + "\n");
     printMatchTable(stdout, In, M, Top);
-    if (Explain) Log.print(stdout, In, M);
+    if (Explain)
+      Log.print(stdout, In, M);
     return ExitOk;
   });
 }

@@ -18,20 +18,18 @@ std::string fmt(const char *F, double V) {
 std::string pct(double D) { return std::isinf(D) ? "inf%" : fmt("%.2f%%", D); }
 std::string pts(double P) { return fmt("%.4g", P); }
 
-std::string profileName(const Candidate &C) {
-  return C.ubench + " " + formatStreams(C.streams);
-}
+std::string profileName(const Candidate &C) { return C.ubench + " " + formatStreams(C.streams); }
 
 } // namespace
 
 void printMatchTable(std::FILE *Out, const MatchInputs &In, const std::vector<PhaseMatch> &M,
                      size_t Top) {
   const PhaseFile &F = In.phases;
-  std::fprintf(Out, "%s: base node %s (%s), pairing %s, max similarity %s\n",
-               In.phasesPath.c_str(), In.base.c_str(), In.dbPath.c_str(),
-               pairingName(In.pairing), pts(In.config.maxIndex()).c_str());
-  std::string Streams = In.streamKiB > 0 ? "footprint > " + fmt("%g", In.streamKiB) + " KiB"
-                                          : std::string("all");
+  std::fprintf(Out, "%s: base node %s (%s), pairing %s, max similarity %s\n", In.phasesPath.c_str(),
+               In.base.c_str(), In.dbPath.c_str(), pairingName(In.pairing),
+               pts(In.config.maxIndex()).c_str());
+  std::string Streams =
+      In.streamKiB > 0 ? "footprint > " + fmt("%g", In.streamKiB) + " KiB" : std::string("all");
   std::fprintf(Out, "significant streams: %s (%s); significant phases: weight >= %s%%\n\n",
                Streams.c_str(), In.streamKiBSource.c_str(),
                fmt("%g", In.config.significantWeight * 100).c_str());
@@ -63,7 +61,8 @@ void printMatchTable(std::FILE *Out, const MatchInputs &In, const std::vector<Ph
     } else {
       std::fprintf(Out, " %10s\n", "-");
     }
-    for (const std::string &N : PM.notes) std::fprintf(Out, "%-24s   note: %s\n", "", N.c_str());
+    for (const std::string &N : PM.notes)
+      std::fprintf(Out, "%-24s   note: %s\n", "", N.c_str());
   }
   double Cov = coverage(F, M);
   std::fprintf(Out, "\ncoverage: %.2f%% of the base run (%s s of %s s) is in matched phases\n",
@@ -71,15 +70,15 @@ void printMatchTable(std::FILE *Out, const MatchInputs &In, const std::vector<Ph
                fmt("%.6g", F.program.totalTimeS).c_str());
   bool Header = false;
   for (const PhaseMatch &PM : M) {
-    if (PM.status != MatchStatus::NoProfile) continue;
+    if (PM.status != MatchStatus::NoProfile)
+      continue;
     const Phase &P = F.phases[PM.phaseIndex];
     if (!Header) {
       std::fprintf(Out, "\nunmatched phases: no profile survives; a new uB would need\n");
       Header = true;
     }
     std::fprintf(Out, "  %s: streams %s, %u threads, tpi %s us\n", P.id.c_str(),
-                 queryNotation(P, PM.streams).c_str(), P.threads,
-                 formatNumber(P.tpiUs).c_str());
+                 queryNotation(P, PM.streams).c_str(), P.threads, formatNumber(P.tpiUs).c_str());
   }
 }
 
@@ -95,25 +94,29 @@ void ExplainLog::print(std::FILE *Out, const MatchInputs &In,
                        const std::vector<PhaseMatch> &M) const {
   const PhaseFile &F = In.phases;
   for (const PhaseMatch &PM : M) {
-    if (PM.queries.empty()) continue;
+    if (PM.queries.empty())
+      continue;
     const Phase &P = F.phases[PM.phaseIndex];
     std::fprintf(Out, "\n== phase %s: tpi %s us, %u threads\n", P.id.c_str(),
                  formatNumber(P.tpiUs).c_str(), P.threads);
     auto PhaseIt = Rows.find(PM.phaseIndex);
     for (size_t Q = 0; Q < PM.queries.size(); ++Q) {
       const QueryResult &QR = PM.queries[Q];
-      std::fprintf(Out, "\nquery %s = %s: %zu compared, %zu discarded", queryName(P, QR.streams).c_str(),
-                   queryNotation(P, QR.streams).c_str(), QR.compared, QR.discarded);
+      std::fprintf(Out, "\nquery %s = %s: %zu compared, %zu discarded",
+                   queryName(P, QR.streams).c_str(), queryNotation(P, QR.streams).c_str(),
+                   QR.compared, QR.discarded);
       if (QR.best)
         std::fprintf(Out, ", best %s %s (%s)\n", QR.best->ubench.c_str(),
                      formatStreams(QR.best->streams).c_str(), pts(QR.best->score.index).c_str());
       else
         std::fprintf(Out, ", no survivor\n");
-      if (PhaseIt == Rows.end()) continue;
+      if (PhaseIt == Rows.end())
+        continue;
       auto QIt = PhaseIt->second.find(Q);
-      if (QIt == PhaseIt->second.end()) continue;
-      std::fprintf(Out, "  %-40s %-16s %-16s %5s %6s %-16s %s\n", "profile (tpi us)",
-                   "footprint", "stride", "elem", "access", "tpi", "index");
+      if (QIt == PhaseIt->second.end())
+        continue;
+      std::fprintf(Out, "  %-40s %-16s %-16s %5s %6s %-16s %s\n", "profile (tpi us)", "footprint",
+                   "stride", "elem", "access", "tpi", "index");
       if (QR.streams.size() > 1)
         std::fprintf(Out, "  (stream fields averaged over the pairs listed below each profile)\n");
       for (const Row &R : QIt->second) {
@@ -124,11 +127,12 @@ void ExplainLog::print(std::FILE *Out, const MatchInputs &In,
           Result += std::string(" discarded: ") + S.discardField;
           if (std::string(S.discardField) != "tpi")
             Result += " of " + P.streams[QR.streams[S.discardStream]].id;
-          Result += " > " + pts(std::string(S.discardField) == "footprint"
-                                    ? *In.config.footprint.discardAbove
-                                : std::string(S.discardField) == "stride"
-                                    ? *In.config.stride.discardAbove
-                                    : *In.config.tpi.discardAbove) + "%";
+          Result +=
+              " > " +
+              pts(std::string(S.discardField) == "footprint" ? *In.config.footprint.discardAbove
+                  : std::string(S.discardField) == "stride"  ? *In.config.stride.discardAbove
+                                                             : *In.config.tpi.discardAbove) +
+              "%";
         }
         std::fprintf(Out, "  %-40s %-16s %-16s %5s %6s %-16s %s\n", Name.c_str(),
                      (pct(S.footprintDiff) + " " + pts(S.footprintPoints)).c_str(),
@@ -138,11 +142,13 @@ void ExplainLog::print(std::FILE *Out, const MatchInputs &In,
         if (S.nPairs > 1)
           for (unsigned I = 0; I < S.nPairs; ++I) {
             const PairDetail &D = S.pairs[I];
-            std::fprintf(Out, "    %s ~ profile stream %u: footprint %s %s, stride %s %s, elem %s, access %s\n",
-                         P.streams[QR.streams[I]].id.c_str(), D.profileStream + 1,
-                         pct(D.footprintDiff).c_str(), pts(D.footprintPoints).c_str(),
-                         pct(D.strideDiff).c_str(), pts(D.stridePoints).c_str(),
-                         pts(D.elemPoints).c_str(), pts(D.accessPoints).c_str());
+            std::fprintf(
+                Out,
+                "    %s ~ profile stream %u: footprint %s %s, stride %s %s, elem %s, access %s\n",
+                P.streams[QR.streams[I]].id.c_str(), D.profileStream + 1,
+                pct(D.footprintDiff).c_str(), pts(D.footprintPoints).c_str(),
+                pct(D.strideDiff).c_str(), pts(D.stridePoints).c_str(), pts(D.elemPoints).c_str(),
+                pts(D.accessPoints).c_str());
           }
       }
     }

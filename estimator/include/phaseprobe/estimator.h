@@ -60,9 +60,9 @@ struct PhaseEstimate {
     Fallback, ///< a lower-ranked profile of the phase was used
     Missing   ///< none exists: the phase is kept as measured on the base node
   } kind = Chosen;
-  size_t rank = 0;        ///< index into PhaseMatch::ranked (0 = the candidate)
-  double tpiUs = 0;       ///< on the node (0 when Missing)
-  double iterations = 0;  ///< the phase's, scaled for a thread projection
+  size_t rank = 0;       ///< index into PhaseMatch::ranked (0 = the candidate)
+  double tpiUs = 0;      ///< on the node (0 when Missing)
+  double iterations = 0; ///< the phase's, scaled for a thread projection
   double timeS = 0;
 };
 const char *phaseEstimateKindName(PhaseEstimate::Kind K);
@@ -86,11 +86,11 @@ struct EstimateOptions {
 
 struct Estimate {
   std::string base;
-  unsigned threads = 0;  ///< the projection's thread count; 0 = the phases' own
-  double measuredS = 0;  ///< program.total_time_s of the base run
-  double coveredS = 0;   ///< base time of the matched phases
-  double uncoveredS = 0; ///< measuredS - coveredS, added to every node
-  double coverage = 0;   ///< coveredS / measuredS
+  unsigned threads = 0;            ///< the projection's thread count; 0 = the phases' own
+  double measuredS = 0;            ///< program.total_time_s of the base run
+  double coveredS = 0;             ///< base time of the matched phases
+  double uncoveredS = 0;           ///< measuredS - coveredS, added to every node
+  double coverage = 0;             ///< coveredS / measuredS
   std::vector<NodeEstimate> nodes; ///< ranked, fastest first
   const NodeEstimate *baseNode() const;
   /// (base estimate - measured) / measured * 100; absent when the
@@ -101,8 +101,7 @@ struct Estimate {
 /// Projects the matched phases of \p F onto \p Nodes (which must include
 /// \p Base). Throws InputError on a thread count of 0 in a phase.
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
-                  const std::string &Base, const std::vector<std::string> &Nodes,
-                  unsigned Threads);
+                  const std::string &Base, const std::vector<std::string> &Nodes, unsigned Threads);
 
 /// The full phaseprobe.estimate/1 document: the matcher's part plus per-phase
 /// `estimates` and the ranked `nodes` (CONTRACTS.md), `uncovered` and
@@ -126,7 +125,7 @@ struct CheckResult {
 /// phaseprobe.estimate/1 document with nodes). A node regresses when its
 /// estimate grew by more than \p TolerancePercent.
 CheckResult checkAgainstBaseline(const nlohmann::ordered_json &Current,
-                                 const std::string &BaselineText,
-                                 const std::string &BaselinePath, double TolerancePercent);
+                                 const std::string &BaselineText, const std::string &BaselinePath,
+                                 double TolerancePercent);
 
 } // namespace phaseprobe

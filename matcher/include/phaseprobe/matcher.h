@@ -128,8 +128,7 @@ struct Score {
   unsigned discardStream = 0;
   /// Fields averaged over the pairs (tpi compared once).
   double footprintDiff = 0, strideDiff = 0, tpiDiff = 0;
-  double footprintPoints = 0, stridePoints = 0, elemPoints = 0, accessPoints = 0,
-         tpiPoints = 0;
+  double footprintPoints = 0, stridePoints = 0, elemPoints = 0, accessPoints = 0, tpiPoints = 0;
   double index = 0;   ///< the sum of the points
   double sumDiff = 0; ///< footprintDiff + strideDiff + tpiDiff: first tie-break
   unsigned nPairs = 0;
@@ -138,8 +137,8 @@ struct Score {
 
 /// Scores query streams \p Q (in query order: footprint, largest first) with
 /// tpi \p QTpi against a profile with the same number of streams.
-Score scoreQuery(const MatchConfig &C, Pairing P, const StreamTuple *Q, unsigned N,
-                 double QTpi, const StreamTuple *Prof, double ProfTpi);
+Score scoreQuery(const MatchConfig &C, Pairing P, const StreamTuple *Q, unsigned N, double QTpi,
+                 const StreamTuple *Prof, double ProfTpi);
 
 //===--- Profile sources --------------------------------------------------===//
 
@@ -175,8 +174,7 @@ public:
 class VectorProfileSource : public ProfileSource {
 public:
   explicit VectorProfileSource(std::vector<Profile> Profiles);
-  void scan(const ScanRequest &R,
-            const std::function<void(const ProfileRef &)> &Fn) const override;
+  void scan(const ScanRequest &R, const std::function<void(const ProfileRef &)> &Fn) const override;
 
 private:
   std::vector<Profile> Profiles;
@@ -186,8 +184,7 @@ private:
 class NppdbProfileSource : public ProfileSource {
 public:
   NppdbProfileSource(const Nppdb &Db, std::string Node);
-  void scan(const ScanRequest &R,
-            const std::function<void(const ProfileRef &)> &Fn) const override;
+  void scan(const ScanRequest &R, const std::function<void(const ProfileRef &)> &Fn) const override;
 
 private:
   const Nppdb &Db;
@@ -225,10 +222,10 @@ struct QueryResult {
 /// Why a phase has no candidate (or None).
 enum class MatchStatus {
   Matched,
-  NotLeaf,          ///< a region with worksharing phases inside
-  NotSignificant,   ///< weight below the threshold
-  NoStreams,        ///< no significant stream (all fit in L1d, or none)
-  NoProfile         ///< no profile survived any query
+  NotLeaf,        ///< a region with worksharing phases inside
+  NotSignificant, ///< weight below the threshold
+  NoStreams,      ///< no significant stream (all fit in L1d, or none)
+  NoProfile       ///< no profile survived any query
 };
 const char *matchStatusName(MatchStatus S);
 
@@ -273,15 +270,13 @@ std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB);
 
 /// Matches one phase (already known to be a significant leaf) against \p Src.
 PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
-                      const ProfileSource &Src, const MatchConfig &C,
-                      const MatchOptions &O);
+                      const ProfileSource &Src, const MatchConfig &C, const MatchOptions &O);
 
 /// Matches every phase of \p F: leaves with weight >= the threshold are
 /// matched; the rest get their status. \p StreamKiB is the significance
 /// threshold for streams (config override, else the base node's L1d).
 std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src,
-                                    const MatchConfig &C, double StreamKiB,
-                                    const MatchOptions &O);
+                                    const MatchConfig &C, double StreamKiB, const MatchOptions &O);
 
 //===--- Loading the inputs of a command -----------------------------------===//
 
@@ -326,8 +321,8 @@ void checkWritable(const std::string &Path);
 /// (CONTRACTS.md); the estimator adds those.
 /// \p Top > 0 adds `runners_up`: the next \p Top distinct profiles.
 nlohmann::ordered_json matchReportJson(const PhaseFile &F, const std::string &Base,
-                                       const std::vector<PhaseMatch> &M,
-                                       const MatchConfig &C, Pairing P, size_t Top = 0);
+                                       const std::vector<PhaseMatch> &M, const MatchConfig &C,
+                                       Pairing P, size_t Top = 0);
 
 /// The fraction of the base run's time that matched phases account for.
 double coverage(const PhaseFile &F, const std::vector<PhaseMatch> &M);

@@ -27,7 +27,8 @@ public:
   std::optional<double> tpi(const std::string &Node, const std::string &UBench,
                             const std::vector<StreamTuple> &, unsigned Threads) const override {
     auto It = Tpi.find({Node, UBench, Threads});
-    if (It == Tpi.end()) return std::nullopt;
+    if (It == Tpi.end())
+      return std::nullopt;
     return It->second;
   }
 };
@@ -61,14 +62,17 @@ struct Fixture {
     PM.candidate = cand("mbwXA2hc", 100);
     PM.ranked = {*PM.candidate, cand("mbw1cX", 95)};
     M = {PM};
-    L.Tpi = {{{"bn", "mbwXA2hc", 4}, 0.01316}, {{"tn1", "mbwXA2hc", 4}, 0.01315},
-             {{"tn2", "mbwXA2hc", 4}, 0.01148}, {{"tn3", "mbwXA2hc", 4}, 0.02730}};
+    L.Tpi = {{{"bn", "mbwXA2hc", 4}, 0.01316},
+             {{"tn1", "mbwXA2hc", 4}, 0.01315},
+             {{"tn2", "mbwXA2hc", 4}, 0.01148},
+             {{"tn3", "mbwXA2hc", 4}, 0.02730}};
   }
 };
 
 const NodeEstimate &node(const Estimate &E, const std::string &N) {
   for (const NodeEstimate &X : E.nodes)
-    if (X.node == N) return X;
+    if (X.node == N)
+      return X;
   throw std::runtime_error("no node " + N);
 }
 
@@ -160,7 +164,7 @@ nlohmann::ordered_json doc(double Tn1, const std::string &Cand = "mbwXA2hc") {
 TEST(Check, SlowerBeyondToleranceRegresses) {
   std::string Base = doc(100).dump();
   EXPECT_FALSE(checkAgainstBaseline(doc(100), Base, "b.json", 0).regressed);
-  EXPECT_FALSE(checkAgainstBaseline(doc(90), Base, "b.json", 0).regressed); // faster
+  EXPECT_FALSE(checkAgainstBaseline(doc(90), Base, "b.json", 0).regressed);    // faster
   EXPECT_FALSE(checkAgainstBaseline(doc(104.9), Base, "b.json", 5).regressed); // +4.7%
   CheckResult R = checkAgainstBaseline(doc(120, "mbw1cX"), Base, "b.json", 5);
   EXPECT_TRUE(R.regressed);

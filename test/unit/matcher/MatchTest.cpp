@@ -78,10 +78,10 @@ TEST(Match, StreamsOrderedByFootprintAndQueriesInMethodOrder) {
   VectorProfileSource Empty({});
   PhaseMatch M = matchPhase(P, Sig, Empty, MatchConfig::defaults(), opts());
   std::vector<std::string> Names;
-  for (auto &Q : M.queries) Names.push_back(queryName(P, Q.streams));
+  for (auto &Q : M.queries)
+    Names.push_back(queryName(P, Q.streams));
   EXPECT_EQ(Names, (std::vector<std::string>{"[s300]", "[s200]", "[s100]", "[s300,s200]",
-                                             "[s300,s100]", "[s200,s100]",
-                                             "[s300,s200,s100]"}));
+                                             "[s300,s100]", "[s200,s100]", "[s300,s200,s100]"}));
   EXPECT_EQ(M.status, MatchStatus::NoProfile);
   EXPECT_FALSE(M.candidate.has_value());
 }
@@ -234,8 +234,7 @@ TEST(Match, PhaseSelectionByLeafWeightAndStreams) {
   PhaseFile F;
   F.program.totalTimeS = 100;
   F.program.threads = 4;
-  auto Add = [&](const std::string &Id, double Time, std::optional<std::string> Parent,
-                 double Fp) {
+  auto Add = [&](const std::string &Id, double Time, std::optional<std::string> Parent, double Fp) {
     Phase P = mmPhase();
     P.id = Id;
     P.timeS = Time;
@@ -245,11 +244,11 @@ TEST(Match, PhaseSelectionByLeafWeightAndStreams) {
     P.streams[1].tuple.footprintKiB = Fp;
     F.phases.push_back(P);
   };
-  Add("region", 90, std::nullopt, 15624);     // has a child: not a leaf
+  Add("region", 90, std::nullopt, 15624); // has a child: not a leaf
   Add("loop", 80, std::string("region"), 15624);
-  Add("tiny", 0.5, std::nullopt, 15624);      // 0.5% < 1%
-  Add("cached", 5, std::nullopt, 16);         // all streams fit in L1d
-  Add("odd", 4, std::nullopt, 300);           // nothing like it
+  Add("tiny", 0.5, std::nullopt, 15624); // 0.5% < 1%
+  Add("cached", 5, std::nullopt, 16);    // all streams fit in L1d
+  Add("odd", 4, std::nullopt, 300);      // nothing like it
   VectorProfileSource Src(studyProfiles());
   auto M = matchPhases(F, Src, MatchConfig::defaults(), 32, opts());
   ASSERT_EQ(M.size(), 5u);
@@ -262,6 +261,7 @@ TEST(Match, PhaseSelectionByLeafWeightAndStreams) {
   auto J = matchReportJson(F, "bn", M, MatchConfig::defaults(), Pairing::Ordered);
   EXPECT_EQ(J["schema"], "phaseprobe.estimate/1");
   EXPECT_EQ(J["phases"][1]["matched"], true);
-  EXPECT_EQ(J["phases"][4]["needs_ubench"]["streams"], "300:8:8:private;300:32000:8:shared"); // equal footprints keep file order
+  EXPECT_EQ(J["phases"][4]["needs_ubench"]["streams"],
+            "300:8:8:private;300:32000:8:shared"); // equal footprints keep file order
   EXPECT_FALSE(J["phases"][4].contains("candidate"));
 }

@@ -86,7 +86,7 @@ TEST(Similarity, TwoStreamProfileOfContractsMd) {
 TEST(Similarity, BandEdgesAreInclusiveAndDiscardIsStrict) {
   StreamTuple Q = T(100, 100, 8, Sh);
   auto Fp = [&](double Prof) { return one(Q, 1, T(Prof, 100, 8, Sh), 1); };
-  EXPECT_EQ(Fp(102).footprintPoints, 25);     // exactly 2%
+  EXPECT_EQ(Fp(102).footprintPoints, 25); // exactly 2%
   EXPECT_EQ(Fp(98).footprintPoints, 25);
   EXPECT_EQ(Fp(102.001).footprintPoints, 15); // just above
   EXPECT_EQ(Fp(105).footprintPoints, 15);
@@ -189,7 +189,8 @@ TEST(MatchConfigFile, OverridesAndDefaults) {
                   "discard_above_percent": null},
     "tpi": {"discard_above_percent": 50},
     "access": {"equal": 10}
-  })", "cfg.json");
+  })",
+                                   "cfg.json");
   EXPECT_EQ(C.significantWeight, 0.05);
   ASSERT_EQ(C.footprint.bands.size(), 1u);
   EXPECT_EQ(C.footprint.bands[0], std::make_pair(1.0, 30.0));
@@ -218,12 +219,14 @@ TEST(MatchConfigFile, ErrorsNameTheKey) {
     return "(no error)";
   };
   EXPECT_EQ(Err(R"({"footprnt": {}})"), "cfg.json: footprnt: unknown key");
-  EXPECT_EQ(Err(R"({"tpi": {"bands": [{"max_percent": 5, "points": 1}, {"max_percent": 2, "points": 1}]}})"),
-            "cfg.json: tpi.bands[1].max_percent: band edges must increase (2 follows 5)");
+  EXPECT_EQ(
+      Err(R"({"tpi": {"bands": [{"max_percent": 5, "points": 1}, {"max_percent": 2, "points": 1}]}})"),
+      "cfg.json: tpi.bands[1].max_percent: band edges must increase (2 follows 5)");
   EXPECT_EQ(Err(R"({"stride": {"otherwise": "x"}})"),
             "cfg.json: stride.otherwise: expected a number, found \"x\"");
   EXPECT_EQ(Err(R"({"pairing": "greedy"})"),
             "cfg.json: pairing: expected \"ordered\" or \"best\", found \"greedy\"");
-  EXPECT_EQ(Err(R"({"schema": "x"})"), "cfg.json: schema: \"x\" is not \"phaseprobe.match-config/1\"");
+  EXPECT_EQ(Err(R"({"schema": "x"})"),
+            "cfg.json: schema: \"x\" is not \"phaseprobe.match-config/1\"");
   EXPECT_NE(Err("{").find("malformed JSON"), std::string::npos);
 }

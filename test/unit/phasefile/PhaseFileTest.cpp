@@ -111,13 +111,15 @@ TEST(PhaseFile, MalformedJsonNamesLineAndColumn) {
 }
 
 TEST(PhaseFile, DuplicateIdsAndDanglingParentsAreRejected) {
-  std::string Two = replaced(Minimal, "  ]\n}", "  ,{\"id\": \"mm\", \"threads\": 4, \"time_s\": 1, "
-                                               "\"iterations\": 1, \"tpi_us\": 1, \"streams\": []}]\n}");
+  std::string Two = replaced(Minimal, "  ]\n}",
+                             "  ,{\"id\": \"mm\", \"threads\": 4, \"time_s\": 1, "
+                             "\"iterations\": 1, \"tpi_us\": 1, \"streams\": []}]\n}");
   EXPECT_EQ(errorOf(Two), "in.json: phases[1].id: phase id 'mm' appears twice");
   std::string Dangling = replaced(Minimal, "\"id\": \"mm\",", "\"id\": \"mm\", \"parent\": \"r\",");
   EXPECT_EQ(errorOf(Dangling), "in.json: phases[0].parent: no phase has the id 'r'");
-  std::string DupStream = replaced(replaced(Minimal, "{\"footprint_kib\": 3906", "{\"id\": \"a\", \"footprint_kib\": 3906"),
-                                   "{\"footprint_kib\": 15624", "{\"id\": \"a\", \"footprint_kib\": 15624");
+  std::string DupStream = replaced(
+      replaced(Minimal, "{\"footprint_kib\": 3906", "{\"id\": \"a\", \"footprint_kib\": 3906"),
+      "{\"footprint_kib\": 15624", "{\"id\": \"a\", \"footprint_kib\": 15624");
   EXPECT_EQ(errorOf(DupStream),
             "in.json: phases[0].streams[1].id: stream id 'a' appears twice in the phase");
 }
@@ -132,13 +134,13 @@ TEST(PhaseFile, LeavesAreWorksharingPhasesAndRegionsWithoutThem) {
     P.parent = std::move(Parent);
     F.phases.push_back(P);
   };
-  Add("r1", "parallel", std::nullopt);       // has children: not a leaf
-  Add("f1", "for", std::string("r1"));       // leaf
-  Add("s1", "single", std::string("r1"));    // leaf
-  Add("r2", "parallel for", std::nullopt);   // no children: leaf
-  Add("r3", "", std::nullopt);               // kind unknown, no children: leaf
-  Add("n1", "parallel", std::string("r2"));  // nested region with a child: not a leaf
-  Add("f2", "for", std::string("n1"));       // leaf
+  Add("r1", "parallel", std::nullopt);      // has children: not a leaf
+  Add("f1", "for", std::string("r1"));      // leaf
+  Add("s1", "single", std::string("r1"));   // leaf
+  Add("r2", "parallel for", std::nullopt);  // no children: leaf
+  Add("r3", "", std::nullopt);              // kind unknown, no children: leaf
+  Add("n1", "parallel", std::string("r2")); // nested region with a child: not a leaf
+  Add("f2", "for", std::string("n1"));      // leaf
   EXPECT_EQ(leafPhases(F), (std::vector<size_t>{1, 2, 4, 6}));
 }
 
