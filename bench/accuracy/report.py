@@ -71,12 +71,14 @@ def derive(doc):
     if doc.get("schema") != SCHEMA:
         raise InputError("schema: expected %r, found %r" % (SCHEMA, doc.get("schema")))
     tie_floor = float(doc.get("context", {}).get("tie_pct", 2.0))
-    all_err, all_phase_err = [], []
+    all_err, all_phase_err, all_alt, all_phase_alt = [], [], [], []
+    alt_ok_all = True
     strict_ok_all, dist_ok_all = True, True
     for a in doc.get("apps", []):
         rows = a.get("rows", [])
         for r in rows:
             r["error_pct"] = error_pct(r.get("estimated_s"), r.get("measured_s"))
+            r["error_alt_pct"] = error_pct(r.get("estimated_alt_s"), r.get("measured_s"))
             r["spread_pct"] = spread(r.get("measured_reps") or [])
         est_rank = ranks([r.get("estimated_s") if r.get("measured_s") is not None else None
                           for r in rows])
@@ -101,7 +103,8 @@ def derive(doc):
                 if gap <= noise:
                     ties.append([ri["config"], rj["config"]])
                     continue
-                if (ri["estimated_s"] - rj["estimated_s"]) * (mi - mj) < 0:
+                # Equal estimates for clearly different times rank nothing: wrong.
+                if (ri["estimated_s"] - rj["estimated_s"]) * (mi - mj) <= 0:
                     dist = False
         complete = all(r.get("error_pct") is not None for r in rows) and len(rows) > 0
         a["ranking"] = {"strict": strict and complete, "distinguishable": dist and complete,
@@ -110,17 +113,34 @@ def derive(doc):
         strict_ok_all &= a["ranking"]["strict"]
         dist_ok_all &= a["ranking"]["distinguishable"]
         all_err += [abs(r["error_pct"]) for r in rows if r.get("error_pct") is not None]
+        all_alt += [abs(r["error_alt_pct"]) for r in rows if r.get("error_alt_pct") is not None]
+        alt_est = [r.get("estimated_alt_s") for r in rows]
+        if rows and None not in alt_est:
+            # The alternative estimate's ranking, with the same tie rule.
+            a["ranking"]["alt_distinguishable"] = not any(
+                (alt_est[i] - alt_est[j]) * (rows[i]["measured_s"] - rows[j]["measured_s"]) <= 0
+                for i in range(len(rows)) for j in range(i + 1, len(rows))
+                if [rows[i]["config"], rows[j]["config"]] not in ties)
+            alt_ok_all &= a["ranking"]["alt_distinguishable"]
+        else:
+            alt_ok_all = False
         for p in a.get("phases", []):
             for c, v in p.get("per_config", {}).items():
                 v["error_pct"] = error_pct(v.get("estimated_s"), v.get("measured_s"))
+                v["error_alt_pct"] = error_pct(v.get("estimated_alt_s"), v.get("measured_s"))
                 if v["error_pct"] is not None:
                     all_phase_err.append(abs(v["error_pct"]))
+                if v["error_alt_pct"] is not None:
+                    all_phase_alt.append(abs(v["error_alt_pct"]))
     n_pairs = sum(a["ranking"]["pairs"] for a in doc.get("apps", []))
     n_dist = sum(a["ranking"]["distinguishable_pairs"] for a in doc.get("apps", []))
     doc["summary"] = {
         "pairs": n_pairs, "distinguishable_pairs": n_dist,
         "program": summary_of(all_err),
         "phases": summary_of(all_phase_err),
+        "program_alt": summary_of(all_alt),
+        "phases_alt": summary_of(all_phase_alt),
+        "ranking_alt_all_right_distinguishable": alt_ok_all and bool(all_alt),
         "ranking_all_right_strict": strict_ok_all and bool(doc.get("apps")),
         "ranking_all_right_distinguishable": dist_ok_all and bool(doc.get("apps")),
         "goals": {"median_pct": 5.0, "max_pct": 10.0},
@@ -198,9 +218,10 @@ def render_text(doc):
                          fmt(r.get("error_pct"), "%+.1f"), fmt(r.get("spread_pct"), "%.1f"),
                          "%s / %s" % (fmt(r.get("rank_estimated"), "%d"),
                                       fmt(r.get("rank_measured"), "%d")),
+                         fmt(r.get("estimated_alt_s")), fmt(r.get("error_alt_pct"), "%+.1f"),
                          r.get("note", "")])
         out.append(table(["config", "estimated (s)", "measured (s)", "error %", "spread %",
-                          "rank est/meas", "note"], rows))
+                          "rank est/meas", "est.unsampled (s)", "error %", "note"], rows))
         rk = a.get("ranking", {})
         out.append("ranking: %s%s" % (ranking_word(rk),
             "" if not rk.get("measured_ties") else "  (measured ties: %s)" % ", ".join(
@@ -233,6 +254,13 @@ def render_text(doc):
                    pr.get("n", 0), fmt(pr.get("median_abs_pct"), "%.1f"), fmt(pr.get("max_abs_pct"), "%.1f")))
     out.append("   per-phase (%d estimates): median |error| %s%%, max |error| %s%%" % (
         ph.get("n", 0), fmt(ph.get("median_abs_pct"), "%.1f"), fmt(ph.get("max_abs_pct"), "%.1f")))
+    pa, pha = s.get("program_alt", {}), s.get("phases_alt", {})
+    if pa.get("n"):
+        out.append("   estimates from the base run's unsampled times (est.unsampled): program median |error| "
+                   "%s%%, max %s%% (%d); per-phase median %s%%, max %s%% (%d); ranking right ignoring ties: %s"
+                   % (fmt(pa.get("median_abs_pct"), "%.1f"), fmt(pa.get("max_abs_pct"), "%.1f"), pa["n"],
+                      fmt(pha.get("median_abs_pct"), "%.1f"), fmt(pha.get("max_abs_pct"), "%.1f"),
+                      pha.get("n", 0), "yes" if s.get("ranking_alt_all_right_distinguishable") else "NO"))
     out.append("   ranking right in every case: %s (strict), %s (ignoring measured ties: %d of %d "
                "configuration pairs were distinguishable)" % (
                    "yes" if s.get("ranking_all_right_strict") else "NO",
@@ -258,14 +286,21 @@ def nice_max(v):
     return 10 * e
 
 
-def svg_bars(title, labels, est, meas, width=520, height=240):
-    """Grouped bars (estimated, measured) per label, with a y axis in seconds."""
+ALT_COLOR = "#8fb3e0"
+
+
+def svg_bars(title, labels, est, meas, alt=None, width=520, height=240):
+    """Grouped bars (estimated, measured, and the unsampled-base estimate when
+    there is one) per label, with a y axis in seconds."""
+    series = [(est, EST_COLOR, "estimated"), (meas, MEAS_COLOR, "measured")]
+    if alt and any(v is not None for v in alt):
+        series.insert(1, (alt, ALT_COLOR, "est. unsampled"))
     left, right, top, bottom = 56, 12, 28, 46
     pw, ph = width - left - right, height - top - bottom
-    vmax = nice_max(max([v for v in est + meas if v is not None] or [1.0]))
+    vmax = nice_max(max([v for sr in series for v in sr[0] if v is not None] or [1.0]))
     n = max(len(labels), 1)
     group = pw / n
-    bw = min(36.0, group * 0.35)
+    bw = min(36.0, group * 0.7 / len(series))
     e = html.escape
     s = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="%s">'
          % (width, height, e(title))]
@@ -278,8 +313,8 @@ def svg_bars(title, labels, est, meas, width=520, height=240):
     s.append('<text x="12" y="%d" font-size="10" transform="rotate(-90 12 %d)" text-anchor="middle">seconds</text>'
              % (top + ph // 2, top + ph // 2))
     for i, lab in enumerate(labels):
-        x0 = left + group * i + group / 2 - bw
-        for j, (vals, col, name) in enumerate(((est, EST_COLOR, "estimated"), (meas, MEAS_COLOR, "measured"))):
+        x0 = left + group * i + group / 2 - bw * len(series) / 2
+        for j, (vals, col, name) in enumerate(series):
             v = vals[i]
             if v is None:
                 s.append('<text x="%.1f" y="%d" font-size="10" text-anchor="middle">n/a</text>'
@@ -294,10 +329,10 @@ def svg_bars(title, labels, est, meas, width=520, height=240):
                  % (left + group * i + group / 2, top + ph + 14, e(lab)))
     s.append('<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#333"/>' % (left, left + pw, top + ph, top + ph))
     ly = height - 12
-    s.append('<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">estimated</text>'
-             % (left, ly - 9, EST_COLOR, left + 14, ly))
-    s.append('<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">measured</text>'
-             % (left + 90, ly - 9, MEAS_COLOR, left + 104, ly))
+    for j, (_, col, name) in enumerate(series):
+        x = left + 115 * j
+        s.append('<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">%s</text>'
+                 % (x, ly - 9, col, x + 14, ly, name))
     s.append("</svg>")
     return "".join(s)
 
@@ -342,7 +377,9 @@ def render_html(doc):
 
     out.append("<h2>Summary</h2><table><tr><th>over</th><th>n</th><th>median |error| %</th>"
                "<th>max |error| %</th></tr>")
-    for name, d in (("program estimates", pr), ("phase estimates", s.get("phases", {}))):
+    for name, d in (("program estimates", pr), ("phase estimates", s.get("phases", {})),
+                    ("program estimates, unsampled base times", s.get("program_alt", {})),
+                    ("phase estimates, unsampled base times", s.get("phases_alt", {}))):
         out.append("<tr><td>%s</td><td>%d</td><td>%s</td><td>%s</td></tr>" % (
             name, d.get("n", 0), fmt(d.get("median_abs_pct"), "%.1f"), fmt(d.get("max_abs_pct"), "%.1f")))
     out.append("</table><p>Goals: median &le; 5%%, max &le; 10%%. Ranking right in every case: %s (strict), "
@@ -359,35 +396,43 @@ def render_html(doc):
             ranking_word(a.get("ranking", {}))))
         out.append('<div class="charts">')
         out.append(svg_bars("%s %s: program time" % (a["app"], a["workload"]), [r["config"] for r in rows],
-                            [r.get("estimated_s") for r in rows], [r.get("measured_s") for r in rows]))
+                            [r.get("estimated_s") for r in rows], [r.get("measured_s") for r in rows],
+                            alt=[r.get("estimated_alt_s") for r in rows]))
         ph = sorted([p for p in a.get("phases", []) if p.get("per_config")],
                     key=lambda p: -(p.get("weight") or 0))[:2]
         for p in ph:
             cfgs = [r["config"] for r in rows]
             out.append(svg_bars("phase %s (weight %s)" % (p["id"], fmt(p.get("weight"), "%.2f")), cfgs,
                                 [p["per_config"].get(k, {}).get("estimated_s") for k in cfgs],
-                                [p["per_config"].get(k, {}).get("measured_s") for k in cfgs]))
+                                [p["per_config"].get(k, {}).get("measured_s") for k in cfgs],
+                                alt=[p["per_config"].get(k, {}).get("estimated_alt_s") for k in cfgs]))
         out.append("</div>")
         out.append("<table><tr><th>config</th><th>estimated (s)</th><th>measured (s)</th><th>error %</th>"
-                   "<th>spread %</th><th>rank est</th><th>rank meas</th><th>note</th></tr>")
+                   "<th>spread %</th><th>rank est</th><th>rank meas</th><th>est. unsampled (s)</th>"
+                   "<th>error %</th><th>note</th></tr>")
         for r in rows:
             err = r.get("error_pct")
             cls = "" if err is None else (' class="bad"' if abs(err) > 10 else "")
-            out.append("<tr><td>%s%s</td><td>%s</td><td>%s</td><td%s>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % (
-                e(r["config"]), " (base)" if r["config"] == doc.get("base") else "",
-                fmt(r.get("estimated_s")), fmt(r.get("measured_s")), cls, fmt(err, "%+.1f"),
-                fmt(r.get("spread_pct"), "%.1f"), fmt(r.get("rank_estimated"), "%d"),
-                fmt(r.get("rank_measured"), "%d"), e(r.get("note", ""))))
+            alt = r.get("error_alt_pct")
+            acls = "" if alt is None else (' class="bad"' if abs(alt) > 10 else "")
+            out.append("<tr><td>%s%s</td><td>%s</td><td>%s</td><td%s>%s</td><td>%s</td><td>%s</td><td>%s</td>"
+                       "<td>%s</td><td%s>%s</td><td>%s</td></tr>" % (
+                           e(r["config"]), " (base)" if r["config"] == doc.get("base") else "",
+                           fmt(r.get("estimated_s")), fmt(r.get("measured_s")), cls, fmt(err, "%+.1f"),
+                           fmt(r.get("spread_pct"), "%.1f"), fmt(r.get("rank_estimated"), "%d"),
+                           fmt(r.get("rank_measured"), "%d"), fmt(r.get("estimated_alt_s")), acls,
+                           fmt(alt, "%+.1f"), e(r.get("note", ""))))
         out.append("</table>")
         for w in a.get("warnings", []):
             out.append('<p class="note">warning: %s</p>' % e(w))
         if a.get("unmatched"):
             out.append('<p class="note">unmatched: %s</p>' % e("; ".join(a["unmatched"])))
     out.append('<p class="note">estimated = phaseprobe-estimate program time for that configuration '
-               '(from one instrumented run on the base configuration); measured = median wall time of '
-               'the plain (uninstrumented) program; error = (estimated - measured) / measured; '
-               'spread = (max - min) / median of the repetitions; per-phase measured times come from '
-               'an instrumented run on each configuration.</p>')
+               '(from one instrumented run on the base configuration); est. unsampled = the same from '
+               'the base phase file with the times of an unsampled instrumented run (streams kept); '
+               'measured = median wall time of the plain (uninstrumented) program; error = (estimated '
+               '- measured) / measured; spread = (max - min) / median of the repetitions; per-phase '
+               'measured times come from an unsampled instrumented run on each configuration.</p>')
     out.append("</body></html>\n")
     return "\n".join(out)
 
