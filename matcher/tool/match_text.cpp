@@ -85,7 +85,12 @@ void printMatchTable(std::FILE *Out, const MatchInputs &In, const std::vector<Ph
 void ExplainLog::attach(MatchOptions &O) {
   O.onPhase = [this](size_t I) { Current = I; };
   O.explain = [this](size_t Q, const ProfileRef &R, const Score &S) {
-    Rows[Current][Q].push_back(
+    std::vector<Row> &V = Rows[Current][Q];
+    // --explain on a full-size NPPDB would hold every comparison in memory
+    // and print millions of lines; the counts of the query stay exact.
+    if (V.size() >= MaxRowsPerQuery)
+      return;
+    V.push_back(
         {std::string(R.ubench), formatStreams({R.streams, R.streams + R.nStreams}), R.tpiUs, S});
   };
 }
@@ -151,6 +156,10 @@ void ExplainLog::print(std::FILE *Out, const MatchInputs &In,
                 pts(D.accessPoints).c_str());
           }
       }
+      if (QR.compared > QIt->second.size())
+        std::fprintf(
+            Out, "  ... %zu more compared profiles not listed (--explain lists %zu per query)\n",
+            QR.compared - QIt->second.size(), MaxRowsPerQuery);
     }
   }
 }

@@ -33,6 +33,7 @@ private:
     double tpiUs;
     Score score;
   };
+  static constexpr size_t MaxRowsPerQuery = 2000;
   size_t Current = 0;
   std::map<size_t, std::map<size_t, std::vector<Row>>> Rows; // phase -> query -> rows
 };
