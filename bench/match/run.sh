@@ -41,7 +41,7 @@ for t in "$match" "$db_tool"; do
 done
 
 mkdir -p "$work"
-csv="$work/profiles-$n.csv" db="$work/nppdb-$n.sqlite" phases="$here/phase3.phases.json"
+csv="$work/profiles-$n.csv" db="$work/nppdb-$n.sqlite" phases="$here/phase3.json" # not *.phases.json: .gitignore drops run outputs
 have=$("$db_tool" nodes --db "$db" 2>/dev/null | awk '$1=="bn"{print $2}' || true)
 if [ "$have" != "$n" ]; then
   rm -f "$db" "$db-wal" "$db-shm"
