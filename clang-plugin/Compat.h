@@ -21,8 +21,7 @@ namespace compat {
 #if LLVM_VERSION_MAJOR < 16
 using DebugInfoKind = clang::codegenoptions::DebugInfoKind;
 constexpr DebugInfoKind NoDebugInfo = clang::codegenoptions::NoDebugInfo;
-constexpr DebugInfoKind LocTrackingOnly =
-    clang::codegenoptions::LocTrackingOnly;
+constexpr DebugInfoKind LocTrackingOnly = clang::codegenoptions::LocTrackingOnly;
 #else
 using DebugInfoKind = llvm::codegenoptions::DebugInfoKind;
 constexpr DebugInfoKind NoDebugInfo = llvm::codegenoptions::NoDebugInfo;

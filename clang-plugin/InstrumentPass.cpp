@@ -36,12 +36,12 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <map>
@@ -69,15 +69,15 @@ struct SourceLoc {
 
 enum class Role {
   Other,
-  Fork,            // __kmpc_fork_call / __kmpc_fork_teams
-  SerialBegin,     // __kmpc_serialized_parallel
-  SerialEnd,       // __kmpc_end_serialized_parallel
-  StaticInit,      // __kmpc_for_static_init_* / distribute init
-  StaticFini,      // __kmpc_for_static_fini / distribute fini
-  DispatchInit,    // __kmpc_dispatch_init_*
-  DispatchNext,    // __kmpc_dispatch_next_*
-  OneThreadBegin,  // __kmpc_single / __kmpc_master / __kmpc_masked
-  OneThreadEnd,    // __kmpc_end_single / _end_master / _end_masked
+  Fork,           // __kmpc_fork_call / __kmpc_fork_teams
+  SerialBegin,    // __kmpc_serialized_parallel
+  SerialEnd,      // __kmpc_end_serialized_parallel
+  StaticInit,     // __kmpc_for_static_init_* / distribute init
+  StaticFini,     // __kmpc_for_static_fini / distribute fini
+  DispatchInit,   // __kmpc_dispatch_init_*
+  DispatchNext,   // __kmpc_dispatch_next_*
+  OneThreadBegin, // __kmpc_single / __kmpc_master / __kmpc_masked
+  OneThreadEnd,   // __kmpc_end_single / _end_master / _end_masked
 };
 
 Role roleOf(StringRef Name, bool &IsTeams, bool &IsSingle) {
@@ -100,8 +100,7 @@ Role roleOf(StringRef Name, bool &IsTeams, bool &IsSingle) {
     return Role::StaticInit;
   if (Name == "__kmpc_for_static_fini" || Name == "__kmpc_distribute_static_fini")
     return Role::StaticFini;
-  if (Name.startswith("__kmpc_dispatch_init_") ||
-      Name.startswith("__kmpc_dist_dispatch_init_"))
+  if (Name.startswith("__kmpc_dispatch_init_") || Name.startswith("__kmpc_dist_dispatch_init_"))
     return Role::DispatchInit;
   if (Name.startswith("__kmpc_dispatch_next_"))
     return Role::DispatchNext;
@@ -111,8 +110,7 @@ Role roleOf(StringRef Name, bool &IsTeams, bool &IsSingle) {
   }
   if (Name == "__kmpc_master" || Name == "__kmpc_masked")
     return Role::OneThreadBegin;
-  if (Name == "__kmpc_end_single" || Name == "__kmpc_end_master" ||
-      Name == "__kmpc_end_masked")
+  if (Name == "__kmpc_end_single" || Name == "__kmpc_end_master" || Name == "__kmpc_end_masked")
     return Role::OneThreadEnd;
   return Role::Other;
 }
@@ -199,8 +197,7 @@ private:
   void callBefore(Instruction *I, FunctionCallee Fn, ArrayRef<Value *> Args);
   void callAfter(Instruction *I, FunctionCallee Fn, ArrayRef<Value *> Args);
   CallBase *pairedInit(CallBase *End, ArrayRef<CallBase *> Inits);
-  unsigned serialRegion(const OmpCall &C,
-                        const DenseMap<Function *, unsigned> &Outlined,
+  unsigned serialRegion(const OmpCall &C, const DenseMap<Function *, unsigned> &Outlined,
                         bool Forward);
 
   Module &M;
@@ -212,8 +209,7 @@ private:
     unsigned Kind;
   };
   std::vector<Desc> Descs;
-  std::map<std::tuple<std::string, unsigned, unsigned, bool>, unsigned>
-      DescIndex;
+  std::map<std::tuple<std::string, unsigned, unsigned, bool>, unsigned> DescIndex;
   GlobalVariable *DescArray = nullptr;
   StructType *DescTy = nullptr;
   // Placeholders used while instrumenting, replaced by GEPs into DescArray.
@@ -234,17 +230,15 @@ unsigned Instrumenter::descriptorFor(const SourceLoc &L, unsigned Kind) {
   Descs.push_back({L, Kind});
   DescIndex.emplace(Key, I);
   // Until the array exists, refer to a placeholder global of the right type.
-  auto *P = new GlobalVariable(M, Type::getInt8Ty(Ctx), false,
-                               GlobalValue::PrivateLinkage,
-                               ConstantInt::get(Type::getInt8Ty(Ctx), 0),
-                               "__phaseprobe.placeholder");
+  auto *P =
+      new GlobalVariable(M, Type::getInt8Ty(Ctx), false, GlobalValue::PrivateLinkage,
+                         ConstantInt::get(Type::getInt8Ty(Ctx), 0), "__phaseprobe.placeholder");
   Placeholders.push_back(P);
   return I;
 }
 
 Constant *Instrumenter::descriptorPtr(unsigned Index) {
-  return ConstantExpr::getBitCast(Placeholders[Index],
-                                  compat::bytePtrTy(Ctx));
+  return ConstantExpr::getBitCast(Placeholders[Index], compat::bytePtrTy(Ctx));
 }
 
 void Instrumenter::emitDescriptors() {
@@ -252,8 +246,7 @@ void Instrumenter::emitDescriptors() {
   // runtime writes a phase file when at least one object was instrumented.
   Type *I32 = Type::getInt32Ty(Ctx);
   Type *Str = compat::bytePtrTy(Ctx);
-  DescTy = StructType::create(Ctx, {I32, I32, I32, I32, Str, Str},
-                              "struct.__phaseprobe_construct");
+  DescTy = StructType::create(Ctx, {I32, I32, I32, I32, Str, Str}, "struct.__phaseprobe_construct");
   std::vector<Constant *> Elems;
   StringMap<Constant *> Strings;
   auto Intern = [&](const std::string &S) -> Constant * {
@@ -262,9 +255,8 @@ void Instrumenter::emitDescriptors() {
       return It->second;
     IRBuilder<> B(Ctx);
     Constant *C = ConstantExpr::getBitCast(
-        new GlobalVariable(M, ConstantDataArray::getString(Ctx, S)->getType(),
-                           true, GlobalValue::PrivateLinkage,
-                           ConstantDataArray::getString(Ctx, S),
+        new GlobalVariable(M, ConstantDataArray::getString(Ctx, S)->getType(), true,
+                           GlobalValue::PrivateLinkage, ConstantDataArray::getString(Ctx, S),
                            "__phaseprobe.str"),
         Str);
     Strings[S] = C;
@@ -272,40 +264,34 @@ void Instrumenter::emitDescriptors() {
   };
   for (const Desc &D : Descs)
     Elems.push_back(ConstantStruct::get(
-        DescTy, {ConstantInt::get(I32, PHASEPROBE_DISABLED),
-                 ConstantInt::get(I32, D.Kind), ConstantInt::get(I32, D.Loc.Line),
-                 ConstantInt::get(I32, D.Loc.Column), Intern(D.Loc.File),
-                 Intern(D.Loc.Function)}));
+        DescTy, {ConstantInt::get(I32, PHASEPROBE_DISABLED), ConstantInt::get(I32, D.Kind),
+                 ConstantInt::get(I32, D.Loc.Line), ConstantInt::get(I32, D.Loc.Column),
+                 Intern(D.Loc.File), Intern(D.Loc.Function)}));
   // A module without constructs registers an empty array.
   auto *ArrTy = ArrayType::get(DescTy, Elems.size());
   DescArray = new GlobalVariable(M, ArrTy, false, GlobalValue::InternalLinkage,
-                                 ConstantArray::get(ArrTy, Elems),
-                                 "__phaseprobe.constructs");
+                                 ConstantArray::get(ArrTy, Elems), "__phaseprobe.constructs");
   DescArray->setAlignment(Align(8));
 
   for (unsigned I = 0; I < Placeholders.size(); ++I) {
     Constant *Idx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, I)};
     Constant *Ptr = ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, Idx);
-    Placeholders[I]->replaceAllUsesWith(
-        ConstantExpr::getBitCast(Ptr, Placeholders[I]->getType()));
+    Placeholders[I]->replaceAllUsesWith(ConstantExpr::getBitCast(Ptr, Placeholders[I]->getType()));
     Placeholders[I]->eraseFromParent();
   }
 
   // The module constructor registers the array before any user code runs.
   auto *CtorTy = FunctionType::get(Type::getVoidTy(Ctx), false);
-  Function *Ctor = Function::Create(CtorTy, GlobalValue::InternalLinkage,
-                                    "__phaseprobe.module_ctor", M);
+  Function *Ctor =
+      Function::Create(CtorTy, GlobalValue::InternalLinkage, "__phaseprobe.module_ctor", M);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Ctor));
-  FunctionCallee Reg = M.getOrInsertFunction(
-      "__phaseprobe_register", Type::getVoidTy(Ctx), I32, Str,
-      compat::pointerTo(DescTy), I32, I32);
+  FunctionCallee Reg = M.getOrInsertFunction("__phaseprobe_register", Type::getVoidTy(Ctx), I32,
+                                             Str, compat::pointerTo(DescTy), I32, I32);
   uint64_t Size = M.getDataLayout().getTypeAllocSize(DescTy);
   Constant *Idx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, 0)};
-  B.CreateCall(Reg, {ConstantInt::get(I32, PHASEPROBE_ABI_VERSION),
-                     Intern(M.getSourceFileName()),
+  B.CreateCall(Reg, {ConstantInt::get(I32, PHASEPROBE_ABI_VERSION), Intern(M.getSourceFileName()),
                      ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, Idx),
-                     ConstantInt::get(I32, Elems.size()),
-                     ConstantInt::get(I32, Size)});
+                     ConstantInt::get(I32, Elems.size()), ConstantInt::get(I32, Size)});
   B.CreateRetVoid();
   // Priority 1: before every user constructor (which may open a region).
   appendToGlobalCtors(M, Ctor, 1);
@@ -335,8 +321,7 @@ void Instrumenter::addCounters(Function &F) {
   B.CreateStore(ConstantInt::get(I64, 0), Ctr);
   for (BasicBlock *Latch : Latches) {
     IRBuilder<> LB(Latch->getTerminator());
-    LB.CreateStore(LB.CreateAdd(LB.CreateLoad(I64, Ctr), ConstantInt::get(I64, 1)),
-                   Ctr);
+    LB.CreateStore(LB.CreateAdd(LB.CreateLoad(I64, Ctr), ConstantInt::get(I64, 1)), Ctr);
   }
   Counters[&F] = Ctr;
 }
@@ -353,16 +338,14 @@ void Instrumenter::flushBefore(Instruction *I) {
   B.CreateStore(ConstantInt::get(I64, 0), It->second);
 }
 
-void Instrumenter::callBefore(Instruction *I, FunctionCallee Fn,
-                              ArrayRef<Value *> Args) {
+void Instrumenter::callBefore(Instruction *I, FunctionCallee Fn, ArrayRef<Value *> Args) {
   flushBefore(I);
   IRBuilder<> B(I);
   CallInst *C = B.CreateCall(Fn, Args);
   C->setDebugLoc(I->getDebugLoc());
 }
 
-void Instrumenter::callAfter(Instruction *I, FunctionCallee Fn,
-                             ArrayRef<Value *> Args) {
+void Instrumenter::callAfter(Instruction *I, FunctionCallee Fn, ArrayRef<Value *> Args) {
   // clang emits the libomp calls as plain calls; should one be an invoke,
   // the probe goes to the start of its normal destination.
   Instruction *Next = isa<InvokeInst>(I)
@@ -381,8 +364,7 @@ CallBase *Instrumenter::pairedInit(CallBase *End, ArrayRef<CallBase *> Inits) {
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(*F);
   CallBase *Best = nullptr;
   for (CallBase *I : Inits)
-    if (I->getFunction() == F && DT.dominates(I, End) &&
-        (!Best || DT.dominates(Best, I)))
+    if (I->getFunction() == F && DT.dominates(I, End) && (!Best || DT.dominates(Best, I)))
       Best = I;
   return Best;
 }
@@ -391,12 +373,10 @@ CallBase *Instrumenter::pairedInit(CallBase *End, ArrayRef<CallBase *> Inits) {
 // region's outlined function directly between __kmpc_serialized_parallel and
 // __kmpc_end_serialized_parallel, so that call names the region even when
 // locations are unknown. Falls back to the location.
-unsigned
-Instrumenter::serialRegion(const OmpCall &C,
-                           const DenseMap<Function *, unsigned> &Outlined,
-                           bool Forward) {
-  for (Instruction *I = Forward ? C.Call->getNextNode() : C.Call->getPrevNode();
-       I; I = Forward ? I->getNextNode() : I->getPrevNode())
+unsigned Instrumenter::serialRegion(const OmpCall &C,
+                                    const DenseMap<Function *, unsigned> &Outlined, bool Forward) {
+  for (Instruction *I = Forward ? C.Call->getNextNode() : C.Call->getPrevNode(); I;
+       I = Forward ? I->getNextNode() : I->getPrevNode())
     if (auto *CB = dyn_cast<CallBase>(I)) {
       auto It = Outlined.find(CB->getCalledFunction());
       if (It != Outlined.end())
@@ -421,8 +401,7 @@ bool Instrumenter::run() {
       C.R = roleOf(CB->getCalledFunction()->getName(), C.IsTeams, C.IsSingle);
       if (C.R == Role::Other || CB->arg_size() == 0)
         continue;
-      if (!readIdent(CB->getArgOperand(0), C.Loc) &&
-          !locFromDebug(*CB, C.Loc, ++UnknownLocs))
+      if (!readIdent(CB->getArgOperand(0), C.Loc) && !locFromDebug(*CB, C.Loc, ++UnknownLocs))
         LocsMissing = true;
       Calls.push_back(C);
     }
@@ -440,10 +419,9 @@ bool Instrumenter::run() {
   Type *I64 = Type::getInt64Ty(Ctx);
   TlsIterations = M.getGlobalVariable("__phaseprobe_iterations");
   if (!TlsIterations) {
-    TlsIterations = new GlobalVariable(
-        M, I64, false, GlobalValue::ExternalLinkage, nullptr,
-        "__phaseprobe_iterations", nullptr,
-        GlobalValue::InitialExecTLSModel);
+    TlsIterations =
+        new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage, nullptr,
+                           "__phaseprobe_iterations", nullptr, GlobalValue::InitialExecTLSModel);
   }
   for (Function &F : M)
     if (!F.isDeclaration() && !F.getName().startswith("__phaseprobe"))
@@ -453,18 +431,12 @@ bool Instrumenter::run() {
   Type *Void = Type::getVoidTy(Ctx);
   Type *Ptr = compat::bytePtrTy(Ctx);
   Type *I32 = Type::getInt32Ty(Ctx);
-  FunctionCallee RegionBegin =
-      M.getOrInsertFunction("__phaseprobe_region_begin", Void, Ptr);
-  FunctionCallee RegionEnd =
-      M.getOrInsertFunction("__phaseprobe_region_end", Void, Ptr);
-  FunctionCallee ThreadBegin =
-      M.getOrInsertFunction("__phaseprobe_thread_begin", Void, Ptr);
-  FunctionCallee ThreadEnd =
-      M.getOrInsertFunction("__phaseprobe_thread_end", Void, Ptr);
-  FunctionCallee WsBegin =
-      M.getOrInsertFunction("__phaseprobe_ws_begin", Void, Ptr);
-  FunctionCallee WsEntered =
-      M.getOrInsertFunction("__phaseprobe_ws_entered", Void, I32);
+  FunctionCallee RegionBegin = M.getOrInsertFunction("__phaseprobe_region_begin", Void, Ptr);
+  FunctionCallee RegionEnd = M.getOrInsertFunction("__phaseprobe_region_end", Void, Ptr);
+  FunctionCallee ThreadBegin = M.getOrInsertFunction("__phaseprobe_thread_begin", Void, Ptr);
+  FunctionCallee ThreadEnd = M.getOrInsertFunction("__phaseprobe_thread_end", Void, Ptr);
+  FunctionCallee WsBegin = M.getOrInsertFunction("__phaseprobe_ws_begin", Void, Ptr);
+  FunctionCallee WsEntered = M.getOrInsertFunction("__phaseprobe_ws_entered", Void, I32);
   FunctionCallee WsNext = M.getOrInsertFunction("__phaseprobe_ws_next", Void, I32);
   FunctionCallee WsEnd = M.getOrInsertFunction("__phaseprobe_ws_end", Void);
 
@@ -493,18 +465,16 @@ bool Instrumenter::run() {
             Bodies.count(W.Call->getFunction()) && W.Loc == C.Loc) {
           Combined[W.Call] = true;
           if (!C.IsTeams)
-            Kind = (W.Loc.Flags & IdentWorkSections)
-                       ? __PHASEPROBE_PARALLEL_SECTIONS
-                       : __PHASEPROBE_PARALLEL_FOR;
+            Kind = (W.Loc.Flags & IdentWorkSections) ? __PHASEPROBE_PARALLEL_SECTIONS
+                                                     : __PHASEPROBE_PARALLEL_FOR;
         }
     }
     // `teams distribute parallel for` on the host: the teams fork and the
     // parallel fork inside it share the pragma's location. The inner fork is
     // the phase (it has the team of threads); the teams fork is not timed.
-    if (C.IsTeams && Body &&
-        llvm::any_of(Calls, [&](const OmpCall &In) {
-          return In.R == Role::Fork && !In.IsTeams &&
-                 Bodies.count(In.Call->getFunction()) && In.Loc == C.Loc;
+    if (C.IsTeams && Body && llvm::any_of(Calls, [&](const OmpCall &In) {
+          return In.R == Role::Fork && !In.IsTeams && Bodies.count(In.Call->getFunction()) &&
+                 In.Loc == C.Loc;
         }))
       continue;
     unsigned D = descriptorFor(C.Loc, Kind);
@@ -544,12 +514,10 @@ bool Instrumenter::run() {
   for (OmpCall &C : Calls) {
     switch (C.R) {
     case Role::SerialBegin:
-      callBefore(C.Call, RegionBegin,
-                 {descriptorPtr(serialRegion(C, Outlined, true))});
+      callBefore(C.Call, RegionBegin, {descriptorPtr(serialRegion(C, Outlined, true))});
       break;
     case Role::SerialEnd:
-      callAfter(C.Call, RegionEnd,
-                {descriptorPtr(serialRegion(C, Outlined, false))});
+      callAfter(C.Call, RegionEnd, {descriptorPtr(serialRegion(C, Outlined, false))});
       break;
     case Role::StaticInit:
     case Role::DispatchInit: {
@@ -558,8 +526,7 @@ bool Instrumenter::run() {
       unsigned Kind = __PHASEPROBE_FOR;
       if (C.Loc.Flags & IdentWorkSections)
         Kind = __PHASEPROBE_SECTIONS;
-      else if ((C.Loc.Flags & IdentWorkDistribute) &&
-               !(C.Loc.Flags & IdentWorkLoop))
+      else if ((C.Loc.Flags & IdentWorkDistribute) && !(C.Loc.Flags & IdentWorkLoop))
         Kind = __PHASEPROBE_DISTRIBUTE;
       callBefore(C.Call, WsBegin, {descriptorPtr(descriptorFor(C.Loc, Kind))});
       break;

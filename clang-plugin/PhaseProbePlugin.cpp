@@ -40,16 +40,13 @@ std::string ownPath() {
 
 class UnsupportedVisitor : public RecursiveASTVisitor<UnsupportedVisitor> {
 public:
-  UnsupportedVisitor(DiagnosticsEngine &D, bool Offloading)
-      : Diags(D), Offloading(Offloading) {
-    TaskId = D.getCustomDiagID(
-        DiagnosticsEngine::Warning,
-        "phaseprobe: '%0' is not instrumented as a phase; its work is "
-        "counted in the phase of the thread that executes it");
-    TargetId = D.getCustomDiagID(
-        DiagnosticsEngine::Warning,
-        "phaseprobe: '%0' offloaded to a device is not instrumented; only "
-        "its host fallback is measured");
+  UnsupportedVisitor(DiagnosticsEngine &D, bool Offloading) : Diags(D), Offloading(Offloading) {
+    TaskId = D.getCustomDiagID(DiagnosticsEngine::Warning,
+                               "phaseprobe: '%0' is not instrumented as a phase; its work is "
+                               "counted in the phase of the thread that executes it");
+    TargetId = D.getCustomDiagID(DiagnosticsEngine::Warning,
+                                 "phaseprobe: '%0' offloaded to a device is not instrumented; only "
+                                 "its host fallback is measured");
   }
 
   bool VisitOMPExecutableDirective(OMPExecutableDirective *D) {
@@ -62,13 +59,11 @@ public:
     case llvm::omp::OMPD_master_taskloop_simd:
     case llvm::omp::OMPD_parallel_master_taskloop:
     case llvm::omp::OMPD_parallel_master_taskloop_simd:
-      Diags.Report(D->getBeginLoc(), TaskId)
-          << llvm::omp::getOpenMPDirectiveName(K);
+      Diags.Report(D->getBeginLoc(), TaskId) << llvm::omp::getOpenMPDirectiveName(K);
       break;
     default:
       if (Offloading && isOpenMPTargetExecutionDirective(K))
-        Diags.Report(D->getBeginLoc(), TargetId)
-            << llvm::omp::getOpenMPDirectiveName(K);
+        Diags.Report(D->getBeginLoc(), TargetId) << llvm::omp::getOpenMPDirectiveName(K);
       break;
     }
     return true;
@@ -86,8 +81,7 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (!Warn || !CI.getLangOpts().OpenMP)
       return;
-    UnsupportedVisitor V(CI.getDiagnostics(),
-                         !CI.getLangOpts().OMPTargetTriples.empty());
+    UnsupportedVisitor V(CI.getDiagnostics(), !CI.getLangOpts().OMPTargetTriples.empty());
     V.TraverseDecl(Ctx.getTranslationUnitDecl());
   }
 
@@ -98,8 +92,7 @@ private:
 
 class PhaseProbeAction : public PluginASTAction {
 protected:
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 StringRef) override {
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     // Device compilations of offloaded code are not instrumented.
     if (!CI.getLangOpts().OpenMPIsDevice) {
       CodeGenOptions &CG = CI.getCodeGenOpts();
@@ -107,16 +100,13 @@ protected:
         CG.setDebugInfo(compat::LocTrackingOnly);
       std::string Self = ownPath();
       if (!Self.empty() &&
-          std::find(CG.PassPlugins.begin(), CG.PassPlugins.end(), Self) ==
-              CG.PassPlugins.end())
+          std::find(CG.PassPlugins.begin(), CG.PassPlugins.end(), Self) == CG.PassPlugins.end())
         CG.PassPlugins.push_back(Self);
     }
-    return std::make_unique<Consumer>(CI, Warn &&
-                                              !CI.getLangOpts().OpenMPIsDevice);
+    return std::make_unique<Consumer>(CI, Warn && !CI.getLangOpts().OpenMPIsDevice);
   }
 
-  bool ParseArgs(const CompilerInstance &CI,
-                 const std::vector<std::string> &Args) override {
+  bool ParseArgs(const CompilerInstance &CI, const std::vector<std::string> &Args) override {
     for (const std::string &A : Args) {
       if (A == "no-warn") {
         Warn = false;

@@ -61,8 +61,7 @@ int main(int argc, char **argv) {
   for (long p = 0; p < total; p++)
     serial += u[p] * (double)((p % 5) + 1);
 
-  printf("bt n=%d steps=%d done=%d norm %.6e checksum %.6e\n", n, steps, done,
-         sqrt(norm), serial);
+  printf("bt n=%d steps=%d done=%d norm %.6e checksum %.6e\n", n, steps, done, sqrt(norm), serial);
   free(u);
   free(rhs);
   return 0;

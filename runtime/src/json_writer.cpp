@@ -110,8 +110,7 @@ void JsonWriter::string(const char *S) {
 
 void JsonWriter::quoted(const char *S) {
   put('"');
-  for (const unsigned char *P = reinterpret_cast<const unsigned char *>(S);
-       *P; ++P) {
+  for (const unsigned char *P = reinterpret_cast<const unsigned char *>(S); *P; ++P) {
     unsigned char C = *P;
     switch (C) {
     case '"':

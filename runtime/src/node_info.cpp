@@ -10,9 +10,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <pthread.h>
 #include <cstring>
 #include <hwloc.h>
+#include <pthread.h>
 #include <unistd.h>
 
 namespace __phaseprobe {
@@ -42,8 +42,7 @@ void discover() {
   if (hwloc_topology_init(&Topo) == 0) {
     hwloc_topology_set_io_types_filter(Topo, HWLOC_TYPE_FILTER_KEEP_NONE);
     hwloc_topology_set_icache_types_filter(Topo, HWLOC_TYPE_FILTER_KEEP_NONE);
-    hwloc_topology_set_type_filter(Topo, HWLOC_OBJ_MISC,
-                                   HWLOC_TYPE_FILTER_KEEP_NONE);
+    hwloc_topology_set_type_filter(Topo, HWLOC_OBJ_MISC, HWLOC_TYPE_FILTER_KEEP_NONE);
     Loaded = hwloc_topology_load(Topo) == 0;
     if (!Loaded)
       hwloc_topology_destroy(Topo);
@@ -52,8 +51,7 @@ void discover() {
     unsetenv("HWLOC_PLUGINS_PATH");
   if (!Loaded)
     return;
-  if (hwloc_obj_t Pkg =
-          hwloc_get_next_obj_by_type(Topo, HWLOC_OBJ_PACKAGE, nullptr))
+  if (hwloc_obj_t Pkg = hwloc_get_next_obj_by_type(Topo, HWLOC_OBJ_PACKAGE, nullptr))
     if (const char *Model = hwloc_obj_get_info_by_name(Pkg, "CPUModel"))
       snprintf(Facts.Cpu, sizeof Facts.Cpu, "%s", Model);
   Facts.Cores = hwloc_get_nbobjs_by_type(Topo, HWLOC_OBJ_CORE);
@@ -64,9 +62,8 @@ void discover() {
   Facts.L2KiB = cacheKiB(Topo, HWLOC_OBJ_L2CACHE);
   Facts.L3KiB = cacheKiB(Topo, HWLOC_OBJ_L3CACHE);
   hwloc_uint64_t Mem = 0;
-  for (hwloc_obj_t N =
-           hwloc_get_next_obj_by_type(Topo, HWLOC_OBJ_NUMANODE, nullptr);
-       N; N = hwloc_get_next_obj_by_type(Topo, HWLOC_OBJ_NUMANODE, N))
+  for (hwloc_obj_t N = hwloc_get_next_obj_by_type(Topo, HWLOC_OBJ_NUMANODE, nullptr); N;
+       N = hwloc_get_next_obj_by_type(Topo, HWLOC_OBJ_NUMANODE, N))
     Mem += N->attr ? N->attr->numanode.local_memory : 0;
   Facts.MemoryMiB = static_cast<unsigned long>(Mem / (1024 * 1024));
   Facts.Known = true;

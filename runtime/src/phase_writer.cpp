@@ -75,8 +75,7 @@ const char *baseName(const char *Path) {
 
 void phaseId(uint32_t Index, char *Out, size_t Cap) {
   const __phaseprobe_construct *C = construct(Index);
-  snprintf(Out, Cap, "%s:%u:%u", baseName(C->file ? C->file : "unknown"),
-           C->line, C->column);
+  snprintf(Out, Cap, "%s:%u:%u", baseName(C->file ? C->file : "unknown"), C->line, C->column);
 }
 
 struct Summary {
@@ -86,8 +85,7 @@ struct Summary {
 };
 
 // Collapses the per-thread slots of phase \p P (see the file comment).
-Summary summarize(uint32_t P, uint32_t Kind, uint64_t *Scratch,
-                  uint32_t ScratchCap) {
+Summary summarize(uint32_t P, uint32_t Kind, uint64_t *Scratch, uint32_t ScratchCap) {
   Summary S;
   uint64_t SlowestNs = 0;
   bool HaveSlowest = false;
@@ -123,8 +121,7 @@ Summary summarize(uint32_t P, uint32_t Kind, uint64_t *Scratch,
     std::sort(Scratch, Scratch + N);
     S.MinNs = Scratch[0];
     S.MaxNs = Scratch[N - 1];
-    S.MedianNs = N % 2 ? Scratch[N / 2]
-                       : (Scratch[N / 2 - 1] + Scratch[N / 2]) / 2;
+    S.MedianNs = N % 2 ? Scratch[N / 2] : (Scratch[N / 2 - 1] + Scratch[N / 2]) / 2;
   }
   return S;
 }
@@ -193,9 +190,7 @@ void flushAtExit() {
 
 } // namespace
 
-void setStreamsWriter(StreamsWriterFn Fn) {
-  StreamsWriter.store(Fn, std::memory_order_release);
-}
+void setStreamsWriter(StreamsWriterFn Fn) { StreamsWriter.store(Fn, std::memory_order_release); }
 
 void installExitHook() {
   if (!HookInstalled.exchange(true))
@@ -264,8 +259,7 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
     W.key("iterations");
     W.unsignedInteger(S.Iterations);
     W.key("tpi_us");
-    W.number(S.Iterations ? Time * 1e6 / static_cast<double>(S.Iterations)
-                          : 0.0);
+    W.number(S.Iterations ? Time * 1e6 / static_cast<double>(S.Iterations) : 0.0);
     W.key("thread_time_s");
     W.beginObject();
     W.key("min");
@@ -315,11 +309,10 @@ bool phaseFilePath(char *Out, unsigned long Cap) {
   return Append(Name, strlen(Name)) && Append(".phases.json", 12);
 }
 
-bool writeFileAtomically(const char *Path, const char *Data,
-                         unsigned long Len) {
+bool writeFileAtomically(const char *Path, const char *Data, unsigned long Len) {
   char Tmp[4200];
-  if (snprintf(Tmp, sizeof Tmp, "%s.tmp.%d", Path,
-               static_cast<int>(getpid())) >= static_cast<int>(sizeof Tmp)) {
+  if (snprintf(Tmp, sizeof Tmp, "%s.tmp.%d", Path, static_cast<int>(getpid())) >=
+      static_cast<int>(sizeof Tmp)) {
     errno = ENAMETOOLONG;
     return false;
   }

@@ -18,8 +18,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <new>
 #include <fcntl.h>
+#include <new>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -28,15 +28,13 @@
 extern "C" int omp_get_num_threads(void) __attribute__((weak));
 
 extern "C" {
-__thread uint64_t __phaseprobe_iterations
-    __attribute__((tls_model("initial-exec"))) = 0;
+__thread uint64_t __phaseprobe_iterations __attribute__((tls_model("initial-exec"))) = 0;
 }
 
 namespace __phaseprobe {
 namespace {
 
-__thread ThreadState *TlsState __attribute__((tls_model("initial-exec"))) =
-    nullptr;
+__thread ThreadState *TlsState __attribute__((tls_model("initial-exec"))) = nullptr;
 
 std::atomic<ThreadState *> ThreadListHead{nullptr};
 std::atomic<uint32_t> ThreadCount{0};
@@ -61,8 +59,7 @@ ProcessInfo Process;
 
 void atomicMax(std::atomic<uint32_t> &A, uint32_t V) {
   uint32_t Cur = A.load(std::memory_order_relaxed);
-  while (Cur < V &&
-         !A.compare_exchange_weak(Cur, V, std::memory_order_relaxed))
+  while (Cur < V && !A.compare_exchange_weak(Cur, V, std::memory_order_relaxed))
     ;
 }
 
@@ -102,8 +99,7 @@ void startOnce() {
   readCmdline();
   // Other runtime units (stream sampling) start here.
   installExitHook();
-  verbose("runtime started (ABI %u, pid %d)", PHASEPROBE_ABI_VERSION,
-          Process.Pid);
+  verbose("runtime started (ABI %u, pid %d)", PHASEPROBE_ABI_VERSION, Process.Pid);
 }
 
 // Start as early as possible so the program's total time includes the
@@ -136,8 +132,7 @@ void recordParent(uint32_t Phase, uint32_t Parent) {
   // thread only reads, not a compare-and-swap they all fight over.
   if (Tab[Phase].Parent.load(std::memory_order_relaxed) != Unset)
     return;
-  Tab[Phase].Parent.compare_exchange_strong(Unset, Parent,
-                                            std::memory_order_relaxed);
+  Tab[Phase].Parent.compare_exchange_strong(Unset, Parent, std::memory_order_relaxed);
 }
 
 bool push(ThreadState *T, uint32_t Phase, FrameKind K, uint32_t Team) {
@@ -159,8 +154,7 @@ bool isRegionKind(uint32_t K) { return K >= 1 && K <= 4; }
 
 // A registered construct with the same source location and the same role
 // (region or not) as \p C, or NoPhase. Registration only: linear is fine.
-uint32_t findSame(const PhaseInfo *Tab, uint32_t N,
-                  const __phaseprobe_construct &C) {
+uint32_t findSame(const PhaseInfo *Tab, uint32_t N, const __phaseprobe_construct &C) {
   for (uint32_t I = 0; I < N; ++I) {
     const __phaseprobe_construct *O = Tab[I].Construct;
     if (O->line == C.line && O->column == C.column &&
@@ -195,8 +189,7 @@ void closeShare(ThreadState *T, const Frame &F) {
 uint64_t nowNs() {
   struct timespec Ts;
   clock_gettime(CLOCK_MONOTONIC, &Ts);
-  return static_cast<uint64_t>(Ts.tv_sec) * 1000000000ull +
-         static_cast<uint64_t>(Ts.tv_nsec);
+  return static_cast<uint64_t>(Ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(Ts.tv_nsec);
 }
 
 ThreadState *threadStateIfAny() { return TlsState; }
@@ -213,16 +206,13 @@ ThreadState *threadState() {
   ThreadState *Head = ThreadListHead.load(std::memory_order_relaxed);
   do
     T->Next = Head;
-  while (!ThreadListHead.compare_exchange_weak(Head, T,
-                                               std::memory_order_release,
+  while (!ThreadListHead.compare_exchange_weak(Head, T, std::memory_order_release,
                                                std::memory_order_relaxed));
   TlsState = T;
   return T;
 }
 
-ThreadState *threadList() {
-  return ThreadListHead.load(std::memory_order_acquire);
-}
+ThreadState *threadList() { return ThreadListHead.load(std::memory_order_acquire); }
 
 uint32_t currentPhase() {
   ThreadState *T = TlsState;
@@ -238,19 +228,15 @@ const __phaseprobe_construct *construct(uint32_t Index) {
 }
 
 uint32_t phaseParent(uint32_t Index) {
-  uint32_t P = Table.load(std::memory_order_acquire)[Index].Parent.load(
-      std::memory_order_relaxed);
+  uint32_t P = Table.load(std::memory_order_acquire)[Index].Parent.load(std::memory_order_relaxed);
   return P == NoPhase - 1 ? NoPhase : P;
 }
 
 uint32_t phaseTeamSize(uint32_t Index) {
-  return Table.load(std::memory_order_acquire)[Index].Team.load(
-      std::memory_order_relaxed);
+  return Table.load(std::memory_order_acquire)[Index].Team.load(std::memory_order_relaxed);
 }
 
-uint32_t objectsRegistered() {
-  return Objects.load(std::memory_order_relaxed);
-}
+uint32_t objectsRegistered() { return Objects.load(std::memory_order_relaxed); }
 
 uint32_t maxTeamSize() { return MaxTeam.load(std::memory_order_relaxed); }
 
@@ -293,14 +279,12 @@ void __phaseprobe_register(uint32_t AbiVersion, const char *Module,
     warning("%s was instrumented for phaseprobe ABI %u but this runtime "
             "implements ABI %u; its %u constructs are not measured "
             "(rebuild it with the matching plugin)",
-            Module ? Module : "an object", AbiVersion, PHASEPROBE_ABI_VERSION,
-            Count);
+            Module ? Module : "an object", AbiVersion, PHASEPROBE_ABI_VERSION, Count);
     // Only the first field and the element size are assumed: they are the
     // same in every version.
     for (uint32_t I = 0; I < Count; ++I)
-      *reinterpret_cast<uint32_t *>(
-          reinterpret_cast<char *>(Constructs) +
-          static_cast<size_t>(I) * ConstructSize) = PHASEPROBE_DISABLED;
+      *reinterpret_cast<uint32_t *>(reinterpret_cast<char *>(Constructs) +
+                                    static_cast<size_t>(I) * ConstructSize) = PHASEPROBE_DISABLED;
     return;
   }
   pthread_mutex_lock(&RegistryLock);
@@ -401,8 +385,7 @@ void __phaseprobe_thread_end(__phaseprobe_construct *C) {
   // dropped so the stack stays consistent.
   while (T->Depth && T->Stack[T->Depth - 1].Kind == FrameKind::Worksharing)
     --T->Depth;
-  if (T->Depth == 0 ||
-      T->Stack[T->Depth - 1].Kind != FrameKind::RegionThread)
+  if (T->Depth == 0 || T->Stack[T->Depth - 1].Kind != FrameKind::RegionThread)
     return;
   const Frame &F = T->Stack[--T->Depth];
   closeShare(T, F);

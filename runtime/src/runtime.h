@@ -13,12 +13,12 @@ namespace __phaseprobe {
 
 /// Process-wide facts captured at start-up.
 struct ProcessInfo {
-  uint64_t StartNs = 0;   ///< monotonic time at runtime start
-  int Pid = 0;            ///< pid that started the runtime (writes the file)
-  char Started[32] = {};  ///< wall-clock start, ISO 8601 UTC
-  char *Argv = nullptr;   ///< NUL-separated argv as in /proc/self/cmdline
-  uint32_t ArgvLen = 0;   ///< bytes in Argv
-  bool Verbose = false;   ///< PHASEPROBE_VERBOSE=1
+  uint64_t StartNs = 0;  ///< monotonic time at runtime start
+  int Pid = 0;           ///< pid that started the runtime (writes the file)
+  char Started[32] = {}; ///< wall-clock start, ISO 8601 UTC
+  char *Argv = nullptr;  ///< NUL-separated argv as in /proc/self/cmdline
+  uint32_t ArgvLen = 0;  ///< bytes in Argv
+  bool Verbose = false;  ///< PHASEPROBE_VERBOSE=1
 };
 
 /// Starts the runtime if it is not started yet (thread-safe, idempotent).

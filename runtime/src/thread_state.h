@@ -59,7 +59,7 @@ struct ThreadState {
   uint32_t NumSlots = 0;
   Frame Stack[MaxDepth];
   uint32_t Depth = 0;
-  uint32_t Overflow = 0; ///< frames not pushed because the stack was full
+  uint32_t Overflow = 0;            ///< frames not pushed because the stack was full
   uint32_t CurrentRegion = NoPhase; ///< innermost region body we are in
   uint32_t CurrentTeam = 1;         ///< team size of that region
   void *Extension = nullptr;        ///< free for other runtime units

@@ -62,8 +62,8 @@ void spin(std::chrono::milliseconds D) {
 // One team member's pass through a region body that runs the loop `Loop`
 // twice, each time with `Iters` iterations taking `Busy`. Per-thread sums are
 // kept per OS thread, which OpenMP reuses from one invocation to the next.
-void member(__phaseprobe_construct *Region, __phaseprobe_construct *Loop,
-            uint64_t Iters, std::chrono::milliseconds Busy) {
+void member(__phaseprobe_construct *Region, __phaseprobe_construct *Loop, uint64_t Iters,
+            std::chrono::milliseconds Busy) {
   __phaseprobe_thread_begin(Region);
   for (int Invocation = 0; Invocation < 2; ++Invocation) {
     __phaseprobe_ws_begin(Loop);
@@ -77,8 +77,7 @@ void member(__phaseprobe_construct *Region, __phaseprobe_construct *Loop,
 TEST(PhaseFile, RegionAndLoopTakeTheSlowestThread) {
   static __phaseprobe_construct C[2] = {make(__PHASEPROBE_PARALLEL, 10, "agg.c"),
                                         make(__PHASEPROBE_FOR, 12, "dir/agg.c")};
-  __phaseprobe_register(PHASEPROBE_ABI_VERSION, "agg.c", C, 2,
-                        sizeof(__phaseprobe_construct));
+  __phaseprobe_register(PHASEPROBE_ABI_VERSION, "agg.c", C, 2, sizeof(__phaseprobe_construct));
   ASSERT_NE(C[0].index, PHASEPROBE_DISABLED);
   __phaseprobe_region_begin(&C[0]);
   // Two team members: one slow with few iterations, one fast with many.
@@ -111,8 +110,7 @@ TEST(PhaseFile, RegionAndLoopTakeTheSlowestThread) {
 
 TEST(PhaseFile, SingleSumsTheExecutingThreads) {
   static __phaseprobe_construct C[1] = {make(__PHASEPROBE_SINGLE, 20, "single.c")};
-  __phaseprobe_register(PHASEPROBE_ABI_VERSION, "single.c", C, 1,
-                        sizeof(__phaseprobe_construct));
+  __phaseprobe_register(PHASEPROBE_ABI_VERSION, "single.c", C, 1, sizeof(__phaseprobe_construct));
   auto Run = [](bool Executes, uint64_t Iters) {
     __phaseprobe_ws_begin(&C[0]);
     __phaseprobe_ws_entered(Executes);
@@ -121,9 +119,15 @@ TEST(PhaseFile, SingleSumsTheExecutingThreads) {
       __phaseprobe_ws_end();
     }
   };
-  std::thread A([&] { Run(true, 7); Run(false, 0); });
+  std::thread A([&] {
+    Run(true, 7);
+    Run(false, 0);
+  });
   A.join();
-  std::thread B([&] { Run(false, 0); Run(true, 0); }); // no loop: counts 1
+  std::thread B([&] {
+    Run(false, 0);
+    Run(true, 0);
+  }); // no loop: counts 1
   B.join();
   nlohmann::json S = phases()["single.c:20:1"];
   EXPECT_EQ(S["kind"], "single");
@@ -134,8 +138,7 @@ TEST(PhaseFile, SingleSumsTheExecutingThreads) {
 
 TEST(PhaseFile, DynamicLoopEndsWhenNextReturnsZero) {
   static __phaseprobe_construct C[1] = {make(__PHASEPROBE_FOR, 30, "dyn.c")};
-  __phaseprobe_register(PHASEPROBE_ABI_VERSION, "dyn.c", C, 1,
-                        sizeof(__phaseprobe_construct));
+  __phaseprobe_register(PHASEPROBE_ABI_VERSION, "dyn.c", C, 1, sizeof(__phaseprobe_construct));
   std::thread T([] {
     __phaseprobe_ws_begin(&C[0]);
     for (int Chunk = 0; Chunk < 3; ++Chunk) {
