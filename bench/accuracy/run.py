@@ -409,9 +409,20 @@ def grow(args, configs, node_of, states, raw, work):
                "--params", path]
         if args.grid == "quick":
             cmd.append("--quick")
-        wall, out = run(cmd, clean_env(cfg["env"]), work, "growing the grid on %s" % node_of(cfg),
-                        args.timeout * 10)
-        log("  %s: %s" % (node_of(cfg), (out.strip().splitlines() or ["done"])[0]))
+        # Exit 1 = some configurations were rejected by the kernels (e.g. a
+        # stride the kernel cannot walk at this thread count); the others are
+        # stored, which is all growing needs. Say how many, keep going.
+        p = subprocess.run(cmd, env=clean_env(cfg["env"]), cwd=work, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True, timeout=args.timeout * 10)
+        rejected = [l for l in p.stderr.splitlines() if "rejected by the kernel" in l]
+        if p.returncode not in (0, 1):
+            raise WorkError("growing the grid on %s: exit %d: %s" % (
+                node_of(cfg), p.returncode, (p.stderr.strip().splitlines() or ["no message"])[-1]))
+        with open(os.path.join(raw, "grown.%s.log" % cfg["label"]), "w") as f:
+            f.write(p.stdout + p.stderr)
+        log("  %s: %s%s" % (node_of(cfg), (p.stdout.strip().splitlines() or ["nothing stored"])[0],
+                            "; %d rejected (raw/grown.%s.log)" % (len(rejected), cfg["label"])
+                            if rejected else ""))
     return len(lines)
 
 
