@@ -267,6 +267,11 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
                                           std::uint64_t NowNs) {
   if (!Active)
     return 0;
+  // The trip count is the difference of the function's iteration counter at
+  // loop exit and entry; a probe inside the loop body flushes (zeroes) that
+  // counter, which shows as a negative count: then only the burst is known.
+  if (std::int64_t(Backedges) < 0)
+    Backedges = 0;
   bool WholeInBurst = Clone;
   if (Clone)
     stopBurst(NowNs);
