@@ -11,9 +11,9 @@
 #include "phaseprobe/nppdb.h"
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <random>
 #include <unistd.h>
 
@@ -22,8 +22,7 @@ using namespace phaseprobe;
 static double cpu() { return double(std::clock()) / CLOCKS_PER_SEC; }
 
 static double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 int main(int Argc, char **Argv) {
@@ -78,7 +77,8 @@ int main(int Argc, char **Argv) {
         Sum += V.Streams[V.NStreams - 1].footprintKiB + V.TpiUs; // touch every row
       });
     }
-    if (Sum < 0) std::printf("impossible\n");
+    if (Sum < 0)
+      std::printf("impossible\n");
     LastCpu = cpu() - C;
     return now() - S;
   };

@@ -11,7 +11,8 @@ namespace phaseprobe {
 
 std::string hostName() {
   char Buf[256] = {0};
-  if (::gethostname(Buf, sizeof Buf - 1) != 0 || !Buf[0]) return "localhost";
+  if (::gethostname(Buf, sizeof Buf - 1) != 0 || !Buf[0])
+    return "localhost";
   return Buf;
 }
 
@@ -20,12 +21,14 @@ static double cacheKiB(hwloc_topology_t T, hwloc_obj_type_t Type, bool Largest) 
   int N = hwloc_get_nbobjs_by_type(T, Type);
   for (int I = 0; I < N; ++I) {
     hwloc_obj_t O = hwloc_get_obj_by_type(T, Type, unsigned(I));
-    if (!O->attr) continue;
+    if (!O->attr)
+      continue;
     double K = double(O->attr->cache.size) / 1024.0;
     // Per-core caches are the same on every core of a homogeneous node; on a
     // hybrid one the first core's (a performance core on current parts) is
     // the one threads are pinned to first.
-    if (!Largest) return K;
+    if (!Largest)
+      return K;
     Best = std::max(Best, K);
   }
   return Best;
@@ -39,17 +42,20 @@ NodeInfo probeNode(const std::string &Label) {
   N.label = Label;
   N.hostname = hostName();
   hwloc_obj_t Root = hwloc_get_root_obj(T);
-  if (const char *M = hwloc_obj_get_info_by_name(Root, "CPUModel")) N.cpu = M;
+  if (const char *M = hwloc_obj_get_info_by_name(Root, "CPUModel"))
+    N.cpu = M;
   if (N.cpu.empty()) {
     hwloc_obj_t Pkg = hwloc_get_obj_by_type(T, HWLOC_OBJ_PACKAGE, 0);
     if (Pkg)
-      if (const char *M = hwloc_obj_get_info_by_name(Pkg, "CPUModel")) N.cpu = M;
+      if (const char *M = hwloc_obj_get_info_by_name(Pkg, "CPUModel"))
+        N.cpu = M;
   }
   N.cores = unsigned(std::max(0, hwloc_get_nbobjs_by_type(T, HWLOC_OBJ_CORE)));
   N.pus = unsigned(std::max(0, hwloc_get_nbobjs_by_type(T, HWLOC_OBJ_PU)));
   N.sockets = unsigned(std::max(0, hwloc_get_nbobjs_by_type(T, HWLOC_OBJ_PACKAGE)));
   N.numaNodes = unsigned(std::max(0, hwloc_get_nbobjs_by_type(T, HWLOC_OBJ_NUMANODE)));
-  if (N.cores == 0) N.cores = N.pus;
+  if (N.cores == 0)
+    N.cores = N.pus;
   N.l1dKiB = cacheKiB(T, HWLOC_OBJ_L1CACHE, false);
   N.l2KiB = cacheKiB(T, HWLOC_OBJ_L2CACHE, false);
   N.l3KiB = cacheKiB(T, HWLOC_OBJ_L3CACHE, true);

@@ -55,11 +55,13 @@ std::string packStreams(const std::vector<StreamTuple> &Streams) {
   return Out;
 }
 
-bool unpackStreams(const void *Blob, std::size_t Bytes, StreamTuple *Out,
-                   std::size_t MaxStreams, unsigned &N) {
-  if (Bytes == 0 || Bytes % PackedStreamBytes != 0) return false;
+bool unpackStreams(const void *Blob, std::size_t Bytes, StreamTuple *Out, std::size_t MaxStreams,
+                   unsigned &N) {
+  if (Bytes == 0 || Bytes % PackedStreamBytes != 0)
+    return false;
   std::size_t Count = Bytes / PackedStreamBytes;
-  if (Count > MaxStreams) return false;
+  if (Count > MaxStreams)
+    return false;
   const auto *P = static_cast<const unsigned char *>(Blob);
   for (std::size_t I = 0; I < Count; ++I, P += PackedStreamBytes) {
     std::uint64_t F = getLE(P, 8), S = getLE(P + 8, 8);
@@ -67,7 +69,8 @@ bool unpackStreams(const void *Blob, std::size_t Bytes, StreamTuple *Out,
     std::memcpy(&Out[I].strideBytes, &S, 8);
     Out[I].elemBytes = unsigned(getLE(P + 16, 4));
     std::uint64_t A = getLE(P + 20, 4);
-    if (A > 1) return false;
+    if (A > 1)
+      return false;
     Out[I].access = A ? Access::Private : Access::Shared;
   }
   N = unsigned(Count);
@@ -162,14 +165,17 @@ private:
 }
 
 Stmt &Stmt::check(int Rc) {
-  if (Rc != SQLITE_OK) fail(sqlite3_db_handle(S), Rc, Path);
+  if (Rc != SQLITE_OK)
+    fail(sqlite3_db_handle(S), Rc, Path);
   return *this;
 }
 
 bool Stmt::step() {
   int Rc = sqlite3_step(S);
-  if (Rc == SQLITE_ROW) return true;
-  if (Rc == SQLITE_DONE) return false;
+  if (Rc == SQLITE_ROW)
+    return true;
+  if (Rc == SQLITE_DONE)
+    return false;
   fail(sqlite3_db_handle(S), Rc, Path);
 }
 
@@ -184,16 +190,18 @@ struct Nppdb::Impl {
   ~Impl() {
     for (auto &KV : Cache)
       sqlite3_finalize(KV.second);
-    if (Db) sqlite3_close_v2(Db);
+    if (Db)
+      sqlite3_close_v2(Db);
   }
 
   Stmt prepare(const std::string &Sql) {
     auto It = Cache.find(Sql);
     if (It == Cache.end()) {
       sqlite3_stmt *S = nullptr;
-      int Rc = sqlite3_prepare_v3(Db, Sql.c_str(), int(Sql.size() + 1),
-                                  SQLITE_PREPARE_PERSISTENT, &S, nullptr);
-      if (Rc != SQLITE_OK) fail(Db, Rc, Path);
+      int Rc = sqlite3_prepare_v3(Db, Sql.c_str(), int(Sql.size() + 1), SQLITE_PREPARE_PERSISTENT,
+                                  &S, nullptr);
+      if (Rc != SQLITE_OK)
+        fail(Db, Rc, Path);
       It = Cache.emplace(Sql, S).first;
     }
     return Stmt(It->second, Path);
@@ -226,7 +234,8 @@ struct Nppdb::Impl {
   std::optional<std::int64_t> nodeId(const std::string &Label) {
     Stmt S = prepare("SELECT id FROM nodes WHERE label = ?1");
     S.bind(1, Label);
-    if (S.step()) return S.i64(0);
+    if (S.step())
+      return S.i64(0);
     return std::nullopt;
   }
 
@@ -248,8 +257,8 @@ Profile Nppdb::Impl::readProfile(Stmt &S) {
   try {
     auto J = nlohmann::json::parse(S.text(3));
     for (auto &KV : J.items())
-      P.params[KV.key()] = KV.value().is_string() ? KV.value().get<std::string>()
-                                                  : KV.value().dump();
+      P.params[KV.key()] =
+          KV.value().is_string() ? KV.value().get<std::string>() : KV.value().dump();
   } catch (const nlohmann::json::exception &E) {
     throw InputError(Path, "profile " + std::to_string(P.id),
                      std::string("params is not a JSON object: ") + E.what());
@@ -332,7 +341,8 @@ std::unique_ptr<Nppdb> Nppdb::open(const std::string &Path, Mode M) {
   std::int64_t Tables = 0;
   {
     Stmt S = I->prepare("SELECT count(*) FROM sqlite_master");
-    if (S.step()) Tables = S.i64(0);
+    if (S.step())
+      Tables = S.i64(0);
   }
   bool Empty = AppId == 0 && Version == 0 && Tables == 0;
   if (Empty) {
@@ -364,27 +374,28 @@ std::unique_ptr<Nppdb> Nppdb::open(const std::string &Path, Mode M) {
   if (AppId != ApplicationId) {
     char Buf[32];
     std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)(std::uint32_t)AppId);
-    throw InputError(Path, "", std::string("not an NPPDB (SQLite application_id ") +
-                                   Buf + ", expected 0x50504442)");
+    throw InputError(Path, "",
+                     std::string("not an NPPDB (SQLite application_id ") + Buf +
+                         ", expected 0x50504442)");
   }
   I->FileVersion = int(Version);
   if (Version > SchemaVersion)
     throw InputError(Path, "",
                      "schema version " + std::to_string(Version) +
-                         " is newer than this phaseprobe reads (" +
-                         std::to_string(SchemaVersion) + "); use a newer phaseprobe");
+                         " is newer than this phaseprobe reads (" + std::to_string(SchemaVersion) +
+                         "); use a newer phaseprobe");
   if (Version < 1)
     throw InputError(Path, "", "invalid schema version " + std::to_string(Version));
   if (Version < SchemaVersion) {
     if (M == Mode::ReadOnly)
       throw InputError(Path, "",
                        "schema version " + std::to_string(Version) +
-                           " is older than this phaseprobe's (" +
-                           std::to_string(SchemaVersion) +
+                           " is older than this phaseprobe's (" + std::to_string(SchemaVersion) +
                            "); run `phaseprobe-db upgrade --db " + Path + "`");
     migrate(*I);
   }
-  if (I->Writable) I->exec("PRAGMA journal_mode = WAL");
+  if (I->Writable)
+    I->exec("PRAGMA journal_mode = WAL");
   I->exec("PRAGMA foreign_keys = ON");
   // The matcher scans up to millions of rows: read them through a memory map
   // and a large page cache rather than one pread per page.
@@ -412,7 +423,8 @@ std::optional<NodeInfo> Nppdb::node(const std::string &Label) const {
   Stmt S = P->prepare("SELECT label, hostname, cpu, cores, pus, sockets, numa_nodes, "
                       "l1d_kib, l2_kib, l3_kib, memory_mib FROM nodes WHERE label = ?1");
   S.bind(1, Label);
-  if (!S.step()) return std::nullopt;
+  if (!S.step())
+    return std::nullopt;
   NodeInfo N;
   N.label = S.text(0);
   N.hostname = S.text(1);
@@ -449,19 +461,22 @@ std::size_t Nppdb::profileCount(const std::string &Label) const {
   return S.step() ? std::size_t(S.i64(0)) : 0;
 }
 
-void Nppdb::scan(const ScanFilter &F,
-                 const std::function<void(const ProfileView &)> &Fn) const {
+void Nppdb::scan(const ScanFilter &F, const std::function<void(const ProfileView &)> &Fn) const {
   std::optional<std::int64_t> Node = P->nodeId(F.Node);
-  if (!Node) return;
+  if (!Node)
+    return;
   std::string Sql = "SELECT id, ubench, threads, streams, tpi_us FROM profiles "
                     "WHERE node_id = ?1 AND threads = ?2 AND n_streams = ?3";
-  if (F.FirstFootprintKiB) Sql += " AND first_footprint_kib BETWEEN ?4 AND ?5";
-  if (F.TpiUs) Sql += " AND tpi_us BETWEEN ?6 AND ?7";
+  if (F.FirstFootprintKiB)
+    Sql += " AND first_footprint_kib BETWEEN ?4 AND ?5";
+  if (F.TpiUs)
+    Sql += " AND tpi_us BETWEEN ?6 AND ?7";
   Stmt S = P->prepare(Sql);
   S.bind(1, *Node).bind(2, std::int64_t(F.Threads)).bind(3, std::int64_t(F.NStreams));
   if (F.FirstFootprintKiB)
     S.bind(4, F.FirstFootprintKiB->first).bind(5, F.FirstFootprintKiB->second);
-  if (F.TpiUs) S.bind(6, F.TpiUs->first).bind(7, F.TpiUs->second);
+  if (F.TpiUs)
+    S.bind(6, F.TpiUs->first).bind(7, F.TpiUs->second);
   // One buffer for all rows: the hot loop allocates nothing.
   std::vector<StreamTuple> Buf(std::max(1u, F.NStreams));
   ProfileView V;
@@ -502,17 +517,20 @@ std::optional<Profile> Nppdb::find(const std::string &Node, const std::string &U
                       "p.streams = ?4");
   S.bind(1, Node).bind(2, UBench).bind(3, std::int64_t(Threads));
   S.bindBlob(4, packStreams(Streams));
-  if (!S.step()) return std::nullopt;
+  if (!S.step())
+    return std::nullopt;
   return P->readProfile(S);
 }
 
 std::vector<Profile> Nppdb::profiles(const std::string &Node) const {
-  std::string Sql = std::string("SELECT ") + ProfileColumns +
-                    " FROM profiles p JOIN nodes n ON n.id = p.node_id";
-  if (!Node.empty()) Sql += " WHERE n.label = ?1";
+  std::string Sql =
+      std::string("SELECT ") + ProfileColumns + " FROM profiles p JOIN nodes n ON n.id = p.node_id";
+  if (!Node.empty())
+    Sql += " WHERE n.label = ?1";
   Sql += " ORDER BY n.label, p.ubench, p.threads, p.streams_text, p.id";
   Stmt S = P->prepare(Sql);
-  if (!Node.empty()) S.bind(1, Node);
+  if (!Node.empty())
+    S.bind(1, Node);
   std::vector<Profile> V;
   while (S.step())
     V.push_back(P->readProfile(S));
@@ -523,7 +541,8 @@ std::optional<RunInfo> Nppdb::run(std::int64_t RunId) const {
   Stmt S = P->prepare("SELECT id, date, tool_version, compiler, command_line, grid "
                       "FROM runs WHERE id = ?1");
   S.bind(1, RunId);
-  if (!S.step()) return std::nullopt;
+  if (!S.step())
+    return std::nullopt;
   RunInfo R;
   R.id = S.i64(0);
   R.date = S.text(1);
@@ -549,15 +568,16 @@ void Nppdb::transaction(const std::function<void()> &Body) {
     if (Outer)
       sqlite3_exec(P->Db, "ROLLBACK", nullptr, nullptr, nullptr);
     else
-      sqlite3_exec(P->Db, ("ROLLBACK TO " + Sp + "; RELEASE " + Sp).c_str(), nullptr,
-                   nullptr, nullptr);
+      sqlite3_exec(P->Db, ("ROLLBACK TO " + Sp + "; RELEASE " + Sp).c_str(), nullptr, nullptr,
+                   nullptr);
     throw;
   }
   --P->TxDepth;
   try {
     P->exec(Outer ? "COMMIT" : ("RELEASE " + Sp).c_str());
   } catch (...) {
-    if (Outer) sqlite3_exec(P->Db, "ROLLBACK", nullptr, nullptr, nullptr);
+    if (Outer)
+      sqlite3_exec(P->Db, "ROLLBACK", nullptr, nullptr, nullptr);
     throw;
   }
 }
@@ -571,7 +591,8 @@ static void bindNodeInfo(Stmt &S, const NodeInfo &N) {
 
 std::int64_t Nppdb::putNode(const NodeInfo &N) {
   P->requireWritable();
-  if (N.label.empty()) throw InputError(P->Path, "", "node label is empty");
+  if (N.label.empty())
+    throw InputError(P->Path, "", "node label is empty");
   if (auto Id = P->nodeId(N.label)) {
     Stmt S = P->prepare("UPDATE nodes SET hostname = ?2, cpu = ?3, cores = ?4, pus = ?5, "
                         "sockets = ?6, numa_nodes = ?7, l1d_kib = ?8, l2_kib = ?9, "
@@ -593,8 +614,10 @@ std::int64_t Nppdb::putNode(const NodeInfo &N) {
 
 std::int64_t Nppdb::ensureNode(const std::string &Label) {
   P->requireWritable();
-  if (Label.empty()) throw InputError(P->Path, "", "node label is empty");
-  if (auto Id = P->nodeId(Label)) return *Id;
+  if (Label.empty())
+    throw InputError(P->Path, "", "node label is empty");
+  if (auto Id = P->nodeId(Label))
+    return *Id;
   Stmt S = P->prepare("INSERT INTO nodes (label, added) VALUES (?1, ?2)");
   S.bind(1, Label).bind(2, nowIso());
   S.step();
@@ -603,8 +626,10 @@ std::int64_t Nppdb::ensureNode(const std::string &Label) {
 
 std::int64_t Nppdb::addRun(RunInfo R) {
   P->requireWritable();
-  if (R.date.empty()) R.date = nowIso();
-  if (R.toolVersion.empty()) R.toolVersion = version();
+  if (R.date.empty())
+    R.date = nowIso();
+  if (R.toolVersion.empty())
+    R.toolVersion = version();
   Stmt S = P->prepare("INSERT INTO runs (date, tool_version, compiler, command_line, "
                       "grid) VALUES (?1, ?2, ?3, ?4, ?5)");
   S.bind(1, R.date).bind(2, R.toolVersion).bind(3, R.compiler);
@@ -615,12 +640,14 @@ std::int64_t Nppdb::addRun(RunInfo R) {
 
 std::optional<std::int64_t> Nppdb::existing(const Profile &Pr) const {
   std::optional<std::int64_t> Node = P->nodeId(Pr.node);
-  if (!Node) return std::nullopt;
+  if (!Node)
+    return std::nullopt;
   Stmt S = P->prepare("SELECT id FROM profiles WHERE node_id = ?1 AND ubench = ?2 AND "
                       "threads = ?3 AND streams = ?4");
   S.bind(1, *Node).bind(2, Pr.ubench).bind(3, std::int64_t(Pr.threads));
   S.bindBlob(4, packStreams(Pr.streams));
-  if (S.step()) return S.i64(0);
+  if (S.step())
+    return S.i64(0);
   return std::nullopt;
 }
 
@@ -632,7 +659,8 @@ static std::string describe(const Profile &Pr) {
 std::int64_t Nppdb::addProfile(const Profile &Pr, std::int64_t RunId, bool Replace) {
   P->requireWritable();
   std::optional<std::int64_t> Node = P->nodeId(Pr.node);
-  if (!Node) throw InputError(P->Path, "", "no node '" + Pr.node + "'");
+  if (!Node)
+    throw InputError(P->Path, "", "no node '" + Pr.node + "'");
   if (Pr.streams.empty())
     throw InputError(P->Path, "", "profile " + Pr.ubench + " has no streams");
   if (Pr.threads == 0)
@@ -641,8 +669,7 @@ std::int64_t Nppdb::addProfile(const Profile &Pr, std::int64_t RunId, bool Repla
     throw InputError(P->Path, "", "profile " + Pr.ubench + " has tpi_us <= 0");
   if (auto Old = existing(Pr)) {
     if (!Replace)
-      throw InputError(P->Path, "", "profile " + describe(Pr) +
-                                        " already exists (use --replace)");
+      throw InputError(P->Path, "", "profile " + describe(Pr) + " already exists (use --replace)");
     Stmt D = P->prepare("DELETE FROM profiles WHERE id = ?1");
     D.bind(1, *Old);
     D.step();
@@ -650,14 +677,14 @@ std::int64_t Nppdb::addProfile(const Profile &Pr, std::int64_t RunId, bool Repla
   nlohmann::json J = nlohmann::json::object();
   for (auto &KV : Pr.params)
     J[KV.first] = KV.second;
-  Stmt S = P->prepare(
-      "INSERT INTO profiles (node_id, run_id, ubench, params, threads, n_streams, "
-      "streams, streams_text, first_footprint_kib, time_s, iterations, tpi_us, "
-      "time_median, time_min, time_max, time_stddev, time_count, tpi_median, "
-      "tpi_min, tpi_max, tpi_stddev) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-      "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
+  Stmt S = P->prepare("INSERT INTO profiles (node_id, run_id, ubench, params, threads, n_streams, "
+                      "streams, streams_text, first_footprint_kib, time_s, iterations, tpi_us, "
+                      "time_median, time_min, time_max, time_stddev, time_count, tpi_median, "
+                      "tpi_min, tpi_max, tpi_stddev) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                      "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
   S.bind(1, *Node);
-  if (RunId > 0) S.bind(2, RunId);
+  if (RunId > 0)
+    S.bind(2, RunId);
   S.bind(3, Pr.ubench).bind(4, J.dump()).bind(5, std::int64_t(Pr.threads));
   S.bind(6, std::int64_t(Pr.streams.size())).bindBlob(7, packStreams(Pr.streams));
   S.bind(8, formatStreams(Pr.streams)).bind(9, Pr.streams.front().footprintKiB);
@@ -677,7 +704,8 @@ std::size_t Nppdb::deleteNode(const std::string &Label) {
   std::size_t N = 0;
   transaction([&] {
     std::optional<std::int64_t> Id = P->nodeId(Label);
-    if (!Id) throw InputError(P->Path, "", "no node '" + Label + "'");
+    if (!Id)
+      throw InputError(P->Path, "", "no node '" + Label + "'");
     N = profileCount(Label);
     Stmt D = P->prepare("DELETE FROM nodes WHERE id = ?1");
     D.bind(1, *Id);
@@ -738,14 +766,15 @@ std::vector<std::string> Nppdb::check() const {
     Stmt S = P->prepare("PRAGMA integrity_check");
     while (S.step()) {
       std::string T = S.text(0);
-      if (T != "ok") Problems.push_back("integrity: " + T);
+      if (T != "ok")
+        Problems.push_back("integrity: " + T);
     }
   }
   {
     Stmt S = P->prepare("PRAGMA foreign_key_check");
     while (S.step())
-      Problems.push_back("foreign key: table " + S.text(0) + " row " +
-                         std::to_string(S.i64(1)) + " points at a missing " + S.text(2));
+      Problems.push_back("foreign key: table " + S.text(0) + " row " + std::to_string(S.i64(1)) +
+                         " points at a missing " + S.text(2));
   }
   if (P->pragmaInt("application_id") != ApplicationId)
     Problems.push_back("application_id is not the NPPDB's");
@@ -759,22 +788,22 @@ std::vector<std::string> Nppdb::check() const {
     std::string Where = "profile " + std::to_string(Id) + ": ";
     unsigned N = 0;
     if (!unpackStreams(sqlite3_column_blob(S.raw(), 2),
-                       std::size_t(sqlite3_column_bytes(S.raw(), 2)), Buf.data(),
-                       Buf.size(), N)) {
+                       std::size_t(sqlite3_column_bytes(S.raw(), 2)), Buf.data(), Buf.size(), N)) {
       Problems.push_back(Where + "streams blob does not decode");
       continue;
     }
     std::vector<StreamTuple> V(Buf.begin(), Buf.begin() + N);
     if (std::int64_t(N) != S.i64(1))
-      Problems.push_back(Where + "n_streams " + std::to_string(S.i64(1)) +
-                         " but the blob holds " + std::to_string(N));
+      Problems.push_back(Where + "n_streams " + std::to_string(S.i64(1)) + " but the blob holds " +
+                         std::to_string(N));
     if (formatStreams(V) != S.text(3))
       Problems.push_back(Where + "streams_text '" + S.text(3) + "' differs from the blob");
     if (S.dbl(4) != V.front().footprintKiB)
       Problems.push_back(Where + "first_footprint_kib differs from the blob");
     if (!nlohmann::json::accept(S.text(5)))
       Problems.push_back(Where + "params is not JSON");
-    if (!(S.dbl(6) > 0)) Problems.push_back(Where + "tpi_us is not positive");
+    if (!(S.dbl(6) > 0))
+      Problems.push_back(Where + "tpi_us is not positive");
   }
   return Problems;
 }

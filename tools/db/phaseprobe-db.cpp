@@ -27,7 +27,8 @@ namespace {
 std::string commandLine(int Argc, char **Argv) {
   std::string S;
   for (int I = 0; I < Argc; ++I) {
-    if (I) S += ' ';
+    if (I)
+      S += ' ';
     S += Argv[I];
   }
   return S;
@@ -49,8 +50,8 @@ int cmdNodes(const std::string &DbPath) {
     for (unsigned T : Db->threadCounts(L))
       Th += (Th.empty() ? "" : ",") + std::to_string(T);
     std::optional<NodeInfo> N = Db->node(L);
-    std::printf("%-16s %9zu  %-14s %s\n", L.c_str(), Db->profileCount(L),
-                orDash(Th).c_str(), orDash(N ? N->cpu : "").c_str());
+    std::printf("%-16s %9zu  %-14s %s\n", L.c_str(), Db->profileCount(L), orDash(Th).c_str(),
+                orDash(N ? N->cpu : "").c_str());
   }
   return ExitOk;
 }
@@ -59,7 +60,8 @@ int cmdShow(const std::string &DbPath, const std::string &Node, bool Profiles) {
   auto Db = Nppdb::open(DbPath, Nppdb::Mode::ReadOnly);
   std::vector<std::string> Labels = Db->nodes();
   if (!Node.empty()) {
-    if (!Db->node(Node)) throw InputError(DbPath, "", "no node '" + Node + "'");
+    if (!Db->node(Node))
+      throw InputError(DbPath, "", "no node '" + Node + "'");
     Labels = {Node};
   }
   std::printf("database %s: schema %d, %zu nodes, %zu profiles\n", DbPath.c_str(),
@@ -92,7 +94,8 @@ int cmdShow(const std::string &DbPath, const std::string &Node, bool Profiles) {
         A.MaxCv = std::max(A.MaxCv, P.tpiStats->stddev / P.tpiStats->mean * 100);
     }
     std::printf("  %zu profiles\n", Ps.size());
-    if (!Ps.empty()) std::printf("  %-14s %7s %9s %10s\n", "ubench", "threads", "profiles", "max CV %");
+    if (!Ps.empty())
+      std::printf("  %-14s %7s %9s %10s\n", "ubench", "threads", "profiles", "max CV %");
     for (auto &KV : By)
       std::printf("  %-14s %7u %9zu %10s\n", KV.first.first.c_str(), KV.first.second, KV.second.N,
                   KV.second.MaxCv < 0 ? "-" : fmt(KV.second.MaxCv, "%.1f").c_str());
@@ -123,7 +126,8 @@ int cmdImport(const std::string &DbPath, const std::string &Csv, bool Replace,
   Db->transaction([&] {
     std::vector<const CsvProfileRow *> Clashes;
     for (const CsvProfileRow &R : Rows)
-      if (Db->existing(R.profile)) Clashes.push_back(&R);
+      if (Db->existing(R.profile))
+        Clashes.push_back(&R);
     if (!Clashes.empty() && !Replace) {
       const Profile &P = Clashes.front()->profile;
       throw InputError(Csv, "row " + std::to_string(Clashes.front()->row),
@@ -142,16 +146,16 @@ int cmdImport(const std::string &DbPath, const std::string &Csv, bool Replace,
     for (const CsvProfileRow &R : Rows) {
       if (!Before.count(R.profile.node)) {
         Db->ensureNode(R.profile.node);
-        if (Before.insert(R.profile.node).second) ++S.nodesAdded;
+        if (Before.insert(R.profile.node).second)
+          ++S.nodesAdded;
       }
       bool Clash = Replace && Db->existing(R.profile);
       Db->addProfile(R.profile, RunId, Replace);
       ++(Clash ? S.profilesReplaced : S.profilesAdded);
     }
   });
-  std::printf("%s: imported %zu profiles (%zu replaced), %zu new nodes from %s\n",
-              DbPath.c_str(), S.profilesAdded + S.profilesReplaced, S.profilesReplaced,
-              S.nodesAdded, Csv.c_str());
+  std::printf("%s: imported %zu profiles (%zu replaced), %zu new nodes from %s\n", DbPath.c_str(),
+              S.profilesAdded + S.profilesReplaced, S.profilesReplaced, S.nodesAdded, Csv.c_str());
   return ExitOk;
 }
 
@@ -162,7 +166,8 @@ int cmdExport(const std::string &DbPath, const std::string &Node, const std::str
   std::string Csv = formatProfileCsv(Db->profiles(Node));
   if (Out.empty() || Out == "-") {
     std::fwrite(Csv.data(), 1, Csv.size(), stdout);
-    if (std::fflush(stdout) != 0) throw WorkError("cannot write to stdout");
+    if (std::fflush(stdout) != 0)
+      throw WorkError("cannot write to stdout");
   } else {
     writeFileAtomically(Out, Csv);
   }
@@ -173,9 +178,9 @@ int cmdMerge(const std::string &DbPath, const std::string &Other, bool Replace) 
   auto O = Nppdb::open(Other, Nppdb::Mode::ReadOnly);
   auto Db = Nppdb::open(DbPath, Nppdb::Mode::Create);
   LoadSummary S = Db->merge(*O, Replace);
-  std::printf("%s: merged %zu profiles (%zu replaced), %zu new nodes from %s\n",
-              DbPath.c_str(), S.profilesAdded + S.profilesReplaced, S.profilesReplaced,
-              S.nodesAdded, Other.c_str());
+  std::printf("%s: merged %zu profiles (%zu replaced), %zu new nodes from %s\n", DbPath.c_str(),
+              S.profilesAdded + S.profilesReplaced, S.profilesReplaced, S.nodesAdded,
+              Other.c_str());
   return ExitOk;
 }
 
@@ -193,8 +198,8 @@ int cmdCheck(const std::string &DbPath) {
     std::printf("%s\n", P.c_str());
   if (!Problems.empty())
     throw InputError(DbPath, "", std::to_string(Problems.size()) + " problems found");
-  std::printf("%s: ok (schema %d, %zu nodes, %zu profiles)\n", DbPath.c_str(),
-              Nppdb::SchemaVersion, Db->nodes().size(), Db->profileCount());
+  std::printf("%s: ok (schema %d, %zu nodes, %zu profiles)\n", DbPath.c_str(), Nppdb::SchemaVersion,
+              Db->nodes().size(), Db->profileCount());
   return ExitOk;
 }
 
@@ -251,14 +256,22 @@ int main(int Argc, char **Argv) {
   std::string Cmd = commandLine(Argc, Argv);
 
   return runTool("phaseprobe-db", App, Argc, Argv, [&]() -> int {
-    if (*Nodes) return cmdNodes(Db);
-    if (*Show) return cmdShow(Db, Node, Profiles);
-    if (*Import) return cmdImport(Db, File, Replace, Cmd);
-    if (*Export) return cmdExport(Db, Node, Out);
-    if (*Merge) return cmdMerge(Db, File, Replace);
-    if (*Delete) return cmdDelete(Db, Node);
-    if (*Check) return cmdCheck(Db);
-    if (*Upgrade) return cmdUpgrade(Db);
+    if (*Nodes)
+      return cmdNodes(Db);
+    if (*Show)
+      return cmdShow(Db, Node, Profiles);
+    if (*Import)
+      return cmdImport(Db, File, Replace, Cmd);
+    if (*Export)
+      return cmdExport(Db, Node, Out);
+    if (*Merge)
+      return cmdMerge(Db, File, Replace);
+    if (*Delete)
+      return cmdDelete(Db, Node);
+    if (*Check)
+      return cmdCheck(Db);
+    if (*Upgrade)
+      return cmdUpgrade(Db);
     throw InputError("", "", "no command given (see --help)");
   });
 }

@@ -59,7 +59,8 @@ const std::vector<UBenchDef> &ubenchCatalog() {
 
 const UBenchDef *findUBench(const std::string &Name) {
   for (const UBenchDef &D : ubenchCatalog())
-    if (D.name == Name) return &D;
+    if (D.name == Name)
+      return &D;
   return nullptr;
 }
 
@@ -101,9 +102,12 @@ std::vector<double> uniq(std::vector<double> V) {
 /// 4-strides rule): a strided stream needs >= 4 strides per thread region.
 bool valid(const UBenchDef &D, std::size_t Q, double K, double S, unsigned MaxThreads) {
   double Bytes = K * 1024;
-  if (D.access[Q] == 'p') Bytes /= MaxThreads;
-  if (Bytes < 2 * D.elemBytes()) return false;
-  if (D.pattern[Q] == 'r' || D.compute()) return true;
+  if (D.access[Q] == 'p')
+    Bytes /= MaxThreads;
+  if (Bytes < 2 * D.elemBytes())
+    return false;
+  if (D.pattern[Q] == 'r' || D.compute())
+    return true;
   return S >= D.elemBytes() && std::fmod(S, D.elemBytes()) == 0 && Bytes >= 4 * S;
 }
 
@@ -112,8 +116,10 @@ bool valid(const UBenchDef &D, std::size_t Q, double K, double S, unsigned MaxTh
 std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double L3,
                                    unsigned MaxThreads,
                                    const std::vector<const UBenchDef *> &Only) {
-  if (L1 <= 0) L1 = 32;
-  if (L2 <= 0) L2 = std::max(256.0, 8 * L1);
+  if (L1 <= 0)
+    L1 = 32;
+  if (L2 <= 0)
+    L2 = std::max(256.0, 8 * L1);
   double LLC = L3 > 0 ? L3 : L2;
   MaxThreads = std::max(1u, MaxThreads);
   std::vector<double> FP, FPSmall;
@@ -145,7 +151,8 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
   std::vector<UBenchConfig> Out;
   auto Add = [&](const UBenchDef &D, std::vector<double> K, std::vector<double> S) {
     for (std::size_t Q = 0; Q < K.size(); ++Q)
-      if (!valid(D, Q, K[Q], S[Q], MaxThreads)) return;
+      if (!valid(D, Q, K[Q], S[Q], MaxThreads))
+        return;
     UBenchConfig C;
     C.def = &D;
     C.footprintKiB = std::move(K);
@@ -153,11 +160,13 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
     Out.push_back(std::move(C));
   };
   for (const UBenchDef &D : ubenchCatalog()) {
-    if (!Only.empty() && std::find(Only.begin(), Only.end(), &D) == Only.end()) continue;
+    if (!Only.empty() && std::find(Only.begin(), Only.end(), &D) == Only.end())
+      continue;
     double E = D.elemBytes();
     std::vector<double> S = Strides;
     S.push_back(E);
-    if (Level == GridLevel::Full && E == 4) S.push_back(4);
+    if (Level == GridLevel::Full && E == 4)
+      S.push_back(4);
     S = uniq(S);
     bool Variant = D.name != "mbw1c" && D.name != "mbw1p" && D.name != "mbw2hc" &&
                    D.name != "mbw2hp" && D.name != "mbw2r";
@@ -184,9 +193,11 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
     case 2:
       for (double K1 : FP) {
         std::vector<double> K2s = FPSmall;
-        if (D.kernel == "copy") K2s = {K1}; // copies move equal-sized arrays
+        if (D.kernel == "copy")
+          K2s = {K1}; // copies move equal-sized arrays
         for (double K2 : K2s) {
-          if (K2 > K1) continue;
+          if (K2 > K1)
+            continue;
           for (double S1 : (Variant ? SV : S)) {
             if (D.kernel == "copy") {
               Add(D, {K1, K2}, {S1, S1});
@@ -194,7 +205,8 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
               Add(D, {K1, K2}, {S1, E});
             } else {
               Add(D, {K1, K2}, {S1, E});
-              if (Level == GridLevel::Full && S1 != E) Add(D, {K1, K2}, {S1, S1});
+              if (Level == GridLevel::Full && S1 != E)
+                Add(D, {K1, K2}, {S1, S1});
             }
           }
         }
@@ -215,14 +227,17 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
   std::size_t Start = 0, LineNo = 0;
   while (Start <= Text.size()) {
     std::size_t End = Text.find('\n', Start);
-    if (End == std::string::npos) End = Text.size();
+    if (End == std::string::npos)
+      End = Text.size();
     std::string L = Text.substr(Start, End - Start);
     Start = End + 1;
     ++LineNo;
-    if (auto H = L.find('#'); H != std::string::npos) L.resize(H);
+    if (auto H = L.find('#'); H != std::string::npos)
+      L.resize(H);
     std::size_t B = L.find_first_not_of(" \t\r");
     if (B == std::string::npos) {
-      if (End == Text.size()) break;
+      if (End == Text.size())
+        break;
       continue;
     }
     std::string Place = "line " + std::to_string(LineNo);
@@ -231,7 +246,8 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
       throw InputError(File, Place, "expected 'UBENCH K:S[;K:S...]'");
     std::string Name = L.substr(B, Sp - B);
     const UBenchDef *D = findUBench(Name);
-    if (!D) throw InputError(File, Place, "unknown uB '" + Name + "' (see phaseprobe-ubench list)");
+    if (!D)
+      throw InputError(File, Place, "unknown uB '" + Name + "' (see phaseprobe-ubench list)");
     std::string Rest = L.substr(Sp);
     Rest.erase(0, Rest.find_first_not_of(" \t"));
     Rest.erase(Rest.find_last_not_of(" \t\r") + 1);
@@ -254,7 +270,8 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
       };
       C.footprintKiB.push_back(Num(Part.substr(0, Colon), "footprint_kib"));
       C.strideBytes.push_back(Num(Part.substr(Colon + 1), "stride_bytes"));
-      if (Semi == std::string::npos) break;
+      if (Semi == std::string::npos)
+        break;
       P = Semi + 1;
     }
     if (C.footprintKiB.size() != D->streams())
@@ -267,9 +284,11 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
                          "stride must be a multiple of " + std::to_string(D->elemBytes()) +
                              " B and the footprint at least 4 strides");
     Out.push_back(std::move(C));
-    if (End == Text.size()) break;
+    if (End == Text.size())
+      break;
   }
-  if (Out.empty()) throw InputError(File, "", "no configuration in the file");
+  if (Out.empty())
+    throw InputError(File, "", "no configuration in the file");
   return Out;
 }
 
@@ -277,7 +296,8 @@ void computeStats(const std::vector<double> &Times, double Iterations, Stats &T,
   T = Stats();
   U = Stats();
   std::size_t N = Times.size();
-  if (N == 0) return;
+  if (N == 0)
+    return;
   std::vector<double> S = Times;
   std::sort(S.begin(), S.end());
   double Sum = 0;

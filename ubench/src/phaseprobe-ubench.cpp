@@ -34,10 +34,12 @@ using namespace phaseprobe;
 namespace {
 
 std::string kernelProgram() {
-  if (const char *E = std::getenv("PHASEPROBE_UBENCH_KERNELS"); E && *E) return E;
+  if (const char *E = std::getenv("PHASEPROBE_UBENCH_KERNELS"); E && *E)
+    return E;
   char Buf[PATH_MAX];
   ssize_t N = ::readlink("/proc/self/exe", Buf, sizeof Buf - 1);
-  if (N <= 0) throw WorkError("cannot find my own executable (/proc/self/exe)");
+  if (N <= 0)
+    throw WorkError("cannot find my own executable (/proc/self/exe)");
   std::string Self(Buf, std::size_t(N));
   return Self.substr(0, Self.rfind('/') + 1) + "phaseprobe-ubench-kernels";
 }
@@ -53,7 +55,8 @@ std::vector<unsigned> parseThreads(const std::string &S) {
     if (Part.empty() || *E || V < 1 || V > 1024)
       throw InputError("", "--threads", "'" + Part + "' is not a thread count (1..1024)");
     T.push_back(unsigned(V));
-    if (C == std::string::npos) break;
+    if (C == std::string::npos)
+      break;
     P = C + 1;
   }
   std::sort(T.begin(), T.end());
@@ -78,9 +81,11 @@ std::vector<const UBenchDef *> parseOnly(const std::vector<std::string> &Names) 
       std::size_t C = Arg.find(',', P);
       std::string N = Arg.substr(P, C == std::string::npos ? C : C - P);
       const UBenchDef *D = findUBench(N);
-      if (!D) throw InputError("", "--ubench", "unknown uB '" + N + "' (see phaseprobe-ubench list)");
+      if (!D)
+        throw InputError("", "--ubench", "unknown uB '" + N + "' (see phaseprobe-ubench list)");
       V.push_back(D);
-      if (C == std::string::npos) break;
+      if (C == std::string::npos)
+        break;
       P = C + 1;
     }
   }
@@ -107,16 +112,15 @@ public:
       std::fprintf(stderr, "\r[%s%s] %zu/%zu %s ETA %s   ", std::string(Fill, '#').c_str(),
                    std::string(W - Fill, '.').c_str(), Done, Total, clock(El).c_str(),
                    clock(Eta).c_str());
-      if (Done == Total) std::fprintf(stderr, "\n");
+      if (Done == Total)
+        std::fprintf(stderr, "\n");
     } else {
       std::fprintf(stderr, "[%zu/%zu] %s: %s (elapsed %s, ETA %s)\n", Done, Total, What.c_str(),
                    Result.c_str(), clock(El).c_str(), clock(Eta).c_str());
     }
     std::fflush(stderr);
   }
-  void note(const std::string &S) {
-    std::fprintf(stderr, "%s%s\n", Tty ? "\n" : "", S.c_str());
-  }
+  void note(const std::string &S) { std::fprintf(stderr, "%s%s\n", Tty ? "\n" : "", S.c_str()); }
   double elapsed() const { return now() - Start; }
 
 private:
@@ -132,19 +136,20 @@ private:
 int cmdList(const std::string &Grid, const std::vector<std::string> &Only) {
   std::vector<const UBenchDef *> Sel = parseOnly(Only);
   if (Grid.empty()) {
-    std::printf("%-8s %-7s %-7s %-7s %-8s %s\n", "ubench", "kernel", "type", "access",
-                "pattern", "what it does");
+    std::printf("%-8s %-7s %-7s %-7s %-8s %s\n", "ubench", "kernel", "type", "access", "pattern",
+                "what it does");
     for (const UBenchDef &D : ubenchCatalog()) {
-      if (!Sel.empty() && std::find(Sel.begin(), Sel.end(), &D) == Sel.end()) continue;
-      std::printf("%-8s %-7s %-7s %-7s %-8s %s\n", D.name.c_str(), D.kernel.c_str(),
-                  D.type.c_str(), D.access.c_str(), D.pattern.c_str(), D.summary.c_str());
+      if (!Sel.empty() && std::find(Sel.begin(), Sel.end(), &D) == Sel.end())
+        continue;
+      std::printf("%-8s %-7s %-7s %-7s %-8s %s\n", D.name.c_str(), D.kernel.c_str(), D.type.c_str(),
+                  D.access.c_str(), D.pattern.c_str(), D.summary.c_str());
     }
     std::printf("\nparameters per stream: footprint KiB, stride bytes; access c = shared "
                 "(every thread walks the same region), p = private (each thread its own "
                 "slice); pattern s = strided, r = random\n");
     return ExitOk;
   }
-  GridLevel L = Grid == "quick" ? GridLevel::Quick
+  GridLevel L = Grid == "quick"  ? GridLevel::Quick
                 : Grid == "full" ? GridLevel::Full
                                  : GridLevel::Default;
   if (Grid != "quick" && Grid != "full" && Grid != "default")
@@ -166,7 +171,8 @@ struct RunOptions {
 };
 
 int cmdRun(const RunOptions &O, const std::string &CommandLine) {
-  if (O.Quick && O.Full) throw InputError("", "--quick/--full", "choose one grid");
+  if (O.Quick && O.Full)
+    throw InputError("", "--quick/--full", "choose one grid");
   std::vector<const UBenchDef *> Sel = parseOnly(O.Only);
   std::string Label = O.Node.empty() ? hostName() : O.Node;
   NodeInfo N = probeNode(Label);
@@ -187,7 +193,8 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   } else {
     Grid = makeGrid(L, N.l1dKiB, N.l2KiB, N.l3KiB, Threads.back(), Sel);
   }
-  if (Grid.empty()) throw InputError("", "--ubench", "no configuration to run");
+  if (Grid.empty())
+    throw InputError("", "--ubench", "no configuration to run");
   RepPolicy Pol = repPolicy(L);
   std::string Program = kernelProgram();
 
@@ -201,8 +208,9 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   Db->transaction([&] { RunId = Db->addRun(R); });
 
   if (N.pus && Threads.back() > N.pus)
-    std::fprintf(stderr, "phaseprobe-ubench: warning: %u threads on %u hardware threads "
-                         "(oversubscribed: profiles will be slow and noisy)\n",
+    std::fprintf(stderr,
+                 "phaseprobe-ubench: warning: %u threads on %u hardware threads "
+                 "(oversubscribed: profiles will be slow and noisy)\n",
                  Threads.back(), N.pus);
   Progress Prog(Grid.size() * Threads.size());
   std::size_t Stored = 0, Replaced = 0, Rejected = 0;
@@ -230,7 +238,8 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
       ++(Clash ? Replaced : Stored);
       double Cv = P.tpiStats->mean > 0 ? P.tpiStats->stddev / P.tpiStats->mean * 100 : 0;
       Cvs.push_back(Cv);
-      if (Cv > MaxCv) MaxCv = Cv, MaxCvWhat = What;
+      if (Cv > MaxCv)
+        MaxCv = Cv, MaxCvWhat = What;
       char Res[160];
       std::snprintf(Res, sizeof Res, "tpi %.4g us, CV %.1f%% over %llu reps", P.tpiUs, Cv,
                     (unsigned long long)P.tpiStats->count);
@@ -279,16 +288,18 @@ int main(int Argc, char **Argv) {
   Run->add_option("--params", O.Params,
                   "file of configurations instead of a grid: 'UBENCH K:S[;K:S...]' a line");
   Run->add_option("--ubench", O.Only, "only these uBs (comma-separated)");
-  Run->add_option("--bind", O.Bind, "OMP_PROC_BIND for the uBs (default close; '' leaves "
-                                    "the environment's)");
-  Run->add_option("--places", O.Places, "OMP_PLACES for the uBs (default cores; '' leaves "
-                                        "the environment's)");
+  Run->add_option("--bind", O.Bind,
+                  "OMP_PROC_BIND for the uBs (default close; '' leaves "
+                  "the environment's)");
+  Run->add_option("--places", O.Places,
+                  "OMP_PLACES for the uBs (default cores; '' leaves "
+                  "the environment's)");
   std::string Cmd;
   for (int I = 0; I < Argc; ++I)
     Cmd += (I ? " " : "") + std::string(Argv[I]);
   return runTool("phaseprobe-ubench", App, Argc, Argv, [&]() -> int {
-    if (*List) return cmdList(Grid, Only);
-    O.Only = Only.empty() ? O.Only : O.Only;
+    if (*List)
+      return cmdList(Grid, Only);
     return cmdRun(O, Cmd);
   });
 }

@@ -23,8 +23,8 @@
 
 namespace phaseprobe {
 
-KernelRunner::KernelRunner(const std::string &Program, unsigned Threads,
-                           const std::string &Bind, const std::string &Places)
+KernelRunner::KernelRunner(const std::string &Program, unsigned Threads, const std::string &Bind,
+                           const std::string &Places)
     : Threads(Threads), Bind(Bind), Places(Places) {
   if (::access(Program.c_str(), X_OK) != 0)
     throw WorkError(Program + ": cannot run the uB kernel program: " + std::strerror(errno));
@@ -33,14 +33,17 @@ KernelRunner::KernelRunner(const std::string &Program, unsigned Threads,
   if (::pipe(In) != 0 || ::pipe(Out) != 0)
     throw WorkError(std::string("cannot create pipes: ") + std::strerror(errno));
   Pid = ::fork();
-  if (Pid < 0) throw WorkError(std::string("cannot fork: ") + std::strerror(errno));
+  if (Pid < 0)
+    throw WorkError(std::string("cannot fork: ") + std::strerror(errno));
   if (Pid == 0) {
     ::dup2(In[0], 0);
     ::dup2(Out[1], 1);
     ::close(In[0]), ::close(In[1]), ::close(Out[0]), ::close(Out[1]);
     ::setenv("OMP_NUM_THREADS", std::to_string(Threads).c_str(), 1);
-    if (!Bind.empty()) ::setenv("OMP_PROC_BIND", Bind.c_str(), 1);
-    if (!Places.empty()) ::setenv("OMP_PLACES", Places.c_str(), 1);
+    if (!Bind.empty())
+      ::setenv("OMP_PROC_BIND", Bind.c_str(), 1);
+    if (!Places.empty())
+      ::setenv("OMP_PLACES", Places.c_str(), 1);
     ::setenv("OMP_DYNAMIC", "false", 1); // exactly the threads asked for
     ::execl(Program.c_str(), Program.c_str(), (char *)nullptr);
     std::fprintf(stderr, "%s: %s\n", Program.c_str(), std::strerror(errno));
@@ -60,8 +63,10 @@ KernelRunner::KernelRunner(const std::string &Program, unsigned Threads,
 }
 
 KernelRunner::~KernelRunner() {
-  if (ToChild >= 0) ::close(ToChild);
-  if (FromChild) std::fclose(FromChild);
+  if (ToChild >= 0)
+    ::close(ToChild);
+  if (FromChild)
+    std::fclose(FromChild);
   if (Pid > 0) {
     int St;
     while (::waitpid(Pid, &St, 0) < 0 && errno == EINTR) {
@@ -76,10 +81,10 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
   double K[3] = {0, 0, 0}, S[3] = {0, 0, 0};
   for (std::size_t Q = 0; Q < C.footprintKiB.size() && Q < 3; ++Q)
     K[Q] = C.footprintKiB[Q], S[Q] = C.strideBytes[Q];
-  std::snprintf(Buf, sizeof Buf, "%ld %s %s %u %s %s %.17g %.17g %.17g %.17g %.17g %.17g %d %d %g %g %g\n",
-                Id, D.kernel.c_str(), D.type.c_str(), D.streams(), D.access.c_str(),
-                D.pattern.c_str(), K[0], S[0], K[1], S[1], K[2], S[2], Pol.minReps,
-                Pol.maxReps, Pol.cvPct, Pol.capS, Pol.minRepS);
+  std::snprintf(
+      Buf, sizeof Buf, "%ld %s %s %u %s %s %.17g %.17g %.17g %.17g %.17g %.17g %d %d %g %g %g\n",
+      Id, D.kernel.c_str(), D.type.c_str(), D.streams(), D.access.c_str(), D.pattern.c_str(), K[0],
+      S[0], K[1], S[1], K[2], S[2], Pol.minReps, Pol.maxReps, Pol.cvPct, Pol.capS, Pol.minRepS);
   std::string Cmd = Buf;
   if (::write(ToChild, Cmd.data(), Cmd.size()) != ssize_t(Cmd.size()))
     throw WorkError("the uB kernel program stopped reading (crashed?)");
@@ -88,13 +93,14 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
   while ((Ch = std::fgetc(FromChild)) != EOF && Ch != '\n')
     Line += char(Ch);
   if (Ch == EOF)
-    throw WorkError("the uB kernel program died while measuring " + D.name + " " +
-                    C.requested() + " with " + std::to_string(Threads) + " threads");
+    throw WorkError("the uB kernel program died while measuring " + D.name + " " + C.requested() +
+                    " with " + std::to_string(Threads) + " threads");
   std::istringstream In(Line);
   long GotId;
   std::string Status;
   In >> GotId >> Status;
-  if (GotId != Id) throw WorkError("the uB kernel program answered out of order: " + Line);
+  if (GotId != Id)
+    throw WorkError("the uB kernel program answered out of order: " + Line);
   if (Status == "error") {
     std::string Msg;
     std::getline(In, Msg);
@@ -111,7 +117,8 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
   for (std::size_t Pos = 0; Pos < Times.size();) {
     std::size_t Comma = Times.find(',', Pos);
     Reps.push_back(std::strtod(Times.substr(Pos, Comma - Pos).c_str(), nullptr));
-    if (Comma == std::string::npos) break;
+    if (Comma == std::string::npos)
+      break;
     Pos = Comma + 1;
   }
   // Stored order: largest footprint first, as the matcher orders a phase's
@@ -123,7 +130,8 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
     for (std::size_t Pos = 0;;) {
       std::size_t Semi = O.find(';', Pos);
       Ops.push_back(O.substr(Pos, Semi == std::string::npos ? Semi : Semi - Pos));
-      if (Semi == std::string::npos) break;
+      if (Semi == std::string::npos)
+        break;
       Pos = Semi + 1;
     }
   }
@@ -143,8 +151,12 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
     PatS += ';';
   }
   PatS.pop_back();
-  P.params = {{"kernel", D.kernel},  {"type", D.type},          {"ops", OpsS},
-              {"pattern", PatS},     {"requested", C.requested()}, {"bind", Bind.empty() ? "unset" : Bind},
+  P.params = {{"kernel", D.kernel},
+              {"type", D.type},
+              {"ops", OpsS},
+              {"pattern", PatS},
+              {"requested", C.requested()},
+              {"bind", Bind.empty() ? "unset" : Bind},
               {"places", Places.empty() ? "unset" : Places},
               {"sweeps", std::to_string(Sweeps)}};
   Stats TS, US;

@@ -32,12 +32,12 @@ namespace phaseprobe {
 /// Metadata of one measurement campaign (one `phaseprobe-ubench run`, one CSV
 /// import, ...). Every profile points at the run that produced it.
 struct RunInfo {
-  std::int64_t id = 0;         ///< database row id; 0 when not stored
-  std::string date;            ///< ISO 8601 UTC; filled with "now" when empty
-  std::string toolVersion;     ///< phaseprobe version; filled when empty
-  std::string compiler;        ///< compiler of the uBs ("clang 14.0.6 -O2 -fopenmp")
-  std::string commandLine;     ///< how the run was started
-  std::string grid;            ///< "quick", "default", "full", "params:FILE", "import"
+  std::int64_t id = 0;     ///< database row id; 0 when not stored
+  std::string date;        ///< ISO 8601 UTC; filled with "now" when empty
+  std::string toolVersion; ///< phaseprobe version; filled when empty
+  std::string compiler;    ///< compiler of the uBs ("clang 14.0.6 -O2 -fopenmp")
+  std::string commandLine; ///< how the run was started
+  std::string grid;        ///< "quick", "default", "full", "params:FILE", "import"
 };
 
 /// What merge() and importProfiles() did.
@@ -102,10 +102,11 @@ public:
     unsigned NStreams = 0;
     std::optional<std::pair<double, double>> TpiUs, FirstFootprintKiB;
   };
-  /// Calls \p Fn for every matching profile, in id order. An unknown node
+  /// Calls \p Fn for every matching profile. Rows come in the order of the
+  /// covering index used (first footprint, or tpi when only a tpi range is
+  /// given; then row id): deterministic, but not id order. An unknown node
   /// visits nothing.
-  void scan(const ScanFilter &F,
-            const std::function<void(const ProfileView &)> &Fn) const;
+  void scan(const ScanFilter &F, const std::function<void(const ProfileView &)> &Fn) const;
 
   /// The full record of profile \p Id; throws InputError when there is none.
   Profile profile(std::int64_t Id) const;
@@ -113,8 +114,7 @@ public:
   /// The same uB configuration on another node: same ubench name, same
   /// streams (exact tuple equality), same thread count. Used by the estimator.
   std::optional<Profile> find(const std::string &Node, const std::string &UBench,
-                              const std::vector<StreamTuple> &Streams,
-                              unsigned Threads) const;
+                              const std::vector<StreamTuple> &Streams, unsigned Threads) const;
 
   /// All profiles of \p Node (every node when empty), ordered by node, ubench,
   /// threads, streams: the order of `phaseprobe-db export`.
@@ -190,7 +190,7 @@ private:
 /// tests and tools that inspect the database directly.
 std::string packStreams(const std::vector<StreamTuple> &Streams);
 /// Decodes \p N streams into \p Out; false when the blob is malformed.
-bool unpackStreams(const void *Blob, std::size_t Bytes, StreamTuple *Out,
-                   std::size_t MaxStreams, unsigned &N);
+bool unpackStreams(const void *Blob, std::size_t Bytes, StreamTuple *Out, std::size_t MaxStreams,
+                   unsigned &N);
 
 } // namespace phaseprobe

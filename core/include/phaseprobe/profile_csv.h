@@ -30,8 +30,7 @@ extern const char *const ProfileCsvColumns[7];
 /// "row N, field F", ...) for a wrong header, a malformed or missing value,
 /// or a profile key (node, ubench, threads, streams) repeated in the file.
 /// `tpi_us` may be empty only when `time_s` and `iterations` give it.
-std::vector<CsvProfileRow> parseProfileCsv(const std::string &Text,
-                                           const std::string &File);
+std::vector<CsvProfileRow> parseProfileCsv(const std::string &Text, const std::string &File);
 
 /// Formats profiles as CSV (header + one row each), numbers in shortest
 /// round-trip form so export → import reproduces the same values.

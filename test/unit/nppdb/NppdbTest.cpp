@@ -1,5 +1,6 @@
 //===- NppdbTest.cpp - Schema, open checks, writers and the scan ----------===//
 #include "phaseprobe/error.h"
+#include "phaseprobe/node_probe.h"
 #include "phaseprobe/nppdb.h"
 #include "phaseprobe/profile_csv.h"
 
@@ -76,12 +77,12 @@ template <typename F> std::string inputErrorOf(F &&Fn) {
 
 TEST(Nppdb, MissingFileIsNeverCreatedByAccident) {
   TempDb T;
-  EXPECT_NE(inputErrorOf([&] { Nppdb::open(T.Path, Nppdb::Mode::ReadOnly); })
-                .find("no such database"),
-            std::string::npos);
-  EXPECT_NE(inputErrorOf([&] { Nppdb::open(T.Path, Nppdb::Mode::ReadWrite); })
-                .find("no such database"),
-            std::string::npos);
+  EXPECT_NE(
+      inputErrorOf([&] { Nppdb::open(T.Path, Nppdb::Mode::ReadOnly); }).find("no such database"),
+      std::string::npos);
+  EXPECT_NE(
+      inputErrorOf([&] { Nppdb::open(T.Path, Nppdb::Mode::ReadWrite); }).find("no such database"),
+      std::string::npos);
   EXPECT_NE(access(T.Path.c_str(), F_OK), 0);
   auto Db = Nppdb::open(T.Path, Nppdb::Mode::Create);
   EXPECT_EQ(Db->fileSchemaVersion(), Nppdb::SchemaVersion);
@@ -125,7 +126,8 @@ TEST(Nppdb, SchemaHasACommentOnEveryColumn) {
   bool InTable = false;
   while (Pos < S.size()) {
     std::size_t End = S.find('\n', Pos);
-    if (End == std::string::npos) End = S.size();
+    if (End == std::string::npos)
+      End = S.size();
     std::string L = S.substr(Pos, End - Pos);
     Pos = End + 1;
     if (L.rfind("CREATE TABLE", 0) == 0) {
@@ -166,9 +168,9 @@ TEST(Nppdb, NodesRunsProfilesRoundTrip) {
   RunInfo R;
   R.grid = "quick";
   std::int64_t Run = Db->addRun(R);
-  Profile P = makeProfile("bn", "mbw2hc", 4,
-                          {st(15617, 32000, 8, Access::Shared), st(3124, 8, 8, Access::Shared)},
-                          0.01316);
+  Profile P =
+      makeProfile("bn", "mbw2hc", 4,
+                  {st(15617, 32000, 8, Access::Shared), st(3124, 8, 8, Access::Shared)}, 0.01316);
   P.timeS = 3.96;
   P.iterations = 3e8;
   P.params = {{"op", "madd"}, {"type", "double"}};
@@ -210,8 +212,7 @@ TEST(Nppdb, NodesRunsProfilesRoundTrip) {
   EXPECT_EQ(Db->deleteNode("bn"), 1u);
   EXPECT_EQ(Db->profileCount(), 0u);
   EXPECT_FALSE(Db->run(Run)); // a run without profiles goes with them
-  EXPECT_NE(inputErrorOf([&] { Db->deleteNode("bn"); }).find("no node 'bn'"),
-            std::string::npos);
+  EXPECT_NE(inputErrorOf([&] { Db->deleteNode("bn"); }).find("no node 'bn'"), std::string::npos);
 }
 
 TEST(Nppdb, TransactionsAreAllOrNothing) {
@@ -248,15 +249,12 @@ TEST(Nppdb, MergeCopiesAndReportsClashes) {
     RunInfo R;
     R.grid = "quick";
     auto Run = O->addRun(R);
-    O->addProfile(makeProfile("tn1", "mbw1c", 2, {st(64, 8, 8, Access::Shared)}, 0.5), Run,
-                  false);
-    O->addProfile(makeProfile("tn1", "mbw1p", 2, {st(64, 8, 8, Access::Private)}, 0.6), Run,
-                  false);
+    O->addProfile(makeProfile("tn1", "mbw1c", 2, {st(64, 8, 8, Access::Shared)}, 0.5), Run, false);
+    O->addProfile(makeProfile("tn1", "mbw1p", 2, {st(64, 8, 8, Access::Private)}, 0.6), Run, false);
   }
   auto Db = Nppdb::open(T.Path, Nppdb::Mode::Create);
   Db->ensureNode("tn1"); // label-only here: takes the other's description
-  Db->addProfile(makeProfile("tn1", "mbw1c", 2, {st(64, 8, 8, Access::Shared)}, 0.9), 0,
-                 false);
+  Db->addProfile(makeProfile("tn1", "mbw1c", 2, {st(64, 8, 8, Access::Shared)}, 0.9), 0, false);
   auto O = Nppdb::open(Other, Nppdb::Mode::ReadOnly);
   std::string E = inputErrorOf([&] { Db->merge(*O, false); });
   EXPECT_NE(E.find("already exists"), std::string::npos) << E;
@@ -389,7 +387,8 @@ TEST(ProfileCsv, ErrorsNameRowAndField) {
       parseProfileCsv("node,ubench,threads,time_s,iterations,tpi_us,streams\n" + Body, "p.csv");
     });
   };
-  EXPECT_EQ(Err("bn,u,4,,,abc,1:8:8:shared\n"), "p.csv: row 2, field tpi_us: 'abc' is not a number");
+  EXPECT_EQ(Err("bn,u,4,,,abc,1:8:8:shared\n"),
+            "p.csv: row 2, field tpi_us: 'abc' is not a number");
   EXPECT_EQ(Err("bn,u,4,,,1,1:8:8:shared\nbn,u,0,,,1,1:8:8:shared\n"),
             "p.csv: row 3, field threads: '0' must be > 0");
   EXPECT_NE(Err("bn,u,4,,,1,1:8:8:both\n").find("row 2, field streams, stream 1"),
@@ -399,15 +398,31 @@ TEST(ProfileCsv, ErrorsNameRowAndField) {
   EXPECT_NE(Err("bn,u,4,,,1,1:8:8:shared\nbn,u,4,,,2,1:8:8:shared\n")
                 .find("row 3: repeats the profile of row 2"),
             std::string::npos);
-  EXPECT_NE(inputErrorOf([] { parseProfileCsv("node,ubench,threads,tpi_us,bogus\n", "p.csv"); })
-                .find("row 1, column 5: unknown column 'bogus'"),
+  EXPECT_NE(inputErrorOf([] {
+              parseProfileCsv("node,ubench,threads,tpi_us,bogus\n", "p.csv");
+            }).find("row 1, column 5: unknown column 'bogus'"),
             std::string::npos);
-  EXPECT_NE(inputErrorOf([] { parseProfileCsv("node,ubench,threads\n", "p.csv"); })
-                .find("missing column 'time_s'"),
+  EXPECT_NE(inputErrorOf([] {
+              parseProfileCsv("node,ubench,threads\n", "p.csv");
+            }).find("missing column 'time_s'"),
             std::string::npos);
   // tpi derived from time and iterations.
   auto R = parseProfileCsv("streams,tpi_us,iterations,time_s,threads,ubench,node\n"
                            "1:8:8:shared,,2000000,2,1,u,bn\n",
                            "p.csv");
   EXPECT_DOUBLE_EQ(R[0].profile.tpiUs, 1.0);
+}
+
+TEST(NodeProbe, DescribesThisMachine) {
+  NodeInfo N = probeNode("here");
+  EXPECT_EQ(N.label, "here");
+  EXPECT_FALSE(N.hostname.empty());
+  EXPECT_GE(N.cores, 1u);
+  EXPECT_GE(N.pus, N.cores);
+  EXPECT_GE(N.memoryMiB, 1.0);
+  // Caches may be hidden in some virtual machines; when reported they nest.
+  if (N.l1dKiB > 0 && N.l2KiB > 0) {
+    EXPECT_LE(N.l1dKiB, N.l2KiB);
+  }
+  EXPECT_EQ(hostName(), N.hostname);
 }

@@ -1,7 +1,7 @@
 //===- UbenchTest.cpp - Catalogue, grids, params files, stats, runner -------===//
+#include "phaseprobe/ubench.h"
 #include "phaseprobe/error.h"
 #include "phaseprobe/stream_notation.h"
-#include "phaseprobe/ubench.h"
 
 #include <gtest/gtest.h>
 
@@ -54,7 +54,8 @@ TEST(Grid, SpansL1ToBeyondLLCAndSmallToLargeStrides) {
       Names.insert(C.def->name);
       ASSERT_EQ(C.footprintKiB.size(), C.def->streams());
       for (std::size_t Q = 0; Q < C.footprintKiB.size(); ++Q) {
-        if (C.def->compute()) continue;
+        if (C.def->compute())
+          continue;
         MinK = std::min(MinK, C.footprintKiB[Q]);
         MaxK = std::max(MaxK, C.footprintKiB[Q]);
         if (C.def->pattern[Q] == 's') {
@@ -69,7 +70,8 @@ TEST(Grid, SpansL1ToBeyondLLCAndSmallToLargeStrides) {
     EXPECT_LT(MinK, 32) << "inside L1";
     EXPECT_GE(MaxK, 2 * 32768) << "well beyond the LLC";
     EXPECT_EQ(MinS, 4);
-    if (L != GridLevel::Quick) EXPECT_GE(MaxS, 32768) << "tens of KB";
+    if (L != GridLevel::Quick)
+      EXPECT_GE(MaxS, 32768) << "tens of KB";
     EXPECT_EQ(Names.size(), ubenchCatalog().size()) << "every uB in every grid";
   }
   auto Q = makeGrid(GridLevel::Quick, 32, 1024, 32768, 2, {});
@@ -95,11 +97,11 @@ TEST(Params, ParsesAndNamesTheLine) {
             "p.txt: line 1: unknown uB 'mbwX' (see phaseprobe-ubench list)");
   EXPECT_EQ(inputErrorOf([] { parseParamsFile("\nmbw2hc 64:8\n", "p.txt"); }),
             "p.txt: line 2: mbw2hc has 2 streams, not 1");
-  EXPECT_NE(inputErrorOf([] { parseParamsFile("mbw1c 64:x\n", "p.txt"); })
-                .find("line 1, stream 1: stride_bytes 'x'"),
+  EXPECT_NE(inputErrorOf([] {
+              parseParamsFile("mbw1c 64:x\n", "p.txt");
+            }).find("line 1, stream 1: stride_bytes 'x'"),
             std::string::npos);
-  EXPECT_NE(inputErrorOf([] { parseParamsFile("mbw1c 64:12\n", "p.txt"); })
-                .find("multiple of 8"),
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("mbw1c 64:12\n", "p.txt"); }).find("multiple of 8"),
             std::string::npos);
   EXPECT_NE(inputErrorOf([] { parseParamsFile("# nothing\n", "p.txt"); }).find("no configuration"),
             std::string::npos);

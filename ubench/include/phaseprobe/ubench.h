@@ -50,8 +50,8 @@ enum class GridLevel { Quick, Default, Full };
 /// How long each configuration is measured.
 struct RepPolicy {
   int minReps = 5, maxReps = 30;
-  double cvPct = 2.0;   ///< stop once the CV of the repetition time is below
-  double capS = 1.0;    ///< ... or once this much time went into repetitions
+  double cvPct = 2.0;     ///< stop once the CV of the repetition time is below
+  double capS = 1.0;      ///< ... or once this much time went into repetitions
   double minRepS = 0.002; ///< calibrate sweeps per repetition to last this long
 };
 
@@ -61,9 +61,8 @@ RepPolicy repPolicy(GridLevel L);
 /// footprints from inside L1 to beyond the last-level cache, strides from
 /// the element size to tens of KB, every configuration valid for the kernel
 /// (a strided stream spans at least 4 strides per thread at \p MaxThreads).
-std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1dKiB, double L2KiB,
-                                   double L3KiB, unsigned MaxThreads,
-                                   const std::vector<const UBenchDef *> &Only);
+std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1dKiB, double L2KiB, double L3KiB,
+                                   unsigned MaxThreads, const std::vector<const UBenchDef *> &Only);
 
 /// Reads a user's parameter list: one configuration a line,
 /// `UBENCH K:S[;K:S...]` (footprint KiB : stride bytes per stream, in the
@@ -72,8 +71,7 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
 
 /// The statistics of repetition times (seconds) and, divided by the
 /// iterations, of the time per iteration (µs).
-void computeStats(const std::vector<double> &Times, double Iterations, Stats &Time,
-                  Stats &Tpi);
+void computeStats(const std::vector<double> &Times, double Iterations, Stats &Time, Stats &Tpi);
 
 /// One running kernel program: a fixed thread count and placement.
 class KernelRunner {
