@@ -88,8 +88,20 @@ void Sampler::declareRuntime() {
   BurstEnd = M.getOrInsertFunction("__phaseprobe_burst_end", Void, I64Ptr, I64);
 }
 
+/// Whether \p Name is a libomp entry point of a worksharing construct: a
+/// function calling one runs (orphaned) inside some region, possibly one of
+/// another translation unit.
+static bool isWorksharingEntry(StringRef Name) {
+  return Name.startswith("__kmpc_for_static_init") ||
+         Name.startswith("__kmpc_dispatch_init") ||
+         Name.startswith("__kmpc_dist_for_static_init") ||
+         Name == "__kmpc_single" || Name == "__kmpc_master" ||
+         Name == "__kmpc_masked";
+}
+
 /// Outlined region bodies (the function operand of __kmpc_fork_call and
-/// __kmpc_fork_teams) and, transitively, the defined functions they call.
+/// __kmpc_fork_teams), functions with orphaned worksharing constructs and,
+/// transitively, the defined functions they call.
 SetVector<Function *> Sampler::parallelCode() {
   SetVector<Function *> Set;
   for (Function &F : M)
@@ -97,9 +109,14 @@ SetVector<Function *> Sampler::parallelCode() {
       for (Instruction &I : BB) {
         auto *CB = dyn_cast<CallBase>(&I);
         Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-        if (!Callee || CB->arg_size() < 3 ||
-            (Callee->getName() != "__kmpc_fork_call" &&
-             Callee->getName() != "__kmpc_fork_teams"))
+        if (!Callee)
+          continue;
+        if (isWorksharingEntry(Callee->getName())) {
+          Set.insert(&F);
+          continue;
+        }
+        if (CB->arg_size() < 3 || (Callee->getName() != "__kmpc_fork_call" &&
+                                   Callee->getName() != "__kmpc_fork_teams"))
           continue;
         if (auto *Body = dyn_cast<Function>(
                 CB->getArgOperand(2)->stripPointerCasts()))
