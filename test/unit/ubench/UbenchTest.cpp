@@ -70,8 +70,9 @@ TEST(Grid, SpansL1ToBeyondLLCAndSmallToLargeStrides) {
     EXPECT_LT(MinK, 32) << "inside L1";
     EXPECT_GE(MaxK, 2 * 32768) << "well beyond the LLC";
     EXPECT_EQ(MinS, 4);
-    if (L != GridLevel::Quick)
+    if (L != GridLevel::Quick) {
       EXPECT_GE(MaxS, 32768) << "tens of KB";
+    }
     EXPECT_EQ(Names.size(), ubenchCatalog().size()) << "every uB in every grid";
   }
   auto Q = makeGrid(GridLevel::Quick, 32, 1024, 32768, 2, {});
