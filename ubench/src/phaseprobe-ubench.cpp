@@ -109,9 +109,12 @@ public:
     double Eta = El / double(Done) * double(Total - Done);
     if (Tty) {
       int W = 30, Fill = int(double(W) * double(Done) / double(Total));
-      std::fprintf(stderr, "\r[%s%s] %zu/%zu %s ETA %s   ", std::string(Fill, '#').c_str(),
+      // Pad the name so a shorter one overwrites the previous line fully.
+      std::string Name = What.substr(0, 40);
+      Name.resize(40, ' ');
+      std::fprintf(stderr, "\r[%s%s] %zu/%zu elapsed %s ETA %s  %s", std::string(Fill, '#').c_str(),
                    std::string(W - Fill, '.').c_str(), Done, Total, clock(El).c_str(),
-                   clock(Eta).c_str());
+                   clock(Eta).c_str(), Name.c_str());
       if (Done == Total)
         std::fprintf(stderr, "\n");
     } else {
