@@ -108,7 +108,8 @@ void writeStreams(JsonWriter &W, uint32_t Phase) {
   for (ThreadSampler *S = Samplers.load(std::memory_order_acquire); S;
        S = S->Next)
     All.push(S);
-  Vec<StreamResult> Streams = analyzePhase(Phase, All.Data, All.Size, l1dKiB());
+  Vec<StreamResult> Streams =
+      analyzePhase(Phase, All.Data, All.Size, l1dKiB(), Cfg.FarGapBytes);
   W.beginArray();
   unsigned Id = 0;
   for (const StreamResult &R : Streams) {

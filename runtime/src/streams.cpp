@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <new>
+#include <unistd.h>
 
 namespace __phaseprobe {
 namespace streams {
@@ -57,6 +58,9 @@ Config Config::fromEnvironment(char *Warning, std::size_t Cap) {
                equalsIgnoreCase(S, "yes") || equalsIgnoreCase(S, "true")))
       Warn("PHASEPROBE_SAMPLING", S, "is not on or off; sampling stays on");
   }
+  long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+  if (Pages > 0 && PageSize > 0)
+    C.FarGapBytes = std::uint64_t(Pages) * std::uint64_t(PageSize);
   std::uint64_t V;
   if (const char *S = std::getenv("PHASEPROBE_SAMPLE_PERIOD")) {
     if (parseCount(S, 1, 1ull << 40, V))
@@ -234,6 +238,46 @@ void ThreadSampler::stopBurst(std::uint64_t NowNs) {
   BurstStopNs = NowNs;
 }
 
+/// Distance between two ranges (0 when they overlap).
+static std::uint64_t gapBetween(std::uintptr_t ALo, std::uintptr_t AHi,
+                                std::uintptr_t BLo, std::uintptr_t BHi) {
+  if (BLo > AHi)
+    return BLo - AHi;
+  if (ALo > BHi)
+    return ALo - BHi;
+  return 0;
+}
+
+/// Adds \p E to the clusters \p C (\p N of at most \p Max): merged into
+/// every cluster nearer than \p Far, else a new cluster; when full, the two
+/// closest clusters merge.
+static void addCluster(SiteRecord::InvRange *C, int &N, int Max,
+                       SiteRecord::InvRange E, std::uint64_t Far) {
+  for (int I = 0; I < N;) {
+    if (gapBetween(C[I].Lo, C[I].Hi, E.Lo, E.Hi) <= Far) {
+      E.Lo = std::min(E.Lo, C[I].Lo);
+      E.Hi = std::max(E.Hi, C[I].Hi);
+      C[I] = C[--N]; // absorbed; E may now reach others
+    } else {
+      ++I;
+    }
+  }
+  if (N == Max) {
+    int BI = 0, BJ = 1;
+    std::uint64_t Best = UINT64_MAX;
+    for (int I = 0; I < N; ++I)
+      for (int J = I + 1; J < N; ++J) {
+        std::uint64_t G = gapBetween(C[I].Lo, C[I].Hi, C[J].Lo, C[J].Hi);
+        if (G < Best)
+          Best = G, BI = I, BJ = J;
+      }
+    C[BI].Lo = std::min(C[BI].Lo, C[BJ].Lo);
+    C[BI].Hi = std::max(C[BI].Hi, C[BJ].Hi);
+    C[BJ] = C[--N];
+  }
+  C[N++] = E;
+}
+
 void ThreadSampler::foldExecution(SiteRecord &R, std::uint64_t Backedges) {
   std::uintptr_t Lo = R.Min, Hi = R.Max;
   // The burst ran B = min(Backedges, BurstLen) iterations of the execution.
@@ -251,15 +295,16 @@ void ThreadSampler::foldExecution(SiteRecord &R, std::uint64_t Backedges) {
       Hi = std::max(Hi, std::uintptr_t(End));
     }
   }
-  if (R.HasInv && R.Cur.Invocation == Ctx.Invocation) {
-    R.Cur.Lo = std::min(R.Cur.Lo, Lo);
-    R.Cur.Hi = std::max(R.Cur.Hi, Hi);
-    return;
+  if (!R.HasInv || R.CurInv != Ctx.Invocation) {
+    for (int I = 0; R.HasInv && I < R.NumCur; ++I)
+      if (R.Done.Size < MaxInvocations * SiteRecord::MaxClusters)
+        R.Done.push(R.Cur[I]);
+    R.HasInv = true;
+    R.CurInv = Ctx.Invocation;
+    R.NumCur = 0;
   }
-  if (R.HasInv && R.Done.Size < MaxInvocations)
-    R.Done.push(R.Cur);
-  R.Cur = SiteRecord::InvRange{Ctx.Invocation, Lo, Hi};
-  R.HasInv = true;
+  addCluster(R.Cur, R.NumCur, SiteRecord::MaxClusters,
+             SiteRecord::InvRange{Ctx.Invocation, Lo, Hi}, Cfg.FarGapBytes);
 }
 
 std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
@@ -326,6 +371,7 @@ struct Range {
 struct InvEntry {
   std::uint64_t Inv;
   std::uintptr_t Lo, Hi;
+  std::size_t Thread;
 };
 struct StrideCount {
   std::uint64_t Stride, Count;
@@ -387,52 +433,111 @@ void deriveStride(Candidate &C) {
   C.Second = (!C.Random && SecN && SecN * 20 >= C.Diffs) ? Sec : 0;
 }
 
+bool byInvThenLo(const InvEntry &A, const InvEntry &B) {
+  return A.Inv != B.Inv ? A.Inv < B.Inv : A.Lo < B.Lo;
+}
+
+/// Appends to \p Out the union of [B, E) (one invocation, sorted by Lo),
+/// joining ranges less than \p Gap apart.
+void unionOf(const InvEntry *B, const InvEntry *E, std::uint64_t Gap,
+             Vec<InvEntry> &Out) {
+  while (B != E) {
+    InvEntry U = *B++;
+    while (B != E && B->Lo <= U.Hi + Gap)
+      U.Hi = std::max(U.Hi, (B++)->Hi);
+    Out.push(U);
+  }
+}
+
+/// Sorts \p V by invocation and address and unites each invocation's
+/// ranges that are closer than \p Far (one allocation).
+void normalizeInvocations(Vec<InvEntry> &V, std::uint64_t Far) {
+  std::sort(V.begin(), V.end(), byInvThenLo);
+  Vec<InvEntry> Out;
+  for (std::size_t I = 0; I < V.Size;) {
+    std::size_t J = I;
+    while (J < V.Size && V[J].Inv == V[I].Inv)
+      ++J;
+    unionOf(&V[I], &V[J - 1] + 1, Far, Out);
+    I = J;
+  }
+  V = static_cast<Vec<InvEntry> &&>(Out);
+}
+
 /// The footprint is "one invocation's span", but one invocation sees only a
 /// few bursts when its loop executions are short and many (a row loop inside
-/// a worksharing loop). Invocations that touch overlapping memory are the
-/// same data visited again, so their ranges are pooled; invocations over
-/// disjoint memory (buffers swapped between time steps) stay apart, and the
-/// largest pool is the footprint.
+/// a worksharing loop). Ranges of different invocations that overlap are the
+/// same data visited again, so they are pooled; an invocation's footprint is
+/// the span of the pools it touches (summed when a site walks several
+/// allocations), and the largest over invocations is the stream's. Buffers
+/// swapped between time steps stay apart: each invocation touches one.
 void deriveFootprint(Candidate &C) {
   C.Footprint = 0;
   C.Overall = Range{UINTPTR_MAX, 0};
-  Vec<Range> Rs;
+  Vec<Range> Pools;
   for (const InvEntry &E : C.InvUnion) {
-    Rs.push({E.Lo, E.Hi});
+    Pools.push({E.Lo, E.Hi});
     C.Overall.Lo = std::min(C.Overall.Lo, E.Lo);
     C.Overall.Hi = std::max(C.Overall.Hi, E.Hi);
   }
-  std::sort(Rs.begin(), Rs.end(),
+  std::sort(Pools.begin(), Pools.end(),
             [](const Range &A, const Range &B) { return A.Lo < B.Lo; });
-  for (std::size_t I = 0; I < Rs.Size;) {
-    Range Pool = Rs[I++];
-    while (I < Rs.Size && Rs[I].Lo <= Pool.Hi)
-      Pool.Hi = std::max(Pool.Hi, Rs[I++].Hi);
-    C.Footprint = std::max(C.Footprint, double(Pool.Hi - Pool.Lo) + C.Elem);
+  std::size_t N = 0;
+  for (std::size_t I = 0; I < Pools.Size;) {
+    Range P = Pools[I++];
+    while (I < Pools.Size && Pools[I].Lo <= P.Hi)
+      P.Hi = std::max(P.Hi, Pools[I++].Hi);
+    Pools[N++] = P;
+  }
+  Pools.Size = N;
+  for (std::size_t I = 0; I < C.InvUnion.Size;) {
+    std::size_t J = I;
+    double Sum = 0;
+    std::size_t Last = SIZE_MAX;
+    for (; J < C.InvUnion.Size && C.InvUnion[J].Inv == C.InvUnion[I].Inv; ++J) {
+      // Ranges of one invocation come sorted by address: equal pools are
+      // consecutive.
+      const Range *P = std::upper_bound(
+          Pools.begin(), Pools.end(), C.InvUnion[J].Lo,
+          [](std::uintptr_t A, const Range &R) { return A < R.Lo; });
+      std::size_t K = std::size_t(P - Pools.begin()) - 1;
+      if (K != Last)
+        Sum += double(Pools[K].Hi - Pools[K].Lo) + C.Elem;
+      Last = K;
+    }
+    C.Footprint = std::max(C.Footprint, Sum);
+    I = J;
   }
 }
 
 /// How much the threads' ranges coincide, per invocation with at least two
 /// threads sampled: 1 when every thread spans the same memory, 0 when the
-/// spans are disjoint; averaged. \p Per is sorted by invocation, one entry
-/// per (thread, invocation). Returns -1 without evidence.
+/// spans are disjoint; averaged. \p Per is sorted by invocation and address.
+/// Returns -1 without evidence.
 double sharedScore(const Vec<InvEntry> &Per, std::uint32_t Elem) {
   double Sum = 0;
   int N = 0;
   for (std::size_t I = 0; I < Per.Size;) {
     std::size_t J = I;
     double Spans = 0;
-    Range U{UINTPTR_MAX, 0};
+    std::size_t Threads[64];
+    int K = 0;
     for (; J < Per.Size && Per[J].Inv == Per[I].Inv; ++J) {
       Spans += double(Per[J].Hi - Per[J].Lo) + Elem;
-      U.Lo = std::min(U.Lo, Per[J].Lo);
-      U.Hi = std::max(U.Hi, Per[J].Hi);
+      bool Seen = false;
+      for (int T = 0; T < K; ++T)
+        Seen |= Threads[T] == Per[J].Thread;
+      if (!Seen && K < 64)
+        Threads[K++] = Per[J].Thread;
     }
-    double K = double(J - I);
     if (K >= 2) {
-      double Union = double(U.Hi - U.Lo) + Elem;
+      Vec<InvEntry> U;
+      unionOf(&Per[I], &Per[J - 1] + 1, Elem, U);
+      double Union = 0;
+      for (const InvEntry &E : U)
+        Union += double(E.Hi - E.Lo) + Elem;
       double Overlap = std::max(0.0, (Spans - Union) / Spans);
-      Sum += std::min(1.0, Overlap / ((K - 1) / K));
+      Sum += std::min(1.0, Overlap / ((K - 1.0) / K));
       ++N;
     }
     I = J;
@@ -451,15 +556,20 @@ bool overlapsMostly(Range A, Range B) {
 
 bool siteLess(const char *A, const char *B) { return std::strcmp(A, B) < 0; }
 
+struct ThreadRecord {
+  const SiteRecord *R;
+  std::size_t Thread;
+};
+
 /// Builds the candidate of one site from its records (one per thread).
-bool buildCandidate(const SiteRecord *const *Recs, std::size_t N,
+bool buildCandidate(const ThreadRecord *Recs, std::size_t N, std::uint64_t Far,
                     Candidate &C) {
-  const SiteDesc *D = Recs[0]->Site;
+  const SiteDesc *D = Recs[0].R->Site;
   C.Elem = D->ElemBytes ? D->ElemBytes : 1;
   (D->Flags & SiteStore ? C.HasStore : C.HasLoad) = true;
   Vec<InvEntry> Per;
   for (std::size_t I = 0; I < N; ++I) {
-    const SiteRecord &R = *Recs[I];
+    const SiteRecord &R = *Recs[I].R;
     C.Samples += R.Samples;
     C.Diffs += R.Diffs;
     C.SumAbsDiff += R.SumAbsDiff;
@@ -467,25 +577,21 @@ bool buildCandidate(const SiteRecord *const *Recs, std::size_t N,
       if (R.HistCount[S])
         C.Hist.push({R.HistStride[S], R.HistCount[S]});
     for (const SiteRecord::InvRange &E : R.Done)
-      Per.push({E.Invocation, E.Lo, E.Hi});
-    Per.push({R.Cur.Invocation, R.Cur.Lo, R.Cur.Hi});
+      Per.push({E.Invocation, E.Lo, E.Hi, Recs[I].Thread});
+    for (int K = 0; K < R.NumCur; ++K)
+      Per.push({R.CurInv, R.Cur[K].Lo, R.Cur[K].Hi, Recs[I].Thread});
   }
   normalizeHist(C.Hist);
-  std::sort(Per.begin(), Per.end(), [](const InvEntry &A, const InvEntry &B) {
-    return A.Inv < B.Inv;
-  });
-  bool Scalar = true;
-  for (std::size_t I = 0; I < Per.Size;) {
-    InvEntry U{Per[I].Inv, UINTPTR_MAX, 0};
-    for (; I < Per.Size && Per[I].Inv == U.Inv; ++I) {
-      U.Lo = std::min(U.Lo, Per[I].Lo);
-      U.Hi = std::max(U.Hi, Per[I].Hi);
-    }
-    Scalar &= U.Lo == U.Hi;
-    C.InvUnion.push(U);
-  }
+  std::sort(Per.begin(), Per.end(), byInvThenLo);
+  for (const InvEntry &E : Per)
+    C.InvUnion.push(E);
+  normalizeInvocations(C.InvUnion, Far);
   // One address in every invocation: a scalar the optimizer keeps in a
   // register, not a stream.
+  bool Scalar = true;
+  for (std::size_t I = 0; I < C.InvUnion.Size; ++I)
+    Scalar &= C.InvUnion[I].Lo == C.InvUnion[I].Hi &&
+              (I == 0 || C.InvUnion[I - 1].Inv != C.InvUnion[I].Inv);
   if (Scalar)
     return false;
   C.Shared = sharedScore(Per, C.Elem) >= 0.5;
@@ -495,7 +601,7 @@ bool buildCandidate(const SiteRecord *const *Recs, std::size_t N,
   return true;
 }
 
-void mergeInto(Candidate &Into, Candidate &C) {
+void mergeInto(Candidate &Into, Candidate &C, std::uint64_t Far) {
   Into.HasLoad |= C.HasLoad;
   Into.HasStore |= C.HasStore;
   Into.Samples += C.Samples;
@@ -504,18 +610,9 @@ void mergeInto(Candidate &Into, Candidate &C) {
   normalizeHist(Into.Hist);
   Into.Diffs += C.Diffs;
   Into.SumAbsDiff += C.SumAbsDiff;
-  for (const InvEntry &E : C.InvUnion) {
-    bool Found = false;
-    for (InvEntry &F : Into.InvUnion)
-      if (F.Inv == E.Inv) {
-        F.Lo = std::min(F.Lo, E.Lo);
-        F.Hi = std::max(F.Hi, E.Hi);
-        Found = true;
-        break;
-      }
-    if (!Found)
-      Into.InvUnion.push(E);
-  }
+  for (const InvEntry &E : C.InvUnion)
+    Into.InvUnion.push(E);
+  normalizeInvocations(Into.InvUnion, Far);
   for (const char *L : C.Sites) {
     bool Dup = false;
     for (const char *M : Into.Sites)
@@ -531,16 +628,18 @@ void mergeInto(Candidate &Into, Candidate &C) {
 
 Vec<StreamResult> analyzePhase(std::uint32_t Phase,
                                const ThreadSampler *const *Threads,
-                               std::size_t NumThreads, double L1dKiB) {
+                               std::size_t NumThreads, double L1dKiB,
+                               std::uint64_t Far) {
   // 1. The phase's records of all threads, grouped by site.
-  Vec<const SiteRecord *> Recs;
+  Vec<ThreadRecord> Recs;
   for (std::size_t T = 0; T < NumThreads; ++T)
     for (const SiteRecord *R = Threads[T]->records(); R; R = R->Next)
       if (R->Phase == Phase && R->HasInv)
-        Recs.push(R);
+        Recs.push({R, T});
   std::sort(Recs.begin(), Recs.end(),
-            [](const SiteRecord *A, const SiteRecord *B) {
-              return A->Site < B->Site;
+            [](const ThreadRecord &A, const ThreadRecord &B) {
+              return A.R->Site != B.R->Site ? A.R->Site < B.R->Site
+                                            : A.Thread < B.Thread;
             });
 
   // 2. One candidate per site, largest footprint first.
@@ -549,10 +648,10 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
   std::size_t NumCands = 0;
   for (std::size_t I = 0; Cands && I < Recs.Size;) {
     std::size_t J = I;
-    while (J < Recs.Size && Recs[J]->Site == Recs[I]->Site)
+    while (J < Recs.Size && Recs[J].R->Site == Recs[I].R->Site)
       ++J;
     Candidate *C = new (&Cands[NumCands]) Candidate();
-    if (buildCandidate(&Recs[I], J - I, *C))
+    if (buildCandidate(&Recs[I], J - I, Far, *C))
       ++NumCands;
     else
       C->~Candidate();
@@ -589,7 +688,7 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
         break;
       }
     if (Into)
-      mergeInto(*Into, *C);
+      mergeInto(*Into, *C, Far);
     else
       Streams.push(C);
   }

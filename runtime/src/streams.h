@@ -100,6 +100,10 @@ struct Config {
   bool Enabled = true;         ///< PHASEPROBE_SAMPLING=off clears it
   std::uint64_t Period = 1000; ///< aim: one iteration in Period is sampled
   std::uint32_t Burst = 128;   ///< iterations per burst
+  /// Two address ranges of one site further apart than this are separate
+  /// allocations, not one array seen through sparse samples: no array spans
+  /// more than the machine's memory (set from it by fromEnvironment).
+  std::uint64_t FarGapBytes = 1ull << 36;
   /// Reads PHASEPROBE_SAMPLING, PHASEPROBE_SAMPLE_PERIOD and
   /// PHASEPROBE_SAMPLE_BURST. A malformed value keeps the default and is
   /// described in \p Warning (one line; empty when all is well).
@@ -141,9 +145,14 @@ struct SiteRecord {
     std::uint64_t Invocation;
     std::uintptr_t Lo, Hi; ///< first bytes of the lowest and highest element
   };
+  /// The current invocation's ranges: one per allocation the site walks
+  /// (ranges further apart than Config::FarGapBytes cannot be one array).
+  static constexpr int MaxClusters = 4;
   bool HasInv = false;
-  InvRange Cur{0, 0, 0};
-  Vec<InvRange> Done; ///< capped at ThreadSampler::MaxInvocations
+  std::uint64_t CurInv = 0;
+  InvRange Cur[MaxClusters] = {};
+  int NumCur = 0;
+  Vec<InvRange> Done; ///< capped at ThreadSampler::MaxInvocations entries
 
   void countDiff(std::uint64_t AbsDiff);
 };
@@ -234,7 +243,8 @@ struct StreamResult {
 /// optimizer keeps in registers) are left out.
 Vec<StreamResult> analyzePhase(std::uint32_t Phase,
                                const ThreadSampler *const *Threads,
-                               std::size_t NumThreads, double L1dKiB);
+                               std::size_t NumThreads, double L1dKiB,
+                               std::uint64_t FarGapBytes = 1ull << 36);
 
 /// Sum of the burst costs of \p Phase over \p Threads.
 BurstCost totalCost(std::uint32_t Phase, const ThreadSampler *const *Threads,

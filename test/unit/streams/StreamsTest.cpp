@@ -431,3 +431,27 @@ TEST(StreamsAnalysis, DisjointInvocationsStayApart) {
   ASSERT_EQ(S.Size, 1u);
   EXPECT_NEAR(S[0].FootprintKiB, kib(8.0 * 10000), 1e-9);
 }
+
+// A helper called on two arrays that lie terabytes apart (heap and mmap) in
+// every invocation: two allocations, so the footprint is the sum of the two
+// arrays, not the distance between them.
+TEST(StreamsAnalysis, FarApartAllocationsAreSummed) {
+  Config C;
+  C.FarGapBytes = 1ull << 30;
+  Team T(2, C);
+  const std::uintptr_t Far = Base + (1ull << 42);
+  for (unsigned Inv = 0; Inv < 3; ++Inv)
+    for (unsigned I = 0; I < 2; ++I)
+      for (std::uintptr_t Arr : {Base, Far}) {
+        T.Loops[I].Countdown = 1;
+        T.Loops[I].run(*T.Threads[I], {0, Inv},
+                       {{&LoadD, [=](auto K) { return Arr + 8 * (I * 50000 + K); }}},
+                       50000);
+      }
+  std::vector<const ThreadSampler *> P{T.Threads[0].get(), T.Threads[1].get()};
+  Vec<StreamResult> S = analyzePhase(0, P.data(), P.size(), 32, C.FarGapBytes);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_NEAR(S[0].FootprintKiB, 2 * kib(8.0 * 100000), 1e-6);
+  EXPECT_FALSE(S[0].Shared);
+  EXPECT_EQ(S[0].StrideBytes, 8u);
+}
