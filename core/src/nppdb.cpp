@@ -707,11 +707,25 @@ std::size_t Nppdb::deleteNode(const std::string &Label) {
     if (!Id)
       throw InputError(P->Path, "", "no node '" + Label + "'");
     N = profileCount(Label);
+    // Only the runs this node's profiles came from may go: a run another
+    // process has just started has no profiles yet and must stay.
+    std::vector<std::int64_t> Runs;
+    {
+      Stmt R = P->prepare("SELECT DISTINCT run_id FROM profiles WHERE node_id = ?1 AND "
+                          "run_id IS NOT NULL");
+      R.bind(1, *Id);
+      while (R.step())
+        Runs.push_back(R.i64(0));
+    }
     Stmt D = P->prepare("DELETE FROM nodes WHERE id = ?1");
     D.bind(1, *Id);
     D.step();
-    P->exec("DELETE FROM runs WHERE id NOT IN (SELECT run_id FROM profiles "
-            "WHERE run_id IS NOT NULL)");
+    for (std::int64_t Run : Runs) {
+      Stmt E = P->prepare("DELETE FROM runs WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM "
+                          "profiles WHERE run_id = ?1)");
+      E.bind(1, Run);
+      E.step();
+    }
   });
   return N;
 }

@@ -1,7 +1,7 @@
 //===- NppdbTest.cpp - Schema, open checks, writers and the scan ----------===//
+#include "phaseprobe/nppdb.h"
 #include "phaseprobe/error.h"
 #include "phaseprobe/node_probe.h"
-#include "phaseprobe/nppdb.h"
 #include "phaseprobe/profile_csv.h"
 
 #include <gtest/gtest.h>
@@ -209,9 +209,13 @@ TEST(Nppdb, NodesRunsProfilesRoundTrip) {
   EXPECT_DOUBLE_EQ(Db->profile(Id2).tpiUs, 0.02);
   EXPECT_TRUE(Db->check().empty());
 
+  RunInfo Other;
+  Other.grid = "in progress elsewhere";
+  std::int64_t Fresh = Db->addRun(Other); // no profiles yet
   EXPECT_EQ(Db->deleteNode("bn"), 1u);
   EXPECT_EQ(Db->profileCount(), 0u);
-  EXPECT_FALSE(Db->run(Run)); // a run without profiles goes with them
+  EXPECT_FALSE(Db->run(Run));  // a run left without profiles goes with them
+  EXPECT_TRUE(Db->run(Fresh)); // a run that has none yet stays
   EXPECT_NE(inputErrorOf([&] { Db->deleteNode("bn"); }).find("no node 'bn'"), std::string::npos);
 }
 
