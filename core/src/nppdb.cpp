@@ -553,6 +553,26 @@ std::optional<RunInfo> Nppdb::run(std::int64_t RunId) const {
   return R;
 }
 
+std::vector<std::pair<RunInfo, std::size_t>> Nppdb::runs(const std::string &Node) const {
+  Stmt S = P->prepare("SELECT r.id, r.date, r.tool_version, r.compiler, r.command_line, "
+                      "r.grid, count(*) FROM runs r JOIN profiles p ON p.run_id = r.id "
+                      "JOIN nodes n ON n.id = p.node_id WHERE n.label = ?1 "
+                      "GROUP BY r.id ORDER BY r.date, r.id");
+  S.bind(1, Node);
+  std::vector<std::pair<RunInfo, std::size_t>> V;
+  while (S.step()) {
+    RunInfo R;
+    R.id = S.i64(0);
+    R.date = S.text(1);
+    R.toolVersion = S.text(2);
+    R.compiler = S.text(3);
+    R.commandLine = S.text(4);
+    R.grid = S.text(5);
+    V.emplace_back(std::move(R), std::size_t(S.i64(6)));
+  }
+  return V;
+}
+
 //===--- Writing -----------------------------------------------------------===//
 
 void Nppdb::transaction(const std::function<void()> &Body) {

@@ -86,13 +86,16 @@ int cmdShow(const std::string &DbPath, const std::string &Node, bool Profiles) {
       double MaxCv = -1;
     };
     std::map<std::pair<std::string, unsigned>, Agg> By;
-    std::set<std::int64_t> Runs;
     for (const Profile &P : Ps) {
       Agg &A = By[{P.ubench, P.threads}];
       ++A.N;
       if (P.tpiStats && P.tpiStats->mean > 0)
         A.MaxCv = std::max(A.MaxCv, P.tpiStats->stddev / P.tpiStats->mean * 100);
     }
+    for (const auto &[R, Count] : Db->runs(L))
+      std::printf("  run %lld: %s, %s, grid %s, phaseprobe %s, %zu profiles\n", (long long)R.id,
+                  R.date.c_str(), orDash(R.compiler).c_str(), orDash(R.grid).c_str(),
+                  R.toolVersion.c_str(), Count);
     std::printf("  %zu profiles\n", Ps.size());
     if (!Ps.empty())
       std::printf("  %-14s %7s %9s %10s\n", "ubench", "threads", "profiles", "max CV %");

@@ -122,6 +122,9 @@ public:
 
   /// The run a profile came from.
   std::optional<RunInfo> run(std::int64_t RunId) const;
+  /// The runs that produced profiles of \p Node, oldest first, each with the
+  /// number of that node's profiles it holds now.
+  std::vector<std::pair<RunInfo, std::size_t>> runs(const std::string &Node) const;
 
   //===--- Writing (ReadWrite / Create only) -----------------------------===//
 
