@@ -64,6 +64,7 @@ private:
   bool worthSampling(const Instruction &I, const Loop &L) const;
   bool invariantAddress(const Value *V, const Loop &L, unsigned Depth) const;
   Constant *siteFor(const Instruction &I);
+  AllocaInst *iterationCounter(Function &F) const;
   void declareRuntime();
 
   Module &M;
@@ -234,6 +235,29 @@ Constant *Sampler::siteFor(const Instruction &I) {
                             "__phaseprobe.site");
 }
 
+/// The phase pass's function-local iteration counter: the i64 alloca whose
+/// value the function adds to __phaseprobe_iterations (value names are gone
+/// in release compilers, so it is found by that use, not by name).
+AllocaInst *Sampler::iterationCounter(Function &F) const {
+  GlobalVariable *G = M.getGlobalVariable("__phaseprobe_iterations");
+  if (!G)
+    return nullptr;
+  for (User *U : G->users()) {
+    auto *SI = dyn_cast<StoreInst>(U);
+    if (!SI || SI->getFunction() != &F || SI->getPointerOperand() != G)
+      continue;
+    auto *Add = dyn_cast<BinaryOperator>(SI->getValueOperand());
+    if (!Add || Add->getOpcode() != Instruction::Add)
+      continue;
+    for (Value *Op : Add->operands())
+      if (auto *LI = dyn_cast<LoadInst>(Op))
+        if (auto *AI = dyn_cast<AllocaInst>(LI->getPointerOperand()))
+          if (AI->getAllocatedType()->isIntegerTy(64))
+            return AI;
+  }
+  return nullptr;
+}
+
 bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
@@ -283,27 +307,24 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
       GlobalValue::GeneralDynamicTLSModel);
   IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
   AllocaInst *Sampled = EB.CreateAlloca(I1, nullptr, "__phaseprobe.sampled");
-  AllocaInst *Trip = EB.CreateAlloca(I64, nullptr, "__phaseprobe.trip");
+  AllocaInst *Start = EB.CreateAlloca(I64, nullptr, "__phaseprobe.start");
+  AllocaInst *CloneCtr = EB.CreateAlloca(I64, nullptr, "__phaseprobe.clonectr");
   AllocaInst *Burst = EB.CreateAlloca(I32, nullptr, "__phaseprobe.burst");
 
-  // Trip count: one per latch traversal. The phase pass already keeps such a
-  // counter (__phaseprobe.iters) in every function with loops; reading it at
-  // entry and exit costs nothing in the loop, whereas a second counter is one
-  // more 64-bit recurrence that can halve the vectorization factor of float
-  // loops. Without it, count here.
-  AllocaInst *Iters = nullptr;
-  for (Instruction &I : F.getEntryBlock())
-    if (auto *AI = dyn_cast<AllocaInst>(&I))
-      if (AI->getName().startswith("__phaseprobe.iters") &&
-          AI->getAllocatedType() == I64)
-        Iters = AI;
-  if (!Iters) {
+  // Trip count: one per latch traversal, read from the phase pass's
+  // iteration counter at loop entry and exit (a second counter in the loop
+  // would be one more 64-bit recurrence). Without one, count here.
+  AllocaInst *Counter = iterationCounter(F);
+  if (!Counter) {
+    Counter = EB.CreateAlloca(I64, nullptr, "__phaseprobe.trip");
+    EB.CreateStore(ConstantInt::get(I64, 0), Counter);
     SmallVector<BasicBlock *, 4> Latches;
     L->getLoopLatches(Latches);
     for (BasicBlock *Latch : Latches) {
       IRBuilder<> B(Latch->getTerminator());
       B.CreateStore(
-          B.CreateAdd(B.CreateLoad(I64, Trip), ConstantInt::get(I64, 1)), Trip);
+          B.CreateAdd(B.CreateLoad(I64, Counter), ConstantInt::get(I64, 1)),
+          Counter);
     }
   }
 
@@ -316,6 +337,28 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     Clones.push_back(C);
   }
   remapInstructionsInBlocks(Clones, VMap);
+  // The clone counts its iterations in a counter of its own, added to the
+  // real one at the loop exit. Were the counter's value to flow from the
+  // clone's recurrence into the original loop (even once, at the hand-over),
+  // the optimizer could no longer compute the original's exit value in
+  // closed form, and the counter would stay in the loop as a 64-bit
+  // reduction (halving the vectorization factor of float loops).
+  {
+    SmallPtrSet<BasicBlock *, 16> CloneSet(Clones.begin(), Clones.end());
+    SmallVector<Use *, 8> Uses;
+    for (Use &U : Counter->uses())
+      if (auto *UI = dyn_cast<Instruction>(U.getUser()))
+        if (CloneSet.count(UI->getParent()))
+          Uses.push_back(&U);
+    for (Use *U : Uses)
+      U->set(CloneCtr);
+  }
+  auto HandOver = [&](IRBuilder<> &B) {
+    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Counter),
+                              B.CreateLoad(I64, CloneCtr)),
+                  Counter);
+    B.CreateStore(ConstantInt::get(I64, 0), CloneCtr);
+  };
   SmallVector<Instruction *, 32> ToSample;
   auto *CloneHeader = cast<BasicBlock>(VMap[Header]);
 
@@ -385,9 +428,9 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
         Was, &*B.GetInsertPoint(), false,
         MDBuilder(Ctx).createBranchWeights(1, 1000));
     IRBuilder<> TB(Then);
-    Value *Count = TB.CreateLoad(I64, Trip);
-    if (Iters) // Trip holds the counter's value at loop entry
-      Count = TB.CreateSub(TB.CreateLoad(I64, Iters), Count);
+    HandOver(TB);
+    Value *Count = TB.CreateSub(TB.CreateLoad(I64, Counter),
+                                TB.CreateLoad(I64, Start));
     TB.CreateCall(BurstEnd, {Countdown, Count});
   }
 
@@ -398,9 +441,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     Instruction *Old = Pre->getTerminator();
     IRBuilder<> B(Old);
     B.CreateStore(ConstantInt::getFalse(Ctx), Sampled);
-    B.CreateStore(Iters ? static_cast<Value *>(B.CreateLoad(I64, Iters))
-                        : ConstantInt::get(I64, 0),
-                  Trip);
+    B.CreateStore(B.CreateLoad(I64, Counter), Start);
     Value *Left = B.CreateSub(B.CreateLoad(I64, Countdown), ConstantInt::get(I64, 1));
     B.CreateStore(Left, Countdown);
     B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I64, 0)), Header, Trigger,
@@ -411,6 +452,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     TB.CreateCondBr(TB.CreateICmpNE(Len, ConstantInt::get(I32, 0)), Enter, Header);
     IRBuilder<> NB(Enter);
     NB.CreateStore(ConstantInt::getTrue(Ctx), Sampled);
+    NB.CreateStore(ConstantInt::get(I64, 0), CloneCtr);
     NB.CreateStore(Len, Burst);
     NB.CreateBr(CloneHeader);
   }
