@@ -5,9 +5,9 @@
 // iteration count must not flow into the original loop's counter).
 // RUN: %clang -O3 -fopenmp %pp_plugin -Rpass=loop-vectorize -Rpass-missed=loop-vectorize %s -o %t %pp_rt 2>&1 | FileCheck --check-prefix=VEC %s
 // RUN: env OMP_NUM_THREADS=2 PHASEPROBE_OUT=%t.json %t | FileCheck --check-prefix=OUT %s
-// RUN: %python %S/Streams_check.py %t.json --fp 18:10=4096 --fp 18:12=4096 | FileCheck %s
-// VEC-DAG: 16:1: remark: vectorized loop (vectorization width: 4,
-// VEC-DAG: 16:1: remark: loop not vectorized: vectorization is explicitly disabled
+// RUN: %python %S/Streams_check.py %t.json --fp 20:10=4096 --fp 20:12=4096 | FileCheck %s
+// VEC-DAG: 18:1: remark: vectorized loop (vectorization width: 4,
+// VEC-DAG: 18:1: remark: loop not vectorized: vectorization is explicitly disabled
 #include <stdio.h>
 #include <stdlib.h>
 #define N (1 << 20)
@@ -22,8 +22,8 @@ int main(void) {
   return 0;
 }
 // OUT: 524287
-// CHECK:      phase 16:1 kind=parallel for invocations=1 iterations=524288 streams=2
-// CHECK-NEXT: stream 18:{{10|12}} op={{load|store}} elem=4 stride=4 second=- access=private pattern=strided significant=true
-// CHECK-NEXT: stream 18:{{10|12}} op={{load|store}} elem=4 stride=4 second=- access=private pattern=strided significant=true
-// CHECK:      footprint 18:10 ok
-// CHECK-NEXT: footprint 18:12 ok
+// CHECK:      phase 18:1 kind=parallel for invocations=1 iterations=524288 streams=2
+// CHECK-NEXT: stream 20:{{10|12}} op={{load|store}} elem=4 stride=4 second=- access=private pattern=strided significant=true
+// CHECK-NEXT: stream 20:{{10|12}} op={{load|store}} elem=4 stride=4 second=- access=private pattern=strided significant=true
+// CHECK:      footprint 20:10 ok
+// CHECK-NEXT: footprint 20:12 ok
