@@ -290,18 +290,25 @@ Profile Nppdb::Impl::readProfile(Stmt &S) {
 
 //===--- Opening ---------------------------------------------------------------===//
 
-Nppdb::Nppdb(std::unique_ptr<Impl> I) : P(std::move(I)) {}
 Nppdb::~Nppdb() = default;
 const std::string &Nppdb::path() const { return P->Path; }
 int Nppdb::fileSchemaVersion() const { return P->FileVersion; }
 
-static void migrate(Nppdb::Impl &I) {
-  for (const NppdbMigration *M = NppdbMigrations; M->Sql; ++M) {
+/// Runs every step of \p Migs above the file's version, each in its own
+/// transaction; a failing step leaves the file at the previous version.
+static void migrate(Nppdb::Impl &I, const NppdbMigration *Migs) {
+  for (const NppdbMigration *M = Migs; M->Sql; ++M) {
     I.exec("BEGIN IMMEDIATE");
     try {
       // Another process may have migrated while we waited for the lock.
-      if (I.pragmaInt("user_version") < M->To) {
-        I.exec(M->Sql);
+      std::int64_t Now = I.pragmaInt("user_version");
+      if (Now < M->To) {
+        try {
+          I.exec(M->Sql);
+        } catch (const WorkError &E) {
+          throw WorkError(std::string(E.what()) + " (migrating schema " + std::to_string(Now) +
+                          " -> " + std::to_string(M->To) + "; the file is unchanged)");
+        }
         I.exec(("PRAGMA user_version = " + std::to_string(M->To)).c_str());
       }
       I.exec("COMMIT");
@@ -312,7 +319,29 @@ static void migrate(Nppdb::Impl &I) {
   }
 }
 
+static std::unique_ptr<Nppdb> openWith(const std::string &Path, Nppdb::Mode M,
+                                       const NppdbMigration *Migs, int Target);
+
 std::unique_ptr<Nppdb> Nppdb::open(const std::string &Path, Mode M) {
+  return openWith(Path, M, NppdbMigrations, SchemaVersion);
+}
+
+std::unique_ptr<Nppdb> detail::openAs(const std::string &Path, Nppdb::Mode M,
+                                      const std::vector<MigrationStep> &Steps, int Target) {
+  std::vector<NppdbMigration> Migs;
+  for (const MigrationStep &S : Steps)
+    Migs.push_back({S.to, S.sql.c_str()});
+  Migs.push_back({0, nullptr});
+  return openWith(Path, M, Migs.data(), Target);
+}
+
+Nppdb::Nppdb(std::unique_ptr<Impl> I, int) : P(std::move(I)) {}
+
+static std::unique_ptr<Nppdb> openWith(const std::string &Path, Nppdb::Mode M,
+                                       const NppdbMigration *Migs, int Target) {
+  using Mode = Nppdb::Mode;
+  const int SchemaVersion = Nppdb::SchemaVersion;
+  const std::int32_t ApplicationId = Nppdb::ApplicationId;
   struct stat St;
   bool Exists = ::stat(Path.c_str(), &St) == 0;
   if (!Exists && M != Mode::Create)
@@ -320,7 +349,7 @@ std::unique_ptr<Nppdb> Nppdb::open(const std::string &Path, Mode M) {
   if (Exists && S_ISDIR(St.st_mode))
     throw InputError(Path, "", "is a directory, not a database");
 
-  auto I = std::make_unique<Impl>();
+  auto I = std::make_unique<Nppdb::Impl>();
   I->Path = Path;
   I->Writable = M != Mode::ReadOnly;
   int Flags = M == Mode::ReadOnly ? SQLITE_OPEN_READONLY
@@ -379,20 +408,20 @@ std::unique_ptr<Nppdb> Nppdb::open(const std::string &Path, Mode M) {
                          ", expected 0x50504442)");
   }
   I->FileVersion = int(Version);
-  if (Version > SchemaVersion)
+  if (Version > Target)
     throw InputError(Path, "",
                      "schema version " + std::to_string(Version) +
-                         " is newer than this phaseprobe reads (" + std::to_string(SchemaVersion) +
+                         " is newer than this phaseprobe reads (" + std::to_string(Target) +
                          "); use a newer phaseprobe");
   if (Version < 1)
     throw InputError(Path, "", "invalid schema version " + std::to_string(Version));
-  if (Version < SchemaVersion) {
+  if (Version < Target) {
     if (M == Mode::ReadOnly)
       throw InputError(Path, "",
                        "schema version " + std::to_string(Version) +
-                           " is older than this phaseprobe's (" + std::to_string(SchemaVersion) +
+                           " is older than this phaseprobe's (" + std::to_string(Target) +
                            "); run `phaseprobe-db upgrade --db " + Path + "`");
-    migrate(*I);
+    migrate(*I, Migs);
   }
   if (I->Writable)
     I->exec("PRAGMA journal_mode = WAL");
@@ -401,7 +430,7 @@ std::unique_ptr<Nppdb> Nppdb::open(const std::string &Path, Mode M) {
   // and a large page cache rather than one pread per page.
   I->exec("PRAGMA mmap_size = 1073741824");
   I->exec("PRAGMA cache_size = -65536");
-  return std::unique_ptr<Nppdb>(new Nppdb(std::move(I)));
+  return std::unique_ptr<Nppdb>(new Nppdb(std::move(I), 0));
 }
 
 int Nppdb::upgrade(const std::string &Path) {

@@ -181,11 +181,25 @@ public:
   static const char *schemaSql();
 
   struct Impl;
+  /// For the implementation only (the constructor openers use).
+  Nppdb(std::unique_ptr<Impl> I, int);
 
 private:
-  explicit Nppdb(std::unique_ptr<Impl> I);
   std::unique_ptr<Impl> P;
 };
+
+namespace detail {
+/// One schema step for openAs(): SQL that takes version to-1 to \p to.
+struct MigrationStep {
+  int to;
+  std::string sql;
+};
+/// Test hook for the migration machinery, not for tools: Nppdb::open as if
+/// this build's schema were version \p Target, reached by \p Steps. The real
+/// steps are core/sql/migrations/vN.sql, run by Nppdb::open and upgrade.
+std::unique_ptr<Nppdb> openAs(const std::string &Path, Nppdb::Mode M,
+                              const std::vector<MigrationStep> &Steps, int Target);
+} // namespace detail
 
 /// The packed form of a stream list stored in profiles.streams: per stream
 /// footprint_kib (f64), stride_bytes (f64), elem_bytes (u32), access (u32,
