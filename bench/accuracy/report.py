@@ -236,11 +236,14 @@ def render_text(doc):
                          (p.get("ubench") or "unmatched")]
                 for c in cfgs:
                     v = p["per_config"].get(c, {})
-                    cells.append("%s/%s %s" % (fmt(v.get("estimated_s"), "%.3g"),
-                                               fmt(v.get("measured_s"), "%.3g"),
-                                               fmt(v.get("error_pct"), "%+.0f%%")))
+                    cv = v.get("profile_cv_pct")
+                    cells.append("%s/%s %s%s" % (fmt(v.get("estimated_s"), "%.3g"),
+                                                 fmt(v.get("measured_s"), "%.3g"),
+                                                 fmt(v.get("error_pct"), "%+.0f%%"),
+                                                 " cv%.0f%%!" % cv if cv is not None and cv > NOISY_CV else ""))
                 prow.append(cells)
-            out.append("phases (largest weight first; est/meas s, error; measured = instrumented run on that config):")
+            out.append("phases (largest weight first; est/meas s, error; measured = instrumented run on that config; "
+                       "cvN%%! = the chosen profile's tpi varies by N%% on that node):")
             out.append(table(["phase", "weight", "uB"] + cfgs, prow))
         if a.get("unmatched"):
             out.append("unmatched: " + "; ".join(a["unmatched"]))
@@ -274,6 +277,7 @@ def render_text(doc):
 # --------------------------------------------------------------------------
 
 EST_COLOR, MEAS_COLOR = "#3b6fb6", "#e08a2c"
+NOISY_CV = 20.0  # % : a profile this noisy is flagged next to the phase estimate it made
 
 
 def nice_max(v):

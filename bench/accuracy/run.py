@@ -270,6 +270,27 @@ def estimate(args, base_cfg, cfg, phases_path, node_of, raw, tag, variant="estim
     return load_json(out, "estimate"), ""
 
 
+def profile_cv(db, node, threads, ubench, streams):
+    """Coefficient of variation (%) of a profile's tpi, read from the NPPDB
+    (read-only). A chosen profile with a large CV explains a large error
+    better than anything else; None when it cannot be read."""
+    import sqlite3
+    try:
+        con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+        try:
+            row = con.execute(
+                "SELECT p.tpi_us, p.tpi_stddev FROM profiles p JOIN nodes n ON n.id = p.node_id "
+                "WHERE n.label = ? AND p.threads = ? AND p.ubench = ? AND p.streams_text = ?",
+                (node, threads, ubench, streams)).fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+    if not row or not row[0] or row[1] is None:
+        return None
+    return row[1] / row[0] * 100.0
+
+
 def node_time(est, node):
     for n in est.get("nodes", []):
         if n.get("node") == node:
@@ -501,6 +522,12 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
                 m_s = measured_phases.get(cfg["label"], {}).get(p["id"], {}).get("time_s")
                 if e_s is not None or m_s is not None:
                     per[cfg["label"]] = {"estimated_s": e_s, "estimated_alt_s": a_s, "measured_s": m_s}
+                    pe = (ep.get("estimates") or {}).get(node_of(cfg), {})
+                    prof = pe.get("profile") or cand  # a fallback names its own profile
+                    if e_s is not None and prof.get("ubench"):
+                        per[cfg["label"]]["profile_cv_pct"] = profile_cv(
+                            args.db, node_of(cfg), pe.get("threads") or cfg["threads"],
+                            prof["ubench"], prof.get("streams"))
             entry["phases"].append({"id": p["id"], "kind": bp.get("kind", ""), "weight": bp.get("weight"),
                                     "matched": bool(p.get("matched")), "ubench": cand.get("ubench"),
                                     "streams": cand.get("streams"), "similarity": cand.get("similarity"),
