@@ -182,6 +182,8 @@ std::uint32_t ThreadSampler::beginBurst(const PhaseContext &C,
     return 0;
   }
   Active = Clone = true;
+  if (Ctx.Phase != C.Phase)
+    std::memset(Cache, 0, sizeof Cache); // cached records are per phase
   Ctx = C;
   ++ExecSerial;
   NumTouched = 0;
@@ -197,10 +199,16 @@ std::uint32_t ThreadSampler::beginBurst(const PhaseContext &C,
 void ThreadSampler::sample(const SiteDesc *Site, std::uintptr_t Addr) {
   if (!Clone)
     return;
-  SiteRecord *R = lookup(Site);
-  if (!R) {
-    ++Dropped;
-    return;
+  SiteRecord *&Slot =
+      Cache[(reinterpret_cast<std::uintptr_t>(Site) >> 4) & (CacheSize - 1)];
+  SiteRecord *R = Slot;
+  if (!R || R->Site != Site) {
+    R = lookup(Site);
+    if (!R) {
+      ++Dropped;
+      return;
+    }
+    Slot = R;
   }
   if (R->ExecSerial != ExecSerial) {
     if (NumTouched == MaxTouched) {

@@ -207,6 +207,10 @@ private:
   std::uint64_t BurstSamples = 0;
   std::uint32_t BurstLen = 0;
   double NsPerSample = 5.0; ///< learnt overhead per sample (see .cpp)
+  /// Records of the current burst by site address: a burst has one phase
+  /// and few sites, so most samples skip the hash table.
+  static constexpr std::size_t CacheSize = 16;
+  SiteRecord *Cache[CacheSize] = {};
   SiteRecord **Table = nullptr;
   SiteRecord *Records = nullptr;
   std::size_t NumRecords = 0;
