@@ -173,6 +173,11 @@ __attribute__((constructor(102))) void installStreamsWriter() {
 extern "C" {
 
 PHASEPROBE_API uint32_t __phaseprobe_burst_begin(int64_t *countdown) {
+  pthread_once(&CfgOnce, readConfig);
+  if (!Cfg.Enabled) {
+    *countdown = INT64_MAX; // this loop never asks again in this thread
+    return 0;
+  }
   ThreadSampler *S = sampler();
   if (!S) {
     *countdown = INT64_MAX;
