@@ -37,7 +37,7 @@ config.environment["HOME"] = os.environ.get("HOME", "/tmp")
 
 plugin = os.path.join(config.pp_lib_dir, "libphaseprobe.so")
 rt_shared = "-L{0} -Wl,-rpath,{0} -lphaseprobe_rt".format(config.pp_lib_dir)
-rt_static = os.path.join(config.pp_lib_dir, "libphaseprobe_rt.a") + " -lhwloc -lpthread"
+rt_static = os.path.join(config.pp_lib_dir, "libphaseprobe_rt.a") + " -lhwloc -lpthread -lstdc++ -lm"
 
 config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%clang", config.clang))
