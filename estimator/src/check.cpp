@@ -3,7 +3,11 @@
 // A build's estimate is compared with a stored one, node by node: a node whose
 // program estimate grew by more than the tolerance is a regression. The report
 // then says which phases moved and why (another candidate, another tpi), so
-// the gate's failure is actionable without rerunning anything.
+// the gate's failure is actionable without rerunning anything. A node
+// projected onto other thread counts than in the baseline (--threads native
+// after the NPPDB gained profiles, another --threads N) is not compared at
+// all: the two numbers answer different questions, so the gate fails and
+// says so instead of passing or failing on a meaningless ratio.
 //
 //===----------------------------------------------------------------------===//
 #include "phaseprobe/error.h"
@@ -12,6 +16,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 
 namespace phaseprobe {
 
@@ -31,10 +36,44 @@ std::string signedPct(double Base, double Cur) {
   return num((Cur - Base) / Base * 100, "%+.2f%%");
 }
 
-struct PhaseView {
-  std::string candidate; // "ubench streams" or "" when unmatched
-  std::map<std::string, std::pair<double, std::string>> estimates; // node -> (s, profile)
+struct PhaseEstimateView {
+  double timeS = 0;
+  std::string profile;
+  std::string threads; // "" when the document does not say (older baselines)
 };
+
+struct PhaseView {
+  std::string candidate;                              // "ubench streams" or "" when unmatched
+  std::map<std::string, PhaseEstimateView> estimates; // by node
+};
+
+struct NodeView {
+  double timeS = 0;
+  std::optional<std::string> threads; // "4", "1,2", "none"; absent in older baselines
+};
+
+/// The text of a `threads` value: a count, a list of counts or null.
+std::optional<std::string> threadsText(const ojson &Obj, const std::string &Path,
+                                       const std::string &Where) {
+  auto It = Obj.find("threads");
+  if (It == Obj.end())
+    return std::nullopt;
+  if (It->is_null())
+    return std::string("none");
+  auto IsCount = [](const ojson &T) { return T.is_number_integer() && T.get<long long>() >= 0; };
+  if (IsCount(*It))
+    return std::to_string(It->get<unsigned>());
+  if (It->is_array()) {
+    std::string S;
+    for (const ojson &T : *It) {
+      if (!IsCount(T))
+        throw InputError(Path, Where + ".threads", "expected thread counts");
+      S += (S.empty() ? "" : ",") + std::to_string(T.get<unsigned>());
+    }
+    return S;
+  }
+  throw InputError(Path, Where + ".threads", "expected a thread count, a list of them or null");
+}
 
 /// Reads the per-phase candidates and estimates of a document. \p Path is
 /// empty for the current document (built here, so trusted).
@@ -66,7 +105,9 @@ std::map<std::string, PhaseView> phasesOf(const ojson &Doc, const std::string &P
                     (*E)["profile"].value("streams", std::string()) + " (fallback)";
         if (E->value("status", std::string()) == "missing")
           Profile = "(no profile: base time)";
-        V.estimates[E.key()] = {(*E)["time_s"].get<double>(), Profile};
+        V.estimates[E.key()] = {
+            (*E)["time_s"].get<double>(), Profile,
+            threadsText(*E, Path, Where + ".estimates." + E.key()).value_or(std::string())};
       }
     }
     Out[P["id"].get<std::string>()] = V;
@@ -74,8 +115,8 @@ std::map<std::string, PhaseView> phasesOf(const ojson &Doc, const std::string &P
   return Out;
 }
 
-std::map<std::string, double> nodesOf(const ojson &Doc, const std::string &Path) {
-  std::map<std::string, double> Out;
+std::map<std::string, NodeView> nodesOf(const ojson &Doc, const std::string &Path) {
+  std::map<std::string, NodeView> Out;
   auto It = Doc.find("nodes");
   if (It == Doc.end())
     throw InputError(Path, "nodes", "missing: not an estimate (a phaseprobe-match result?)");
@@ -90,7 +131,7 @@ std::map<std::string, double> nodesOf(const ojson &Doc, const std::string &Path)
       throw InputError(Path, Where + ".node", "expected a string");
     if (!N.contains("time_s") || !N["time_s"].is_number())
       throw InputError(Path, Where + ".time_s", "expected a number");
-    Out[N["node"].get<std::string>()] = N["time_s"].get<double>();
+    Out[N["node"].get<std::string>()] = {N["time_s"].get<double>(), threadsText(N, Path, Where)};
   }
   return Out;
 }
@@ -112,24 +153,37 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
     throw InputError(BaselinePath, "schema",
                      "expected \"phaseprobe.estimate/1\", found " +
                          (Base.contains("schema") ? Base["schema"].dump() : std::string("none")));
-  std::map<std::string, double> BaseNodes = nodesOf(Base, BaselinePath);
+  std::map<std::string, NodeView> BaseNodes = nodesOf(Base, BaselinePath);
   std::map<std::string, PhaseView> BasePhases = phasesOf(Base, BaselinePath);
-  std::map<std::string, double> CurNodes = nodesOf(Current, "");
+  std::map<std::string, NodeView> CurNodes = nodesOf(Current, "");
   std::map<std::string, PhaseView> CurPhases = phasesOf(Current, "");
 
   CheckResult R;
-  for (const auto &[Node, Cur] : CurNodes) {
+  bool Unknown = false; // a baseline node without thread counts (older documents)
+  for (const auto &[Node, CurV] : CurNodes) {
     auto B = BaseNodes.find(Node);
     if (B == BaseNodes.end()) {
       R.lines.push_back("node " + Node + ": not in the baseline (not checked)");
       continue;
     }
-    double Was = B->second;
-    bool Slower = Was > 0 ? (Cur - Was) / Was * 100 > Tolerance + 1e-9 : Cur > 0;
-    std::string Verdict = Slower ? "SLOWER beyond the tolerance" : "ok";
-    R.lines.push_back("node " + Node + ": " + num(Was) + " s -> " + num(Cur) + " s (" +
-                      signedPct(Was, Cur) + ", tolerance " + num(Tolerance) + "%): " + Verdict);
-    if (!Slower)
+    double Was = B->second.timeS, Cur = CurV.timeS;
+    if (!B->second.threads)
+      Unknown = true;
+    bool Changed = B->second.threads && CurV.threads && *B->second.threads != *CurV.threads;
+    bool Slower = !Changed && (Was > 0 ? (Cur - Was) / Was * 100 > Tolerance + 1e-9 : Cur > 0);
+    if (Changed) {
+      ++R.threadsChanged;
+      R.lines.push_back("node " + Node + ": " + num(Was) + " s at " + *B->second.threads +
+                        " threads -> " + num(Cur) + " s at " + *CurV.threads +
+                        " threads: THREAD COUNT CHANGED, not compared (refresh the baseline)");
+    } else {
+      R.lines.push_back("node " + Node + ": " + num(Was) + " s -> " + num(Cur) + " s (" +
+                        signedPct(Was, Cur) + ", tolerance " + num(Tolerance) +
+                        "%): " + (Slower ? "SLOWER beyond the tolerance" : "ok"));
+      if (Slower)
+        ++R.slower;
+    }
+    if (!Slower && !Changed)
       continue;
     R.regressed = true;
     // Which phases moved on this node, and how.
@@ -141,7 +195,7 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
     for (const auto &[Id, Unused] : Ids) {
       (void)Unused;
       auto C = CurPhases.find(Id), O = BasePhases.find(Id);
-      const std::pair<double, std::string> *CE = nullptr, *OE = nullptr;
+      const PhaseEstimateView *CE = nullptr, *OE = nullptr;
       if (C != CurPhases.end())
         if (auto It = C->second.estimates.find(Node); It != C->second.estimates.end())
           CE = &It->second;
@@ -151,16 +205,21 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
       if (!CE && !OE)
         continue;
       if (!OE) {
-        R.lines.push_back("  phase " + Id + ": new estimate " + num(CE->first) + " s with " +
-                          CE->second + " (not estimated in the baseline)");
+        R.lines.push_back("  phase " + Id + ": new estimate " + num(CE->timeS) + " s with " +
+                          CE->profile + " (not estimated in the baseline)");
       } else if (!CE) {
-        R.lines.push_back("  phase " + Id + ": no longer estimated (was " + num(OE->first) +
-                          " s with " + OE->second + "); its time is now in the uncovered part");
-      } else if (CE->first != OE->first || CE->second != OE->second) {
-        std::string L = "  phase " + Id + ": " + num(OE->first) + " s -> " + num(CE->first) +
-                        " s (" + signedPct(OE->first, CE->first) + ")";
-        if (CE->second != OE->second)
-          L += ", profile " + OE->second + " -> " + CE->second;
+        R.lines.push_back("  phase " + Id + ": no longer estimated (was " + num(OE->timeS) +
+                          " s with " + OE->profile + "); its time is now in the uncovered part");
+      } else {
+        bool ThreadsMoved = !OE->threads.empty() && OE->threads != CE->threads;
+        if (CE->timeS == OE->timeS && CE->profile == OE->profile && !ThreadsMoved)
+          continue;
+        std::string L = "  phase " + Id + ": " + num(OE->timeS) + " s -> " + num(CE->timeS) +
+                        " s (" + signedPct(OE->timeS, CE->timeS) + ")";
+        if (CE->profile != OE->profile)
+          L += ", profile " + OE->profile + " -> " + CE->profile;
+        if (ThreadsMoved)
+          L += ", threads " + OE->threads + " -> " + CE->threads;
         R.lines.push_back(L);
       }
     }
@@ -173,8 +232,11 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
   }
   for (const auto &[Node, Was] : BaseNodes)
     if (!CurNodes.count(Node))
-      R.lines.push_back("node " + Node + ": in the baseline (" + num(Was) +
+      R.lines.push_back("node " + Node + ": in the baseline (" + num(Was.timeS) +
                         " s) but not estimated now");
+  if (Unknown)
+    R.lines.push_back("(the baseline does not say which thread counts its nodes were projected "
+                      "onto: written by an older phaseprobe-estimate; thread counts not compared)");
   return R;
 }
 

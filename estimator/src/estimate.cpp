@@ -8,6 +8,11 @@
 //  - under --threads N a phase's iterations are scaled by its threads / N:
 //    iterations count the slowest thread's share, and the same total work
 //    split evenly over N threads gives each thread threads/N as much;
+//  - under --threads native every target node gets the thread count it was
+//    characterized at: the phase's own where the node has profiles at it,
+//    else the node's largest (a user runs on the whole node), with the same
+//    scaling; the base node stays at the phase's own, so the self-check and
+//    relative_to_base keep their meaning;
 //  - a node lacking the chosen profile uses the next-best one it has.
 //
 //===----------------------------------------------------------------------===//
@@ -28,6 +33,17 @@ std::optional<double> NppdbTpiLookup::tpi(const std::string &Node, const std::st
   if (!P)
     return std::nullopt;
   return P->tpiUs;
+}
+
+std::vector<unsigned> NppdbTpiLookup::threadCounts(const std::string &Node) const {
+  return Db.threadCounts(Node);
+}
+
+std::string formatThreadList(const std::vector<unsigned> &Threads) {
+  std::string S;
+  for (unsigned T : Threads)
+    S += (S.empty() ? "" : ",") + std::to_string(T);
+  return S;
 }
 
 const char *phaseEstimateKindName(PhaseEstimate::Kind K) {
@@ -59,9 +75,17 @@ std::optional<double> Estimate::selfCheckPercent() const {
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
                   const std::string &Base, const std::vector<std::string> &Nodes,
                   unsigned Threads) {
+  return estimate(F, M, L, Base, Nodes,
+                  Threads ? ThreadProjection::fixed(Threads) : ThreadProjection::own());
+}
+
+Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
+                  const std::string &Base, const std::vector<std::string> &Nodes,
+                  const ThreadProjection &TP) {
   Estimate E;
   E.base = Base;
-  E.threads = Threads;
+  E.projection = TP;
+  E.threads = TP.mode == ThreadProjection::Fixed ? TP.threads : 0;
   E.measuredS = F.program.totalTimeS;
   for (const PhaseMatch &PM : M)
     if (PM.matched())
@@ -77,14 +101,29 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   for (const std::string &Node : All) {
     NodeEstimate NE;
     NE.node = Node;
+    // Native: the node's thread counts decide, once per node and phase
+    // thread count, never per profile, so a phase is not moved to another
+    // thread count just because one uB happens to be missing at its own.
+    std::vector<unsigned> Have;
+    if (TP.mode == ThreadProjection::Native && Node != Base)
+      Have = L.threadCounts(Node);
     for (size_t I = 0; I < M.size(); ++I) {
       const PhaseMatch &PM = M[I];
       if (!PM.matched())
         continue;
       const Phase &P = F.phases[PM.phaseIndex];
-      unsigned Th = Threads ? Threads : P.threads;
+      unsigned Th = P.threads;
+      if (TP.mode == ThreadProjection::Fixed)
+        Th = TP.threads;
+      else if (!Have.empty() && std::find(Have.begin(), Have.end(), P.threads) == Have.end())
+        Th = Have.back(); // ascending: the node's largest
       PhaseEstimate PE;
       PE.match = I;
+      PE.threads = Th;
+      if (std::find(NE.threads.begin(), NE.threads.end(), Th) == NE.threads.end()) {
+        NE.threads.push_back(Th);
+        std::sort(NE.threads.begin(), NE.threads.end());
+      }
       PE.iterations = P.iterations * double(P.threads) / double(Th);
       PE.kind = PhaseEstimate::Missing;
       for (size_t R = 0; R < PM.ranked.size(); ++R) {

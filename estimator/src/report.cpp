@@ -3,7 +3,9 @@
 // The JSON extends the matcher's phaseprobe.estimate/1 document with the
 // names CONTRACTS.md fixes (per-phase `estimates`, ranked `nodes`) and adds
 // `uncovered`, `self_check` and `threads` so every number on the screen is in
-// the file too.
+// the file too. Every estimate and node says the thread count it was
+// projected onto: under --threads native nodes differ, and --check must
+// compare like with like.
 //
 //===----------------------------------------------------------------------===//
 #include "phaseprobe/estimator.h"
@@ -27,7 +29,9 @@ static double tidy(double V) {
 ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M,
                          const Estimate &E) {
   ojson Doc = matchReportJson(In.phases, In.base, M, In.config, In.pairing);
-  Doc["threads"] = E.threads ? ojson(E.threads) : ojson(nullptr);
+  Doc["threads"] = E.projection.mode == ThreadProjection::Native ? ojson("native")
+                   : E.threads                                   ? ojson(E.threads)
+                                                                 : ojson(nullptr);
   ojson &Phases = Doc["phases"];
   for (const NodeEstimate &N : E.nodes) {
     for (const PhaseEstimate &PE : N.phases) {
@@ -46,6 +50,7 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
                         {"similarity", tidy(C.score.index)},
                         {"rank", PE.rank + 1}};
       }
+      J["threads"] = PE.threads;
       Phases[PE.match]["estimates"][N.node] = J;
     }
   }
@@ -60,6 +65,12 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     J["uncovered_s"] = tidy(E.uncoveredS);
     J["fallbacks"] = N.fallbacks;
     J["missing"] = N.missing;
+    // Last, after the keys CONTRACTS.md orders. One count as a number; a node
+    // whose phases went to several counts lists them (ascending); null
+    // without matched phases.
+    J["threads"] = N.threads.size() == 1 ? ojson(N.threads[0])
+                   : N.threads.empty()   ? ojson(nullptr)
+                                         : ojson(N.threads);
     Nodes.push_back(J);
   }
   // CONTRACTS.md lists `nodes` before `coverage`.
@@ -90,7 +101,7 @@ static std::string csvField(const std::string &S) {
 
 std::string estimateCsv(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Estimate &E) {
   std::string Out =
-      "node,rank,relative_to_base,phase,time_s,tpi_us,iterations,ubench,streams,status\n";
+      "node,rank,relative_to_base,phase,time_s,tpi_us,iterations,ubench,streams,status,threads\n";
   for (const NodeEstimate &N : E.nodes) {
     std::string Head = csvField(N.node) + "," + std::to_string(N.rank) + "," +
                        formatNumber(tidy(N.relativeToBase)) + ",";
@@ -98,19 +109,21 @@ std::string estimateCsv(const PhaseFile &F, const std::vector<PhaseMatch> &M, co
       const PhaseMatch &PM = M[PE.match];
       Out += Head + csvField(F.phases[PM.phaseIndex].id) + "," + formatNumber(tidy(PE.timeS)) + ",";
       if (PE.kind == PhaseEstimate::Missing) {
-        Out += ",,,," + std::string(phaseEstimateKindName(PE.kind)) + "\n";
+        Out += ",,,," + std::string(phaseEstimateKindName(PE.kind)) + "," +
+               std::to_string(PE.threads) + "\n";
         continue;
       }
       const Candidate &C = PM.ranked[PE.rank];
       Out += formatNumber(PE.tpiUs) + "," + formatNumber(PE.iterations) + "," + csvField(C.ubench) +
-             "," + formatStreams(C.streams) + "," + phaseEstimateKindName(PE.kind) + "\n";
+             "," + formatStreams(C.streams) + "," + phaseEstimateKindName(PE.kind) + "," +
+             std::to_string(PE.threads) + "\n";
     }
-    Out += Head + "(uncovered)," + formatNumber(tidy(E.uncoveredS)) + ",,,,,measured on base\n";
+    Out += Head + "(uncovered)," + formatNumber(tidy(E.uncoveredS)) + ",,,,,measured on base,\n";
     Out += Head + "(program)," + formatNumber(tidy(N.timeS)) + ",,,,," +
            (N.missing     ? "incomplete"
             : N.fallbacks ? "with fallbacks"
                           : "estimate") +
-           "\n";
+           "," + csvField(formatThreadList(N.threads)) + "\n";
   }
   return Out;
 }

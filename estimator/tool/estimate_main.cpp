@@ -47,16 +47,29 @@ std::vector<std::string> splitNodes(const std::string &S) {
 void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<PhaseMatch> &M,
                    const Estimate &E) {
   const PhaseFile &F = In.phases;
+  bool Native = E.projection.mode == ThreadProjection::Native;
+  std::string How =
+      Native ? "each node at its own thread count (--threads native: the phase's where the "
+               "node has profiles at it, else the node's largest; iterations scaled by phase "
+               "threads / node threads; " +
+                   In.base + " at the phases' own)"
+      : E.threads
+          ? "projected onto " + std::to_string(E.threads) +
+                " threads (iterations scaled by phase threads / " + std::to_string(E.threads) + ")"
+          : std::string("each phase at its own thread count");
   std::fprintf(Out, "%s: base node %s (%s), pairing %s, %s\n", In.phasesPath.c_str(),
-               In.base.c_str(), In.dbPath.c_str(), pairingName(In.pairing),
-               E.threads ? ("projected onto " + std::to_string(E.threads) +
-                            " threads (iterations scaled by phase threads / " +
-                            std::to_string(E.threads) + ")")
-                               .c_str()
-                         : "each phase at its own thread count");
+               In.base.c_str(), In.dbPath.c_str(), pairingName(In.pairing), How.c_str());
   std::fprintf(Out, "\nphase estimates: T = tpi of the profile on the node x iterations\n");
-  std::fprintf(Out, "%-24s %-12s %12s %14s  %s\n", "phase", "node", "tpi_us", "estimate_s",
-               "profile");
+  // The threads column only where nodes may differ, so the other modes'
+  // output stays as it was.
+  auto NodeCol = [&](const std::string &Node, const std::string &Threads) {
+    std::string S = Node + std::string(Node.size() < 12 ? 12 - Node.size() : 0, ' ');
+    if (Native)
+      S += " " + std::string(Threads.size() < 7 ? 7 - Threads.size() : 0, ' ') + Threads;
+    return S;
+  };
+  std::fprintf(Out, "%-24s %s %12s %14s  %s\n", "phase", NodeCol("node", "threads").c_str(),
+               "tpi_us", "estimate_s", "profile");
   for (const PhaseMatch &PM : M) {
     const Phase &P = F.phases[PM.phaseIndex];
     if (!PM.matched())
@@ -77,7 +90,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
             Profile += " FALLBACK #" + std::to_string(PE.rank + 1) + ": " + PM.candidate->ubench +
                        " not measured here";
         }
-        std::fprintf(Out, "%-24s %-12s %12s %14s  %s\n", First ? P.id.c_str() : "", N.node.c_str(),
+        std::fprintf(Out, "%-24s %s %12s %14s  %s\n", First ? P.id.c_str() : "",
+                     NodeCol(N.node, std::to_string(PE.threads)).c_str(),
                      PE.kind == PhaseEstimate::Missing ? "-" : fmt("%.6g", PE.tpiUs).c_str(),
                      fmt("%.4f", PE.timeS).c_str(), Profile.c_str());
         First = false;
@@ -119,8 +133,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                    "counts than the projection)\n",
                    In.base.c_str());
   }
-  std::fprintf(Out, "\n%4s  %-12s %14s %16s  %s\n", "rank", "node", "estimate_s",
-               ("vs " + In.base).c_str(), "notes");
+  std::fprintf(Out, "\n%4s  %s %14s %16s  %s\n", "rank", NodeCol("node", "threads").c_str(),
+               "estimate_s", ("vs " + In.base).c_str(), "notes");
   for (const NodeEstimate &N : E.nodes) {
     std::string Notes;
     if (N.node == In.base)
@@ -131,7 +145,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
     if (N.missing)
       Notes += (Notes.empty() ? "" : "; ") + std::string("INCOMPLETE: ") +
                std::to_string(N.missing) + " phase(s) without any ranked profile (base time used)";
-    std::fprintf(Out, "%4u  %-12s %14s %15.1f%%  %s\n", N.rank, N.node.c_str(),
+    std::fprintf(Out, "%4u  %s %14s %15.1f%%  %s\n", N.rank,
+                 NodeCol(N.node, N.threads.empty() ? "-" : formatThreadList(N.threads)).c_str(),
                  fmt("%.4f", N.timeS).c_str(), N.relativeToBase * 100, Notes.c_str());
   }
 }
@@ -143,15 +158,30 @@ int main(int Argc, char **Argv) {
                "instrumented run on the base node (METHOD.md, stages 3 and 4)."};
   App.name("phaseprobe-estimate");
   std::string PhasesPath, DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
-  unsigned Threads = 0;
+  std::string ThreadsArg;
   double Tolerance = 0;
   App.add_option("phases", PhasesPath, "Phase file (phaseprobe.phases/1)");
   App.add_option("--db", DbPath, "NPPDB (SQLite) with the profiles of all nodes");
   App.add_option("--base", Base, "Label of the base node (where the phase file was measured)");
   App.add_option("--nodes", NodesArg, "Comma-separated nodes to estimate (default: all)");
-  App.add_option("--threads", Threads,
-                 "Project onto this thread count's profiles (match at the phases' own)")
-      ->check(CLI::Range(1u, 1u << 20));
+  App.add_option("--threads", ThreadsArg,
+                 "Project onto N-thread profiles, or 'native': each node onto the phase's "
+                 "thread count where it has profiles at it, else its largest (match at the "
+                 "phases' own)")
+      ->type_name("N|native")
+      ->check(CLI::Validator(
+          [](std::string &S) -> std::string {
+            if (S == "native")
+              return "";
+            if (!S.empty() && S.size() <= 7 &&
+                S.find_first_not_of("0123456789") == std::string::npos) {
+              unsigned long N = std::stoul(S);
+              if (N >= 1 && N <= (1u << 20))
+                return "";
+            }
+            return "expected a thread count (1 to 1048576) or 'native', found '" + S + "'";
+          },
+          "", "threads"));
   App.add_option("--json", JsonOut, "Also write the result as JSON (phaseprobe.estimate/1)");
   App.add_option("--csv", CsvOut, "Also write one CSV row per node and phase");
   App.add_option("--config", ConfigPath, "Matcher configuration (see matcher/README.md)");
@@ -189,7 +219,12 @@ int main(int Argc, char **Argv) {
     std::vector<PhaseMatch> M = matchPhases(In.phases, Src, In.config, In.streamKiB, O);
     noteMissingThreadCounts(In, M);
     NppdbTpiLookup Lookup(*In.db);
-    Estimate E = estimate(In.phases, M, Lookup, In.base, Nodes, Threads);
+    ThreadProjection TP;
+    if (ThreadsArg == "native")
+      TP = ThreadProjection::native();
+    else if (!ThreadsArg.empty())
+      TP = ThreadProjection::fixed(unsigned(std::stoul(ThreadsArg)));
+    Estimate E = estimate(In.phases, M, Lookup, In.base, Nodes, TP);
     nlohmann::ordered_json Doc = estimateReportJson(In, M, E);
     // Validate the baseline before writing anything.
     std::optional<CheckResult> Check;
@@ -210,10 +245,14 @@ int main(int Argc, char **Argv) {
     std::fflush(stdout);
     if (!Check->regressed)
       return ExitOk;
-    std::fprintf(stderr,
-                 "phaseprobe-estimate: %s: estimate slower than the baseline beyond %s%% "
-                 "(details on stdout)\n",
-                 Baseline.c_str(), fmt("%g", Tolerance).c_str());
+    std::string Why;
+    if (Check->slower)
+      Why = "estimate slower than the baseline beyond " + fmt("%g", Tolerance) + "%";
+    if (Check->threadsChanged)
+      Why += (Why.empty() ? "" : "; ") + std::to_string(Check->threadsChanged) +
+             " node(s) projected onto other thread counts than in the baseline";
+    std::fprintf(stderr, "phaseprobe-estimate: %s: %s (details on stdout)\n", Baseline.c_str(),
+                 Why.c_str());
     return ExitWorkFailed;
   });
 }

@@ -11,6 +11,12 @@
 // which gives the self-check. Nodes are ranked by the estimate and shown
 // relative to the base node's estimate.
 //
+// The thread count each node is projected onto is chosen by a
+// ThreadProjection: each phase's own (the default), one global N
+// (--threads N), or per node (--threads native: the phase's own where the
+// node has profiles at it, else the node's largest). Iterations are scaled by
+// phase threads / projected threads in every case.
+//
 // A node without the chosen profile falls back to the next-best profile of
 // the phase's ranking that it has (said per phase); when it has none of them
 // the phase is kept as measured on the base node and the node is marked
@@ -38,6 +44,9 @@ public:
   virtual std::optional<double> tpi(const std::string &Node, const std::string &UBench,
                                     const std::vector<StreamTuple> &Streams,
                                     unsigned Threads) const = 0;
+  /// The distinct thread counts \p Node has profiles at, ascending (used by
+  /// ThreadProjection::Native).
+  virtual std::vector<unsigned> threadCounts(const std::string &Node) const = 0;
 };
 
 /// TpiLookup over an NPPDB (Nppdb::find).
@@ -47,6 +56,7 @@ public:
   std::optional<double> tpi(const std::string &Node, const std::string &UBench,
                             const std::vector<StreamTuple> &Streams,
                             unsigned Threads) const override;
+  std::vector<unsigned> threadCounts(const std::string &Node) const override;
 
 private:
   const Nppdb &Db;
@@ -63,6 +73,7 @@ struct PhaseEstimate {
   size_t rank = 0;       ///< index into PhaseMatch::ranked (0 = the candidate)
   double tpiUs = 0;      ///< on the node (0 when Missing)
   double iterations = 0; ///< the phase's, scaled for a thread projection
+  unsigned threads = 0;  ///< the thread count the profiles were looked up at
   double timeS = 0;
 };
 const char *phaseEstimateKindName(PhaseEstimate::Kind K);
@@ -75,6 +86,24 @@ struct NodeEstimate {
   double relativeToBase = 0;         ///< timeS / the base node's timeS
   unsigned rank = 0;                 ///< 1 = fastest
   size_t fallbacks = 0, missing = 0;
+  /// The distinct thread counts its phases were projected onto, ascending
+  /// (one value unless phases of different thread counts are projected
+  /// differently; empty without matched phases).
+  std::vector<unsigned> threads;
+};
+
+/// Which thread count every node's profiles are looked up at.
+struct ThreadProjection {
+  enum Mode {
+    Own,   ///< each phase's own thread count, on every node
+    Fixed, ///< one global count (--threads N), on every node, the base too
+    Native ///< per target node: the phase's own if the node has profiles at
+           ///< it, else the node's largest; the base node keeps the phase's
+  } mode = Own;
+  unsigned threads = 0; ///< the count for Fixed
+  static ThreadProjection own() { return {}; }
+  static ThreadProjection fixed(unsigned N) { return {Fixed, N}; }
+  static ThreadProjection native() { return {Native, 0}; }
 };
 
 struct EstimateOptions {
@@ -87,6 +116,8 @@ struct EstimateOptions {
 struct Estimate {
   std::string base;
   unsigned threads = 0;            ///< the projection's thread count; 0 = the phases' own
+                                   ///< (also under Native, see projection)
+  ThreadProjection projection;     ///< how the thread counts were chosen
   double measuredS = 0;            ///< program.total_time_s of the base run
   double coveredS = 0;             ///< base time of the matched phases
   double uncoveredS = 0;           ///< measuredS - coveredS, added to every node
@@ -94,7 +125,8 @@ struct Estimate {
   std::vector<NodeEstimate> nodes; ///< ranked, fastest first
   const NodeEstimate *baseNode() const;
   /// (base estimate - measured) / measured * 100; absent when the
-  /// projection changes the thread count (the base run is not comparable).
+  /// projection changes the base node's thread count (--threads N: the base
+  /// run is not comparable). Native keeps the base at the phases' own.
   std::optional<double> selfCheckPercent() const;
 };
 
@@ -102,6 +134,14 @@ struct Estimate {
 /// \p Base). Throws InputError on a thread count of 0 in a phase.
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
                   const std::string &Base, const std::vector<std::string> &Nodes, unsigned Threads);
+/// The same with any ThreadProjection (the overload above is Own for 0,
+/// Fixed otherwise).
+Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
+                  const std::string &Base, const std::vector<std::string> &Nodes,
+                  const ThreadProjection &T);
+
+/// "4", or "1,2" for a node whose phases were projected onto several counts.
+std::string formatThreadList(const std::vector<unsigned> &Threads);
 
 /// The full phaseprobe.estimate/1 document: the matcher's part plus per-phase
 /// `estimates` and the ranked `nodes` (CONTRACTS.md), `uncovered` and
@@ -111,19 +151,22 @@ nlohmann::ordered_json estimateReportJson(const MatchInputs &In, const std::vect
 
 /// One row per node and phase (and per node the uncovered and the program
 /// totals): node,rank,relative_to_base,phase,time_s,tpi_us,iterations,
-/// ubench,streams,status.
+/// ubench,streams,status,threads.
 std::string estimateCsv(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Estimate &E);
 
 /// The outcome of comparing an estimate with a stored baseline document.
 struct CheckResult {
-  bool regressed = false;
+  bool regressed = false;         ///< the gate fails (slower, or other thread counts)
+  size_t slower = 0;              ///< nodes slower beyond the tolerance
+  size_t threadsChanged = 0;      ///< nodes projected onto other thread counts than in the baseline
   std::vector<std::string> lines; ///< what changed, for the user
 };
 
 /// Compares \p Current (an estimateReportJson document) with \p Baseline
 /// (read from \p BaselinePath, validated: InputError when it is not a
 /// phaseprobe.estimate/1 document with nodes). A node regresses when its
-/// estimate grew by more than \p TolerancePercent.
+/// estimate grew by more than \p TolerancePercent, or when it was projected
+/// onto other thread counts than in the baseline (not like with like).
 CheckResult checkAgainstBaseline(const nlohmann::ordered_json &Current,
                                  const std::string &BaselineText, const std::string &BaselinePath,
                                  double TolerancePercent);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <tuple>
 
 using namespace phaseprobe;
@@ -30,6 +31,13 @@ public:
     if (It == Tpi.end())
       return std::nullopt;
     return It->second;
+  }
+  std::vector<unsigned> threadCounts(const std::string &Node) const override {
+    std::set<unsigned> S;
+    for (const auto &[K, V] : Tpi)
+      if (std::get<0>(K) == Node)
+        S.insert(std::get<2>(K));
+    return {S.begin(), S.end()};
   }
 };
 
@@ -131,6 +139,111 @@ TEST(Estimate, ThreadProjectionScalesIterationsAndSkipsTheSelfCheck) {
   EXPECT_FALSE(E.selfCheckPercent().has_value());
 }
 
+TEST(Estimate, NativeProjectsEachNodeOntoItsOwnThreadCount) {
+  Fixture X;                               // the phase ran at 4 threads on bn
+  X.L.Tpi[{"bn", "mbwXA2hc", 8}] = 0.001;  // never used: bn stays at the phase's 4
+  X.L.Tpi[{"one", "mbwXA2hc", 1}] = 0.004; // characterized at 1 thread only
+  X.L.Tpi[{"big", "mbwXA2hc", 2}] = 0.009; // 2 and 16, not 4: its largest, 16
+  X.L.Tpi[{"big", "mbwXA2hc", 16}] = 0.05;
+  X.L.Tpi[{"four", "mbwXA2hc", 4}] = 0.012;  // has the phase's own: kept
+  X.L.Tpi[{"four", "mbwXA2hc", 16}] = 0.001; // (a larger one does not win)
+  Estimate E =
+      estimate(X.F, X.M, X.L, "bn", {"one", "big", "four", "tn1"}, ThreadProjection::native());
+  EXPECT_EQ(E.projection.mode, ThreadProjection::Native);
+  EXPECT_EQ(E.threads, 0u);
+  const PhaseEstimate &One = node(E, "one").phases[0];
+  EXPECT_EQ(One.threads, 1u);
+  EXPECT_DOUBLE_EQ(One.iterations, 64000e6); // 16000e6 x 4 / 1
+  EXPECT_NEAR(One.timeS, 256.0, 1e-9);       // 0.004 us x 64000e6
+  const PhaseEstimate &Big = node(E, "big").phases[0];
+  EXPECT_EQ(Big.threads, 16u);
+  EXPECT_DOUBLE_EQ(Big.iterations, 4000e6);
+  EXPECT_NEAR(Big.timeS, 200.0, 1e-9);
+  EXPECT_EQ(node(E, "four").phases[0].threads, 4u);
+  EXPECT_NEAR(node(E, "four").phases[0].timeS, 192.0, 1e-9);
+  EXPECT_EQ(node(E, "tn1").phases[0].threads, 4u);
+  EXPECT_NEAR(node(E, "tn1").phases[0].timeS, 210.4, 1e-9);
+  // The base node keeps the phase's thread count: the self-check holds.
+  EXPECT_EQ(node(E, "bn").phases[0].threads, 4u);
+  EXPECT_NEAR(node(E, "bn").phases[0].timeS, 210.56, 1e-9);
+  ASSERT_TRUE(E.selfCheckPercent());
+  EXPECT_NEAR(*E.selfCheckPercent(), (214.596 - 216.0614) / 216.0614 * 100, 1e-9);
+  // One ranking over all thread counts, relative to the base estimate.
+  std::vector<std::string> Order;
+  for (const NodeEstimate &N : E.nodes)
+    Order.push_back(N.node);
+  EXPECT_EQ(Order, (std::vector<std::string>{"four", "big", "tn1", "bn", "one"}));
+  double Unc = 216.0614 - 212.0254;
+  EXPECT_NEAR(node(E, "big").relativeToBase, (200 + Unc) / (210.56 + Unc), 1e-12);
+  EXPECT_NEAR(node(E, "one").relativeToBase, (256 + Unc) / (210.56 + Unc), 1e-12);
+  EXPECT_EQ(node(E, "big").threads, (std::vector<unsigned>{16}));
+  EXPECT_EQ(formatThreadList(node(E, "one").threads), "1");
+}
+
+TEST(Estimate, NativeChoosesPerNodeNotPerProfile) {
+  Fixture X;
+  // "fb" has 4-thread profiles but not the candidate, and the candidate at
+  // 8: it stays at the phase's 4 and falls back there.
+  X.L.Tpi[{"fb", "mbw1cX", 4}] = 0.02;
+  X.L.Tpi[{"fb", "mbwXA2hc", 8}] = 0.001;
+  // "none" has profiles at 2 threads, none of them ranked: missing, and the
+  // estimate says at which count it looked.
+  X.L.Tpi[{"none", "other", 2}] = 0.001;
+  Estimate E = estimate(X.F, X.M, X.L, "bn", {"fb", "none"}, ThreadProjection::native());
+  const PhaseEstimate &Fb = node(E, "fb").phases[0];
+  EXPECT_EQ(Fb.kind, PhaseEstimate::Fallback);
+  EXPECT_EQ(Fb.threads, 4u);
+  EXPECT_NEAR(Fb.timeS, 320, 1e-9);
+  const PhaseEstimate &None = node(E, "none").phases[0];
+  EXPECT_EQ(None.kind, PhaseEstimate::Missing);
+  EXPECT_EQ(None.threads, 2u);
+  EXPECT_DOUBLE_EQ(None.timeS, 212.0254);
+}
+
+TEST(Estimate, PhasesOfDifferentThreadCountsListBothOnTheNode) {
+  Fixture X;
+  Phase Q = X.F.phases[0];
+  Q.id = "serialish";
+  Q.threads = 1;
+  Q.timeS = 1;
+  Q.iterations = 1e6;
+  X.F.phases.push_back(Q);
+  PhaseMatch QM = X.M[0];
+  QM.phaseIndex = 1;
+  X.M.push_back(QM);
+  X.L.Tpi[{"bn", "mbwXA2hc", 1}] = 0.5;
+  X.L.Tpi[{"mix", "mbwXA2hc", 1}] = 0.25; // has 1 (the second phase's) and 2
+  X.L.Tpi[{"mix", "mbwXA2hc", 2}] = 0.02; // the first phase (4) goes to 2
+  Estimate E = estimate(X.F, X.M, X.L, "bn", {"mix"}, ThreadProjection::native());
+  const NodeEstimate &Mix = node(E, "mix");
+  EXPECT_EQ(Mix.threads, (std::vector<unsigned>{1, 2}));
+  EXPECT_EQ(Mix.phases[0].threads, 2u);
+  EXPECT_NEAR(Mix.phases[0].timeS, 0.02 * 32000e6 * 1e-6, 1e-9);
+  EXPECT_EQ(Mix.phases[1].threads, 1u);
+  EXPECT_NEAR(Mix.phases[1].timeS, 0.25, 1e-12);
+  EXPECT_EQ(node(E, "bn").threads, (std::vector<unsigned>{1, 4}));
+  EXPECT_EQ(formatThreadList(Mix.threads), "1,2");
+}
+
+TEST(Estimate, ReportsSayTheThreadCountOfEveryNode) {
+  Fixture X;
+  X.L.Tpi[{"one", "mbwXA2hc", 1}] = 0.004;
+  Estimate E = estimate(X.F, X.M, X.L, "bn", {"one"}, ThreadProjection::native());
+  std::string Csv = estimateCsv(X.F, X.M, E);
+  EXPECT_EQ(Csv.substr(0, Csv.find('\n')),
+            "node,rank,relative_to_base,phase,time_s,tpi_us,iterations,ubench,streams,status,"
+            "threads");
+  EXPECT_NE(Csv.find("\nbn,1,1,mm,210.56,0.01316,16000000000,mbwXA2hc,15617:32000:8:shared,"
+                     "chosen,4\n"),
+            std::string::npos)
+      << Csv;
+  EXPECT_NE(Csv.find(",mm,256,0.004,64000000000,mbwXA2hc,15617:32000:8:shared,chosen,1\n"),
+            std::string::npos)
+      << Csv;
+  EXPECT_NE(Csv.find(",(program),260.036,,,,,estimate,1\n"), std::string::npos) << Csv;
+  EXPECT_NE(Csv.find(",(uncovered),4.036,,,,,measured on base,\n"), std::string::npos) << Csv;
+}
+
 TEST(Estimate, UnmatchedPhasesAreUncovered) {
   Fixture X;
   Phase Q = X.F.phases[0];
@@ -177,6 +290,34 @@ TEST(Check, SlowerBeyondToleranceRegresses) {
       << R.lines[1];
 }
 
+TEST(Check, AnotherThreadCountIsReportedNotCompared) {
+  nlohmann::ordered_json Old = doc(100), Cur = doc(50);
+  Old["nodes"][0]["threads"] = 2;
+  Old["phases"][0]["estimates"]["tn1"]["threads"] = 2;
+  Cur["nodes"][0]["threads"] = 4;
+  Cur["phases"][0]["estimates"]["tn1"]["threads"] = 4;
+  // Faster, but at another thread count: the gate cannot vouch for it.
+  CheckResult R = checkAgainstBaseline(Cur, Old.dump(), "b.json", 50);
+  EXPECT_TRUE(R.regressed);
+  EXPECT_EQ(R.threadsChanged, 1u);
+  EXPECT_EQ(R.slower, 0u);
+  ASSERT_GE(R.lines.size(), 2u);
+  EXPECT_EQ(R.lines[0], "node tn1: 104 s at 2 threads -> 54 s at 4 threads: THREAD COUNT "
+                        "CHANGED, not compared (refresh the baseline)");
+  EXPECT_EQ(R.lines[1], "  phase mm: 100 s -> 50 s (-50.00%), threads 2 -> 4");
+  // The same thread counts compare as before.
+  Cur["nodes"][0]["threads"] = 2;
+  Cur["phases"][0]["estimates"]["tn1"]["threads"] = 2;
+  R = checkAgainstBaseline(Cur, Old.dump(), "b.json", 0);
+  EXPECT_FALSE(R.regressed);
+  EXPECT_EQ(R.lines.size(), 1u);
+  // A baseline without thread counts (older tool) is compared, and says so.
+  R = checkAgainstBaseline(Cur, doc(100).dump(), "b.json", 0);
+  EXPECT_FALSE(R.regressed);
+  ASSERT_EQ(R.lines.size(), 2u);
+  EXPECT_NE(R.lines[1].find("thread counts not compared"), std::string::npos) << R.lines[1];
+}
+
 TEST(Check, BadBaselinesAreInputErrors) {
   auto Err = [](const std::string &Text) -> std::string {
     try {
@@ -194,4 +335,7 @@ TEST(Check, BadBaselinesAreInputErrors) {
             "b.json: nodes: missing: not an estimate (a phaseprobe-match result?)");
   EXPECT_EQ(Err(R"({"schema": "phaseprobe.estimate/1", "nodes": [{"node": "a", "time_s": "x"}]})"),
             "b.json: nodes[0].time_s: expected a number");
+  EXPECT_EQ(Err(R"({"schema": "phaseprobe.estimate/1", "nodes": [{"node": "a", "time_s": 1, )"
+                R"("threads": "x"}]})"),
+            "b.json: nodes[0].threads: expected a thread count, a list of them or null");
 }
