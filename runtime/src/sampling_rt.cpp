@@ -23,11 +23,13 @@
 #include "phaseprobe/interface.h"
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <hwloc.h>
 #include <new>
 #include <pthread.h>
+#include <sys/mman.h>
 
 using namespace __phaseprobe;
 using namespace __phaseprobe::streams;
@@ -43,9 +45,18 @@ std::atomic<ThreadSampler *> Samplers{nullptr};
 thread_local ThreadSampler *TlsSampler
     __attribute__((tls_model("initial-exec"))) = nullptr;
 
+/// Whether \p Addr lies in a mapping: mincore fails with ENOMEM on
+/// unmapped memory and touches nothing.
+bool isMapped(uintptr_t Addr) {
+  unsigned char Vec;
+  void *Page = reinterpret_cast<void *>(Addr & ~uintptr_t(4095));
+  return mincore(Page, 1, &Vec) == 0 || errno != ENOMEM;
+}
+
 void readConfig() {
   char Warning[256];
   Cfg = Config::fromEnvironment(Warning, sizeof Warning);
+  Cfg.IsMapped = isMapped;
   if (Warning[0])
     warning("%s", Warning);
   verbose("stream sampling %s (period %llu, burst %u)",

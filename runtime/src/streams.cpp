@@ -286,6 +286,40 @@ static void addCluster(SiteRecord::InvRange *C, int &N, int Max,
   C[N++] = E;
 }
 
+std::uintptr_t ThreadSampler::clampToMapped(SiteRecord &R, std::uintptr_t End,
+                                            double Execs) {
+  if (!Cfg.IsMapped)
+    return End;
+  const std::uintptr_t Page = 4096;
+  auto Known = [&](std::uintptr_t A) {
+    return A / Page >= R.MappedLo && A / Page <= R.MappedHi;
+  };
+  auto Learn = [&](std::uintptr_t A) {
+    if (R.MappedLo > R.MappedHi)
+      R.MappedLo = R.MappedHi = A / Page;
+    R.MappedLo = std::min(R.MappedLo, A / Page);
+    R.MappedHi = std::max(R.MappedHi, A / Page);
+  };
+  if (Known(End) && Known(R.First))
+    return End;
+  if (Cfg.IsMapped(End)) {
+    // Both ends mapped: taken as one allocation in between.
+    Learn(R.First);
+    Learn(End);
+    return End;
+  }
+  // Not mapped: find the furthest mapped element of the walk (the mapping
+  // is taken as contiguous from the first address).
+  double Good = 0, Bad = Execs - 1;
+  while (Bad - Good > 1) {
+    double Mid = std::floor((Good + Bad) / 2);
+    std::uintptr_t A =
+        std::uintptr_t(double(R.First) + double(R.ExecStride) * Mid);
+    (Cfg.IsMapped(A) ? Good : Bad) = Mid;
+  }
+  return std::uintptr_t(double(R.First) + double(R.ExecStride) * Good);
+}
+
 void ThreadSampler::foldExecution(SiteRecord &R, std::uint64_t Backedges) {
   std::uintptr_t Lo = R.Min, Hi = R.Max;
   // The burst ran B = min(Backedges, BurstLen) iterations of the execution.
@@ -299,8 +333,9 @@ void ThreadSampler::foldExecution(SiteRecord &R, std::uint64_t Backedges) {
         std::round(double(R.ExecSamples) * double(Backedges) / double(B));
     double End = double(R.First) + double(R.ExecStride) * (Execs - 1);
     if (End > 0 && End < 1.8e19) {
-      Lo = std::min(Lo, std::uintptr_t(End));
-      Hi = std::max(Hi, std::uintptr_t(End));
+      std::uintptr_t E = clampToMapped(R, std::uintptr_t(End), Execs);
+      Lo = std::min(Lo, E);
+      Hi = std::max(Hi, E);
     }
   }
   if (!R.HasInv || R.CurInv != Ctx.Invocation) {

@@ -104,6 +104,11 @@ struct Config {
   /// allocations, not one array seen through sparse samples: no array spans
   /// more than the machine's memory (set from it by fromEnvironment).
   std::uint64_t FarGapBytes = 1ull << 36;
+  /// Whether an address is mapped (the runtime asks the kernel); null: no
+  /// check. An extrapolated end that is not mapped means the walk does not
+  /// go on in a straight line (it wraps, or the trip count is not the
+  /// site's): the extrapolation is cut back to the mapped extent.
+  bool (*IsMapped)(std::uintptr_t Addr) = nullptr;
   /// Reads PHASEPROBE_SAMPLING, PHASEPROBE_SAMPLE_PERIOD and
   /// PHASEPROBE_SAMPLE_BURST. A malformed value keeps the default and is
   /// described in \p Warning (one line; empty when all is well).
@@ -140,6 +145,9 @@ struct SiteRecord {
   std::uint64_t ExecSamples = 0;
   std::int64_t ExecStride = 0;
   bool ExecConsistent = true;
+  /// Pages known mapped (from earlier checks), so that repeated
+  /// extrapolations into the same memory ask the kernel once.
+  std::uintptr_t MappedLo = 1, MappedHi = 0;
   // The phase invocation being accumulated, and the finished ones.
   struct InvRange {
     std::uint64_t Invocation;
@@ -196,6 +204,8 @@ public:
 private:
   SiteRecord *lookup(const SiteDesc *Site);
   void foldExecution(SiteRecord &R, std::uint64_t Backedges);
+  std::uintptr_t clampToMapped(SiteRecord &R, std::uintptr_t End,
+                               double Execs);
   BurstCost &costOf(std::uint32_t Phase);
 
   Config Cfg;

@@ -455,3 +455,25 @@ TEST(StreamsAnalysis, FarApartAllocationsAreSummed) {
   EXPECT_FALSE(S[0].Shared);
   EXPECT_EQ(S[0].StrideBytes, 8u);
 }
+
+// A walk that wraps inside its buffer (uB column walks: index * stride
+// modulo the buffer) looks like one stride during a burst; extrapolated over
+// the trip count it would leave the buffer. An unmapped extrapolated end is
+// cut back to the furthest mapped element.
+TEST(StreamsAnalysis, ExtrapolationStopsAtUnmappedMemory) {
+  Config C;
+  static const std::uintptr_t Buf = Base, Size = 4 << 20;
+  C.IsMapped = [](std::uintptr_t A) { return A >= Buf && A < Buf + Size; };
+  Team T(1, C);
+  const std::uint64_t Stride = 32000, Trip = 1000000;
+  T.Loops[0].run(*T.Threads[0], {0, 0},
+                 {{&LoadD, [=](auto K) { return Buf + (K * Stride) % Size; }}},
+                 Trip);
+  Vec<StreamResult> S = T.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_EQ(S[0].StrideBytes, Stride);
+  // The furthest mapped element of the straight walk is within one stride
+  // of the buffer's end.
+  EXPECT_LE(S[0].FootprintKiB, kib(double(Size)));
+  EXPECT_GE(S[0].FootprintKiB, kib(double(Size - Stride)));
+}
