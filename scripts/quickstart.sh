@@ -37,5 +37,5 @@ echo "== running examples/mm.c ($size x $size) once, instrumented, on $host-${co
 
 echo "== estimate"
 "$bin/phaseprobe" estimate "$work/mm.phases.json" --db "$db" --base "$host-${cores}t" \
-  --json "$work/mm.estimate.json"
+  --threads native --json "$work/mm.estimate.json"
 echo "(phase file: $work/mm.phases.json, estimate: $work/mm.estimate.json, NPPDB: $db)"
