@@ -2,7 +2,9 @@
 //
 // `phaseprobe-ubench list` shows the uBs and grids; `phaseprobe-ubench run`
 // describes this machine (hwloc), measures the chosen grid at every thread
-// count and stores one profile per configuration in the NPPDB. Each profile
+// count and stores one profile per configuration in the NPPDB;
+// `phaseprobe-ubench clone` writes the configurations that reproduce a
+// program's phases (what `run --from-phases` measures). Each profile
 // is committed on its own, so a concurrent run on the same database waits at
 // most one short transaction and an interrupted run keeps what it measured.
 //
@@ -167,8 +169,38 @@ int cmdList(const std::string &Grid, const std::vector<std::string> &Only) {
   return ExitOk;
 }
 
+/// The phase clones of \p Files; notes go to stderr, one line each.
+std::vector<UBenchConfig> clonesOf(const std::vector<std::string> &Files, double L1dKiB) {
+  std::vector<ClonePhases> In;
+  for (const std::string &F : Files)
+    In.push_back(parseClonePhases(readFile(F), F));
+  CloneSet S = clonePhases(In, L1dKiB);
+  for (const std::string &N : S.notes)
+    std::fprintf(stderr, "phaseprobe-ubench: %s\n", N.c_str());
+  return S.configs;
+}
+
+int cmdClone(const std::vector<std::string> &Files, const std::string &Out, double L1dKiB) {
+  std::vector<UBenchConfig> Cs = clonesOf(Files, L1dKiB);
+  std::string Text;
+  for (const UBenchConfig &C : Cs)
+    Text += paramsLine(C) + "\n";
+  if (Out.empty()) {
+    std::fputs(Text.c_str(), stdout);
+  } else {
+    std::string Head = "# phase clones of";
+    for (const std::string &F : Files)
+      Head += " " + F;
+    writeFileAtomically(Out, Head + "\n" + Text);
+    std::printf("%s: %zu uB configurations\n", Out.c_str(), Cs.size());
+  }
+  return ExitOk;
+}
+
 struct RunOptions {
   std::string Node, Db, Params, Threads, Bind = "close", Places = "cores";
+  std::vector<std::string> FromPhases;
+  double L1dKiB = 0;
   bool Quick = false, Full = false;
   std::vector<std::string> Only;
 };
@@ -184,15 +216,24 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   GridLevel L = O.Quick ? GridLevel::Quick : O.Full ? GridLevel::Full : GridLevel::Default;
   std::vector<UBenchConfig> Grid;
   std::string GridName = O.Quick ? "quick" : O.Full ? "full" : "default";
-  if (!O.Params.empty()) {
-    Grid = parseParamsFile(readFile(O.Params), O.Params);
+  if (!O.Params.empty() && !O.FromPhases.empty())
+    throw InputError("", "--params/--from-phases", "choose one");
+  if (!O.Params.empty() || !O.FromPhases.empty()) {
+    if (!O.Params.empty()) {
+      Grid = parseParamsFile(readFile(O.Params), O.Params);
+      GridName = "params:" + O.Params;
+    } else {
+      Grid = clonesOf(O.FromPhases, O.L1dKiB);
+      GridName = "phases:";
+      for (std::size_t I = 0; I < O.FromPhases.size(); ++I)
+        GridName += (I ? "," : "") + O.FromPhases[I];
+    }
     if (!Sel.empty())
       Grid.erase(std::remove_if(Grid.begin(), Grid.end(),
                                 [&](const UBenchConfig &C) {
                                   return std::find(Sel.begin(), Sel.end(), C.def) == Sel.end();
                                 }),
                  Grid.end());
-    GridName = "params:" + O.Params;
   } else {
     Grid = makeGrid(L, N.l1dKiB, N.l2KiB, N.l3KiB, Threads.back(), Sel);
   }
@@ -290,6 +331,11 @@ int main(int Argc, char **Argv) {
                   "thread counts, comma-separated (default: 1, 2, 4, ... and the core count)");
   Run->add_option("--params", O.Params,
                   "file of configurations instead of a grid: 'UBENCH K:S[;K:S...]' a line");
+  Run->add_option("--from-phases", O.FromPhases,
+                  "phase files: run their phase clones (what 'clone' prints) instead of a grid");
+  Run->add_option("--l1d-kib", O.L1dKiB,
+                  "with --from-phases: streams up to this footprint are not significant "
+                  "(default: their flag, else the phase file's node L1d)");
   Run->add_option("--ubench", O.Only, "only these uBs (comma-separated)");
   Run->add_option("--bind", O.Bind,
                   "OMP_PROC_BIND for the uBs (default close; '' leaves "
@@ -297,12 +343,25 @@ int main(int Argc, char **Argv) {
   Run->add_option("--places", O.Places,
                   "OMP_PLACES for the uBs (default cores; '' leaves "
                   "the environment's)");
+  std::vector<std::string> CloneFiles;
+  std::string CloneOut;
+  double CloneL1d = 0;
+  CLI::App *Clone = App.add_subcommand(
+      "clone", "the uB configurations (--params lines) that reproduce the significant streams "
+               "of the leaf phases of phase files");
+  Clone->add_option("phases", CloneFiles, "phase files (phaseprobe.phases/1)")->required();
+  Clone->add_option("--out", CloneOut, "write the lines to this file (atomically)");
+  Clone->add_option("--l1d-kib", CloneL1d,
+                    "streams up to this footprint are not significant (default: their flag, "
+                    "else the phase file's node L1d, else every stream counts)");
   std::string Cmd;
   for (int I = 0; I < Argc; ++I)
     Cmd += (I ? " " : "") + std::string(Argv[I]);
   return runTool("phaseprobe-ubench", App, Argc, Argv, [&]() -> int {
     if (*List)
       return cmdList(Grid, Only);
+    if (*Clone)
+      return cmdClone(CloneFiles, CloneOut, CloneL1d);
     return cmdRun(O, Cmd);
   });
 }

@@ -4,12 +4,15 @@
 // type, per-stream access and pattern), the parameter grids derived from a
 // node's caches (--quick, default, --full, or a user's list), and the runner
 // that drives the kernel program (ubench/kernels/ubench_kernels.c) for one
-// thread count and turns its answers into Profiles with statistics.
+// thread count and turns its answers into Profiles with statistics. Phase
+// clones turn the significant streams of a program's phases into uB
+// configurations, so a node can be characterized for that program.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "phaseprobe/model.h"
+#include "phaseprobe/phase_file.h"
 
 #include <functional>
 #include <memory>
@@ -68,6 +71,39 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1dKiB, double L2KiB,
 /// `UBENCH K:S[;K:S...]` (footprint KiB : stride bytes per stream, in the
 /// uB's operand order), '#' comments. Throws InputError(File, "line N", ...).
 std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::string &File);
+
+/// A phase file as phase clones read it: the validated model plus the
+/// pattern of every stream ('s' strided, 'r' random), which the runtime
+/// writes ("pattern") but the model does not keep; absent = strided.
+struct ClonePhases {
+  std::string file;
+  PhaseFile phases;
+  std::vector<std::vector<char>> patterns; ///< [phase][stream]
+};
+
+/// Parses a phase file for cloning (parsePhaseFile's rules, plus "pattern":
+/// "strided" or "random" when present). Throws InputError.
+ClonePhases parseClonePhases(const std::string &Text, const std::string &File);
+
+/// The uB configurations that reproduce the significant streams of the leaf
+/// phases, and one note per stream or phase that has none.
+struct CloneSet {
+  std::vector<UBenchConfig> configs; ///< deduplicated, in catalogue order
+  std::vector<std::string> notes;    ///< "FILE: PHASE v2: why", deduplicated
+};
+
+/// Phase clones (ubench/README.md, "Phase clones"): per significant stream
+/// the one-stream uBs whose declared stream has its access, element size,
+/// pattern and (where the catalogue offers the choice) load/store; per phase
+/// with 2-3 significant streams, ordered by footprint as the matcher pairs
+/// them, the multi-stream uBs whose declared streams match them. Footprints
+/// and strides are rounded to what the kernels walk at the phase's thread
+/// count. Significance: the stream's flag, else footprint > \p L1dKiB when
+/// > 0, else the phase file's node L1d, else every stream counts.
+CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB = 0);
+
+/// One `--params` line: "UBENCH K:S[;K:S...]".
+std::string paramsLine(const UBenchConfig &C);
 
 /// The statistics of repetition times (seconds) and, divided by the
 /// iterations, of the time per iteration (µs).

@@ -1,0 +1,265 @@
+//===- clone.cpp - Phase clones: uB configurations from a program's phases --===//
+//
+// METHOD.md's NPPDB is meant to grow: when a phase has no similar uB, a uB
+// with exactly the phase's stream tuples is run on every node. The catalogue
+// already declares, per uB and per stream, the access, element size, pattern
+// and load/store of what its kernel walks; a clone is therefore a choice of
+// uB whose declared streams are the phase's, plus the footprint and stride the
+// kernel should walk. Nothing here is a hand table: a uB added to the
+// catalogue is used by clones at once.
+//
+//===----------------------------------------------------------------------===//
+#include "phaseprobe/error.h"
+#include "phaseprobe/stream_notation.h"
+#include "phaseprobe/ubench.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <set>
+#include <tuple>
+
+namespace phaseprobe {
+
+ClonePhases parseClonePhases(const std::string &Text, const std::string &File) {
+  ClonePhases C;
+  C.file = File;
+  C.phases = parsePhaseFile(Text, File); // every rule of the format, first
+  nlohmann::json Doc = nlohmann::json::parse(Text);
+  const nlohmann::json &Phases = Doc.at("phases");
+  for (std::size_t I = 0; I < C.phases.phases.size(); ++I) {
+    const nlohmann::json &Streams = Phases.at(I).at("streams");
+    std::vector<char> Pat;
+    for (std::size_t J = 0; J < Streams.size(); ++J) {
+      char P = 's';
+      if (auto It = Streams[J].find("pattern"); It != Streams[J].end()) {
+        std::string Where =
+            "phases[" + std::to_string(I) + "].streams[" + std::to_string(J) + "].pattern";
+        if (!It->is_string())
+          throw InputError(File, Where, "expected a string");
+        std::string V = It->get<std::string>();
+        if (V == "random")
+          P = 'r';
+        else if (V != "strided")
+          throw InputError(File, Where, "'" + V + "' is not strided or random");
+      }
+      Pat.push_back(P);
+    }
+    C.patterns.push_back(std::move(Pat));
+  }
+  return C;
+}
+
+std::string paramsLine(const UBenchConfig &C) { return C.def->name + " " + C.requested(); }
+
+namespace {
+
+/// One significant stream of a phase, rounded to what a kernel walks.
+struct Wanted {
+  const PhaseStream *stream = nullptr;
+  char pattern = 's'; ///< 's' or 'r'
+  std::string op;
+  double kib = 0, stride = 0;
+  std::string why; ///< non-empty: no kernel can walk it
+};
+
+std::vector<std::string> splitOps(const std::string &S) {
+  std::vector<std::string> V;
+  for (std::size_t P = 0;;) {
+    std::size_t Semi = S.find(';', P);
+    V.push_back(S.substr(P, Semi == std::string::npos ? Semi : Semi - P));
+    if (Semi == std::string::npos)
+      return V;
+    P = Semi + 1;
+  }
+}
+
+std::string describe(const Wanted &W) {
+  const StreamTuple &T = W.stream->tuple;
+  return std::string(accessName(T.access)) + " " + std::to_string(T.elemBytes) + "-byte " +
+         (W.pattern == 'r' ? "random " : "") + "stream";
+}
+
+/// Footprint and stride as the kernel walks them (ubench_kernels.c): a
+/// region of whole elements, for a private stream one equal slice per
+/// thread; a strided stream steps whole elements and its slice holds at
+/// least 4 steps; a random stream's slice is a power of two elements (the
+/// nearest one, so the stored footprint stays within a factor √2).
+Wanted roundStream(const PhaseStream &S, char Pattern, unsigned Threads) {
+  Wanted W;
+  W.stream = &S;
+  W.pattern = Pattern;
+  W.op = S.op.empty() ? std::string("load") : S.op;
+  const StreamTuple &T = S.tuple;
+  double E = T.elemBytes;
+  if (T.elemBytes == 0) {
+    W.why = "element size 0";
+    return W;
+  }
+  double Th = S.tuple.access == Access::Private ? std::max(1u, Threads) : 1;
+  double Slice = std::round(T.footprintKiB * 1024 / E / Th); // elements per thread
+  if (Pattern == 'r') {
+    double P = std::exp2(std::round(std::log2(std::max(2.0, Slice))));
+    W.kib = P * Th * E / 1024;
+    W.stride = E; // the kernel measures a random stream's stride itself
+    return W;
+  }
+  double Stride = std::fabs(T.strideBytes);
+  double Step = std::round(Stride / E);
+  if (Stride == 0 || Step < 1) {
+    if (Stride == 0) {
+      W.why = "stride 0 B (one element over and over): no kernel walks it";
+      return W;
+    }
+    Step = 1;
+  }
+  W.stride = Step * E;
+  if (Slice < 4 * Step) {
+    W.why = "footprint " + formatNumber(T.footprintKiB) + " KiB holds fewer than 4 strides of " +
+            formatNumber(W.stride) + " B" + (Th > 1 ? " per thread" : "") +
+            " (the kernels' minimum for a strided stream)";
+    return W;
+  }
+  W.kib = Slice * Th * E / 1024;
+  return W;
+}
+
+/// Whether operand \p Q of \p D declares the stream \p W (access, element
+/// size, pattern), and whether its load/store is \p W's too.
+bool declares(const UBenchDef &D, std::size_t Q, const Wanted &W, bool &SameOp) {
+  const StreamTuple &T = W.stream->tuple;
+  if ((D.access[Q] == 'p') != (T.access == Access::Private) || D.elemBytes() != T.elemBytes ||
+      D.pattern[Q] != W.pattern)
+    return false;
+  std::vector<std::string> Ops = splitOps(D.ops);
+  SameOp = Q < Ops.size() && Ops[Q] == W.op;
+  return true;
+}
+
+/// The uBs of \p N streams that reproduce \p Ws (one per stream, in the
+/// phase's order): per uB the first operand assignment that declares every
+/// stream. Where some uB also matches every load/store, only those count:
+/// the catalogue distinguishes them.
+std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
+  std::size_t N = Ws.size();
+  std::vector<UBenchConfig> Exact, Any;
+  for (const UBenchDef &D : ubenchCatalog()) {
+    if (D.compute() || D.streams() != N)
+      continue;
+    std::vector<std::size_t> Perm(N); // Perm[i] = the operand phase stream i goes to
+    std::iota(Perm.begin(), Perm.end(), 0);
+    bool FoundAny = false, FoundExact = false;
+    UBenchConfig AnyC, ExactC;
+    do {
+      bool Ok = true, AllOps = true;
+      for (std::size_t I = 0; I < N && Ok; ++I) {
+        bool SameOp = false;
+        Ok = declares(D, Perm[I], Ws[I], SameOp);
+        AllOps = AllOps && SameOp;
+      }
+      if (!Ok)
+        continue;
+      UBenchConfig C;
+      C.def = &D;
+      C.footprintKiB.assign(N, 0);
+      C.strideBytes.assign(N, 0);
+      for (std::size_t I = 0; I < N; ++I) {
+        C.footprintKiB[Perm[I]] = Ws[I].kib;
+        C.strideBytes[Perm[I]] = Ws[I].stride;
+      }
+      if (!FoundAny)
+        AnyC = C, FoundAny = true;
+      if (AllOps) {
+        ExactC = C, FoundExact = true;
+        break;
+      }
+    } while (std::next_permutation(Perm.begin(), Perm.end()));
+    if (FoundExact)
+      Exact.push_back(ExactC);
+    if (FoundAny)
+      Any.push_back(AnyC);
+  }
+  return Exact.empty() ? Any : Exact;
+}
+
+} // namespace
+
+CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
+  CloneSet Out;
+  // Catalogue order, then footprints and strides numerically: deterministic
+  // and readable, and equal configurations from several phases meet.
+  std::map<std::tuple<std::size_t, std::vector<double>, std::vector<double>>, UBenchConfig>
+      Configs;
+  std::set<std::string> SeenNotes;
+  auto Note = [&](const std::string &S) {
+    if (SeenNotes.insert(S).second)
+      Out.notes.push_back(S);
+  };
+  const UBenchDef *First = &ubenchCatalog().front();
+  auto Keep = [&](const UBenchConfig &C) {
+    Configs.emplace(std::make_tuple(std::size_t(C.def - First), C.footprintKiB, C.strideBytes), C);
+  };
+  for (const ClonePhases &F : Files) {
+    double Sig = L1dKiB > 0                                          ? L1dKiB
+                 : F.phases.node && F.phases.node->l1dKiB > 0 ? F.phases.node->l1dKiB
+                                                                     : 0;
+    for (std::size_t PI : leafPhases(F.phases)) {
+      const Phase &P = F.phases.phases[PI];
+      std::string Where = F.file + ": " + P.id;
+      std::vector<std::size_t> Idx;
+      for (std::size_t I = 0; I < P.streams.size(); ++I)
+        if (isSignificantStream(P.streams[I], Sig))
+          Idx.push_back(I);
+      // The matcher's order: footprint, largest first, ties in file order.
+      std::stable_sort(Idx.begin(), Idx.end(), [&](std::size_t A, std::size_t B) {
+        return P.streams[A].tuple.footprintKiB > P.streams[B].tuple.footprintKiB;
+      });
+      std::vector<Wanted> Ws;
+      bool AllWalkable = true;
+      for (std::size_t I : Idx) {
+        Wanted W = roundStream(P.streams[I], F.patterns[PI][I], P.threads);
+        std::string Name = Where + " " + P.streams[I].id + ": ";
+        if (!W.why.empty()) {
+          Note(Name + W.why);
+          AllWalkable = false;
+          continue;
+        }
+        std::vector<UBenchConfig> Cs = cloneStreams({W});
+        if (Cs.empty())
+          Note(Name + "no uB walks a " + describe(W));
+        for (const UBenchConfig &C : Cs)
+          Keep(C);
+        Ws.push_back(W);
+      }
+      if (Idx.size() < 2)
+        continue;
+      if (Idx.size() > 3) {
+        Note(Where + ": " + std::to_string(Idx.size()) +
+             " significant streams: no uB has more than 3 (its streams are cloned one by one)");
+        continue;
+      }
+      if (!AllWalkable) {
+        Note(Where + ": its " + std::to_string(Idx.size()) +
+             " streams together: one of them cannot be walked (above)");
+        continue;
+      }
+      std::vector<UBenchConfig> Cs = cloneStreams(Ws);
+      if (Cs.empty()) {
+        std::string L;
+        for (const Wanted &W : Ws)
+          L += (L.empty() ? "" : ", ") + describe(W) + (W.op != "load" ? " (" + W.op + ")" : "");
+        Note(Where + ": no uB has " + std::to_string(Ws.size()) + " streams like its " + L);
+      }
+      for (const UBenchConfig &C : Cs)
+        Keep(C);
+    }
+  }
+  for (auto &KV : Configs)
+    Out.configs.push_back(KV.second);
+  return Out;
+}
+
+} // namespace phaseprobe
