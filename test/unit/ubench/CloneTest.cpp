@@ -1,0 +1,173 @@
+//===- CloneTest.cpp - Phase clones: streams → uB configurations ----------===//
+#include "phaseprobe/error.h"
+#include "phaseprobe/ubench.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace phaseprobe;
+
+namespace {
+
+/// A phase file with \p Phases (JSON array text) at 2 threads; L1d 32 KiB.
+ClonePhases phases(const std::string &Phases) {
+  std::string T = R"({"schema": "phaseprobe.phases/1",
+    "program": {"total_time_s": 1, "threads": 2},
+    "node": {"label": "bn", "caches_kib": {"l1d": 32}},
+    "phases": )" + Phases +
+                  "}";
+  return parseClonePhases(T, "p.json");
+}
+
+std::string stream(const std::string &Id, double K, double S, unsigned E, const char *Acc,
+                   const char *Extra = "") {
+  return R"({"id": ")" + Id + R"(", "footprint_kib": )" + std::to_string(K) +
+         R"(, "stride_bytes": )" + std::to_string(S) + R"(, "elem_bytes": )" +
+         std::to_string(E) + R"(, "access": ")" + Acc + "\"" + Extra + "}";
+}
+
+std::string phase(const std::string &Id, const std::vector<std::string> &Streams,
+                  const char *Extra = "") {
+  std::string S;
+  for (const std::string &X : Streams)
+    S += (S.empty() ? "" : ",") + X;
+  return R"({"id": ")" + Id + R"(", "threads": 2, "time_s": 0.5, "iterations": 100,
+            "tpi_us": 5000)" +
+         Extra + R"(, "streams": [)" + S + "]}";
+}
+
+std::vector<std::string> lines(const CloneSet &C) {
+  std::vector<std::string> L;
+  for (const UBenchConfig &X : C.configs)
+    L.push_back(paramsLine(X));
+  return L;
+}
+
+CloneSet cloneOne(const std::string &Phases) { return clonePhases({phases(Phases)}); }
+
+} // namespace
+
+TEST(Clone, SharedDoubleStreamIsMbw1c) {
+  CloneSet C = cloneOne("[" + phase("a.c:1:1", {stream("v1", 7812.5, 8, 8, "shared")}) + "]");
+  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 7812.5:8"}));
+  EXPECT_TRUE(C.notes.empty());
+}
+
+TEST(Clone, PrivateFloatStreamIsTheFloatUBRoundedToTheKernelsSlices) {
+  // 100.01 KiB at 2 threads: whole floats per thread slice (12801 each).
+  CloneSet C = cloneOne("[" + phase("a.c:1:1", {stream("v1", 100.01, 4, 4, "private")}) + "]");
+  // 4-byte private loads: the float and the int read-reduce uBs both declare
+  // them (a phase file does not tell int from float).
+  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1pf 100.0078125:4", "mbw1pi 100.0078125:4"}));
+}
+
+TEST(Clone, TwoSharedDoublesAreMbw2hcLargestFirst) {
+  CloneSet C = cloneOne("[" +
+                        phase("a.c:1:1", {stream("v1", 512, 64, 8, "shared"),
+                                          stream("v2", 2048, 8, 8, "shared")}) +
+                        "]");
+  // One-stream clones of each stream, and the pair in the matcher's order.
+  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 512:64", "mbw1c 2048:8",
+                                                "mbw2hc 2048:8;512:64"}));
+}
+
+TEST(Clone, UnclonableElementSizeIsReported) {
+  CloneSet C = cloneOne("[" + phase("mm.c:28:1", {stream("v1", 64, 8, 8, "shared"),
+                                                  stream("v2", 48, 2, 2, "private")}) +
+                        "]");
+  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 64:8"}));
+  ASSERT_EQ(C.notes.size(), 2u);
+  EXPECT_EQ(C.notes[0], "p.json: mm.c:28:1 v2: no uB walks a private 2-byte stream");
+  EXPECT_NE(C.notes[1].find("mm.c:28:1: no uB has 2 streams like its shared 8-byte stream, "
+                            "private 2-byte stream"),
+            std::string::npos)
+      << C.notes[1];
+}
+
+TEST(Clone, LoadStoreChoosesTheUBThatWritesWhereTheCatalogueHasOne) {
+  CloneSet C = cloneOne(
+      "[" +
+      phase("a.c:1:1", {stream("v1", 1024, 8, 8, "private", R"(, "op": "load+store")")}) + "," +
+      phase("a.c:2:1", {stream("v1", 1024, 8, 8, "private", R"(, "op": "load")"),
+                        stream("v2", 512, 8, 8, "private", R"(, "op": "store")")}) +
+      "," +
+      // A shared stream that is written: no uB writes shared memory, the
+      // read-reduce uB stands in (the catalogue does not distinguish there).
+      phase("a.c:3:1", {stream("v1", 1024, 16, 8, "shared", R"(, "op": "store")")}) + "]");
+  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 1024:16", "mbw1p 1024:8", "cpy2p 1024:8;512:8",
+                                                "upd1p 1024:8", "st1p 512:8"}));
+}
+
+TEST(Clone, OperandsFollowTheDeclaredStreamsNotThePhaseOrder) {
+  // triad stores into its first operand: the largest phase stream is a load.
+  CloneSet C = cloneOne("[" +
+                        phase("a.c:1:1", {stream("v1", 4096, 8, 8, "private", R"(, "op": "load")"),
+                                          stream("v2", 2048, 8, 8, "private", R"(, "op": "store")"),
+                                          stream("v3", 1024, 8, 8, "private", R"(, "op": "load")")}) +
+                        "]");
+  auto L = lines(C);
+  EXPECT_NE(std::find(L.begin(), L.end(), "tri3p 2048:8;4096:8;1024:8"), L.end());
+  EXPECT_TRUE(C.notes.empty());
+}
+
+TEST(Clone, RandomStreamsAndSignificanceAndLeaves) {
+  CloneSet C = cloneOne(
+      "[" + phase("a.c:1:1", {}, R"(, "kind": "parallel")") + "," +
+      phase("a.c:2:1", {stream("v1", 900, 0, 8, "shared")}, R"(, "kind": "for", "parent": "a.c:1:1")") +
+      "," +
+      phase("a.c:3:1",
+            {stream("v1", 3000, 1234, 8, "private", R"(, "pattern": "random")"),
+             stream("v2", 16, 8, 8, "shared"),                            // fits in L1d
+             stream("v3", 8, 8, 8, "shared", R"(, "significant": true)")}) + // flagged
+      "]");
+  // 3000 KiB private at 2 threads: 192000 doubles per thread → nearest power
+  // of two 2^18 = 262144 → 4096 KiB walked.
+  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 8:8", "mbw1pr 4096:8"}));
+  ASSERT_EQ(C.notes.size(), 2u);
+  EXPECT_EQ(C.notes[0], "p.json: a.c:2:1 v1: stride 0 B (one element over and over): no kernel "
+                        "walks it");
+  EXPECT_NE(C.notes[1].find("a.c:3:1: no uB has 2 streams like its private 8-byte random stream, "
+                            "shared 8-byte stream"),
+            std::string::npos)
+      << C.notes[1];
+}
+
+TEST(Clone, TooFewStridesAndDuplicatesAcrossFiles) {
+  std::string P = "[" + phase("a.c:1:1", {stream("v1", 40, 16384, 8, "shared"),
+                                          stream("v2", 3000, 64, 8, "shared")}) +
+                  "]";
+  CloneSet C = clonePhases({phases(P), phases(P)});
+  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 3000:64"}));
+  ASSERT_EQ(C.notes.size(), 2u);
+  EXPECT_EQ(C.notes[0], "p.json: a.c:1:1 v1: footprint 40 KiB holds fewer than 4 strides of "
+                        "16384 B (the kernels' minimum for a strided stream)");
+  // An explicit L1d makes the 40 KiB stream insignificant: nothing to report.
+  CloneSet D = clonePhases({phases(P)}, 64);
+  EXPECT_EQ(lines(D), (std::vector<std::string>{"mbw1c 3000:64"}));
+  EXPECT_TRUE(D.notes.empty());
+}
+
+TEST(Clone, ClonesAreValidParamsLines) {
+  CloneSet C = cloneOne("[" + phase("a.c:1:1", {stream("v1", 7812.5, 8, 8, "shared"),
+                                                stream("v2", 100, 4, 4, "private")}) +
+                        "]");
+  std::string Text;
+  for (const std::string &L : lines(C))
+    Text += L + "\n";
+  auto Back = parseParamsFile(Text, "x");
+  ASSERT_EQ(Back.size(), C.configs.size());
+  for (std::size_t I = 0; I < Back.size(); ++I)
+    EXPECT_EQ(paramsLine(Back[I]), paramsLine(C.configs[I]));
+}
+
+TEST(Clone, BadPatternIsAnInputError) {
+  try {
+    cloneOne("[" + phase("a.c:1:1", {stream("v1", 64, 8, 8, "shared", R"(, "pattern": "zigzag")")}) +
+             "]");
+    FAIL() << "no error";
+  } catch (const InputError &E) {
+    EXPECT_EQ(std::string(E.what()),
+              "p.json: phases[0].streams[0].pattern: 'zigzag' is not strided or random");
+  }
+}
