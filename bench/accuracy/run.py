@@ -372,58 +372,31 @@ def unsampled_phase_file(sampled, timing):
     return doc
 
 
-# uBs whose single stream has a given (access, element bytes), and the
-# two/three-stream uBs for streams that all share one (access, element bytes);
-# see ubench/README.md. Other combinations have no uB to grow.
-GROW_1 = {("shared", 8): "mbw1c", ("private", 8): "mbw1p", ("shared", 4): "mbw1cf", ("private", 4): "mbw1pf"}
-GROW_2 = {("shared", 8): "mbw2hc", ("private", 8): "mbw2hp", ("shared", 4): "mbw2pc", ("private", 4): "mbw2pp"}
-GROW_3 = {("shared", 8): "mbw3c"}
-
-
-def grow_params(phase_docs):
-    """uB configurations with exactly the significant streams of every leaf
-    phase (METHOD.md: "when an application shows a behaviour that no uB
-    covers, a new uB is added and run on every node"): per stream the
-    one-stream uB, and per phase the 2/3-stream uB when its streams share an
-    access and element size. Returns sorted 'UBENCH K:S[;K:S...]' lines."""
-    lines = set()
-    for doc in phase_docs:
-        phases = doc.get("phases", [])
-        parents = {p.get("parent") for p in phases if p.get("parent")}
-        for p in phases:
-            if p.get("id") in parents:
-                continue
-            streams = sorted([st for st in p.get("streams", []) if st.get("significant")],
-                             key=lambda st: -float(st.get("footprint_kib", 0)))[:3]
-            tuples = []
-            for st in streams:
-                elem = int(st.get("elem_bytes", 0))
-                k = max(1, int(round(float(st.get("footprint_kib", 0)))))
-                stride = int(round(float(st.get("stride_bytes", 0)) / elem)) * elem if elem else 0
-                if elem <= 0 or stride <= 0 or k * 1024 < 4 * stride:
-                    tuples.append(None)  # no uB can walk it (see ubench/README.md)
-                    continue
-                key = (st.get("access"), elem)
-                tuples.append((key, "%d:%d" % (k, stride)))
-                if key in GROW_1:
-                    lines.add("%s %d:%d" % (GROW_1[key], k, stride))
-            if len(tuples) >= 2 and None not in tuples and len({t[0] for t in tuples}) == 1:
-                table = GROW_2 if len(tuples) == 2 else GROW_3
-                if tuples[0][0] in table:
-                    lines.add("%s %s" % (table[tuples[0][0]], ";".join(t[1] for t in tuples)))
-    return sorted(lines)
-
-
 def grow(args, configs, node_of, states, raw, work):
-    lines = grow_params([st["ph"] for st in states])
+    """Runs the phase clones of the base runs (`phaseprobe-ubench clone`:
+    uB configurations with exactly the significant streams of every leaf
+    phase; METHOD.md: "when an application shows a behaviour that no uB
+    covers, a new uB is added and run on every node") on every node."""
     path = os.path.join(raw, "grown.params")
-    with open(path, "w") as f:
-        f.write("# uB configurations cloned from the significant streams of the base runs' leaf phases\n")
-        f.write("".join(l + "\n" for l in lines))
-    log("grow: %d uB configurations from the phases (%s)" % (len(lines), path))
+    ub = tool(args.build, "phaseprobe-ubench")
+    files = [st["base_phases"] for st in states]
+    if not files:
+        return 0
+    p = subprocess.run([ub, "clone", "--out", path] + files, cwd=work, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True, timeout=args.timeout)
+    if p.returncode != 0:
+        raise WorkError("phaseprobe-ubench clone: exit %d: %s" % (
+            p.returncode, (p.stderr.strip().splitlines() or ["no message"])[-1]))
+    # Streams and phases no uB reproduces: one line each, kept with the run.
+    notes = p.stderr.splitlines()
+    with open(os.path.join(raw, "grown.notes"), "w") as f:
+        f.write(p.stderr)
+    with open(path) as f:
+        lines = [l for l in f.read().splitlines() if l.strip() and not l.startswith("#")]
+    log("grow: %d uB configurations from the phases (%s)%s" % (
+        len(lines), path, "; %d streams/phases not cloned (raw/grown.notes)" % len(notes) if notes else ""))
     if not lines:
         return 0
-    ub = tool(args.build, "phaseprobe-ubench")
     for cfg in configs:
         cmd = [ub, "run", "--node", node_of(cfg), "--db", args.db, "--threads", str(cfg["threads"]),
                "--bind", cfg["env"].get("OMP_PROC_BIND", ""), "--places", cfg["env"].get("OMP_PLACES", ""),
