@@ -141,48 +141,53 @@ bool declares(const UBenchDef &D, std::size_t Q, const Wanted &W, bool &SameOp) 
 
 /// The uBs of \p N streams that reproduce \p Ws (one per stream, in the
 /// phase's order): per uB the first operand assignment that declares every
-/// stream. Where some uB also matches every load/store, only those count:
-/// the catalogue distinguishes them.
+/// stream, preferring the one whose loads and stores match most streams.
+/// Across uBs, only those with the most matching loads/stores count: where
+/// the catalogue distinguishes (a private double that is written: upd1p or
+/// st1p, not mbw1p), the one that does what the phase does wins; where it
+/// does not (no uB writes a shared stream), every uB that walks it does.
 std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
   std::size_t N = Ws.size();
-  std::vector<UBenchConfig> Exact, Any;
+  std::vector<std::pair<std::size_t, UBenchConfig>> Found; // (matching ops, config)
   for (const UBenchDef &D : ubenchCatalog()) {
     if (D.compute() || D.streams() != N)
       continue;
     std::vector<std::size_t> Perm(N); // Perm[i] = the operand phase stream i goes to
     std::iota(Perm.begin(), Perm.end(), 0);
-    bool FoundAny = false, FoundExact = false;
-    UBenchConfig AnyC, ExactC;
+    bool Any = false;
+    std::size_t BestOps = 0;
+    UBenchConfig Best;
     do {
-      bool Ok = true, AllOps = true;
+      bool Ok = true;
+      std::size_t Ops = 0;
       for (std::size_t I = 0; I < N && Ok; ++I) {
         bool SameOp = false;
         Ok = declares(D, Perm[I], Ws[I], SameOp);
-        AllOps = AllOps && SameOp;
+        Ops += SameOp;
       }
-      if (!Ok)
+      if (!Ok || (Any && Ops <= BestOps))
         continue;
-      UBenchConfig C;
-      C.def = &D;
-      C.footprintKiB.assign(N, 0);
-      C.strideBytes.assign(N, 0);
+      Any = true;
+      BestOps = Ops;
+      Best.def = &D;
+      Best.footprintKiB.assign(N, 0);
+      Best.strideBytes.assign(N, 0);
       for (std::size_t I = 0; I < N; ++I) {
-        C.footprintKiB[Perm[I]] = Ws[I].kib;
-        C.strideBytes[Perm[I]] = Ws[I].stride;
-      }
-      if (!FoundAny)
-        AnyC = C, FoundAny = true;
-      if (AllOps) {
-        ExactC = C, FoundExact = true;
-        break;
+        Best.footprintKiB[Perm[I]] = Ws[I].kib;
+        Best.strideBytes[Perm[I]] = Ws[I].stride;
       }
     } while (std::next_permutation(Perm.begin(), Perm.end()));
-    if (FoundExact)
-      Exact.push_back(ExactC);
-    if (FoundAny)
-      Any.push_back(AnyC);
+    if (Any)
+      Found.emplace_back(BestOps, Best);
   }
-  return Exact.empty() ? Any : Exact;
+  std::size_t Max = 0;
+  for (auto &F : Found)
+    Max = std::max(Max, F.first);
+  std::vector<UBenchConfig> Out;
+  for (auto &F : Found)
+    if (F.first == Max)
+      Out.push_back(F.second);
+  return Out;
 }
 
 } // namespace

@@ -94,9 +94,15 @@ TEST(Clone, LoadStoreChoosesTheUBThatWritesWhereTheCatalogueHasOne) {
       "," +
       // A shared stream that is written: no uB writes shared memory, the
       // read-reduce uB stands in (the catalogue does not distinguish there).
-      phase("a.c:3:1", {stream("v1", 1024, 16, 8, "shared", R"(, "op": "store")")}) + "]");
-  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 1024:16", "mbw1p 1024:8", "cpy2p 1024:8;512:8",
-                                                "upd1p 1024:8", "st1p 512:8"}));
+      phase("a.c:3:1", {stream("v1", 1024, 16, 8, "shared", R"(, "op": "store")")}) + "," +
+      // Two private stores: no uB writes two streams; the copy writes one of
+      // them, so it reproduces more of the phase than the two-load uB.
+      phase("a.c:4:1", {stream("v1", 2048, 8, 8, "private", R"(, "op": "store")"),
+                        stream("v2", 2048, 8, 8, "private", R"(, "op": "store")")}) +
+      "]");
+  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 1024:16", "mbw1p 1024:8",
+                                                "cpy2p 1024:8;512:8", "cpy2p 2048:8;2048:8",
+                                                "upd1p 1024:8", "st1p 512:8", "st1p 2048:8"}));
 }
 
 TEST(Clone, OperandsFollowTheDeclaredStreamsNotThePhaseOrder) {
