@@ -15,8 +15,14 @@
  *  - one repetition is one parallel region (one invocation); inside it every
  *    thread sweeps its region R times (R calibrated so a repetition lasts at
  *    least min_rep_s), so the footprint is the span one invocation touches;
+ *  - the loops have an application's shape: R sweeps around innermost loop
+ *    executions in which every stream moves by its step without leaving its
+ *    region or column (never a wrap inside one execution), because the
+ *    phaseprobe runtime extrapolates a sampled execution's range from its
+ *    first accesses, its stride and its trip count (see SEGMENTS);
  *  - iterations = executions of the innermost loop body by the slowest
- *    thread in one repetition; tpi = repetition time / iterations;
+ *    thread in one repetition (R x the accesses of the stream with most
+ *    accesses); tpi = repetition time / iterations;
  *  - stride = distance between consecutive accesses of one thread: a strided
  *    stream visits its region as columns (offset 0, step, 2 step, ..., then
  *    offset 1, ...) so every element is touched once per sweep and the
@@ -41,6 +47,7 @@
  *===----------------------------------------------------------------------===*/
 #include <math.h>
 #include <omp.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,9 +79,10 @@ typedef struct {
   long sweep;   /* accesses of one thread in one sweep of this stream */
 } stream_t;
 
-/* Per-thread position of one stream. */
+/* Per-thread position of one stream: a strided stream is at element pos of
+ * column off; a random stream at LCG state x (the next access draws). */
 typedef struct {
-  long i, lo, hi, off, step;
+  long lo, hi, step, off, pos;
   uint64_t x;
   int random, shift;
 } walk_t;
@@ -84,54 +92,159 @@ static void walk_init(walk_t *w, const stream_t *s, int t) {
   w->hi = w->lo + s->region;
   w->step = s->step;
   w->off = 0;
+  w->pos = w->lo;
   w->random = s->random;
   w->shift = s->shift;
-  w->x = 0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1);
-  w->i = w->lo;
-  if (w->random) {
-    w->x = w->x * LCG_A + LCG_C;
-    w->i = w->lo + (long)(w->x >> w->shift);
+  w->x = 0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1) * LCG_A + LCG_C;
+}
+
+/* Accesses left in the current column (a random stream has no columns). */
+static inline long walk_left(const walk_t *w) {
+  return w->random ? LONG_MAX : (w->hi - 1 - w->pos) / w->step + 1;
+}
+
+/* After LEN accesses that stayed in the column: the next column when this
+ * one is done, column 0 after the last. */
+static inline void walk_advance(walk_t *w, long len) {
+  if (w->random) return;
+  w->pos += len * w->step;
+  if (w->pos >= w->hi) {
+    if (++w->off >= w->step || w->lo + w->off >= w->hi) w->off = 0;
+    w->pos = w->lo + w->off;
   }
 }
 
-/* Advance to the next access: the column walk of a strided stream, or the
- * next LCG draw of a random one. The branch is taken once per column. */
-#define WALK_NEXT(w)                                                           \
-  do {                                                                         \
-    if ((w).random) {                                                          \
-      (w).x = (w).x * LCG_A + LCG_C;                                           \
-      (w).i = (w).lo + (long)((w).x >> (w).shift);                             \
-    } else {                                                                   \
-      (w).i += (w).step;                                                       \
-      if ((w).i >= (w).hi) {                                                   \
-        if (++(w).off >= (w).step || (w).lo + (w).off >= (w).hi)               \
-          (w).off = 0;                                                         \
-        (w).i = (w).lo + (w).off;                                              \
-      }                                                                        \
-    }                                                                          \
-  } while (0)
+/* Positions a strided walker at access K of its sweep (columns in order;
+ * column o holds ceil((region - o) / step) elements). No loop: the plugin
+ * would count its iterations as the phase's. */
+static inline void walk_seek(walk_t *w, long k) {
+  if (w->random) return;
+  long n = w->hi - w->lo, st = w->step;
+  long full = n / st, extra = n % st, o, j;
+  if (k < extra * (full + 1)) {
+    o = k / (full + 1);
+    j = k % (full + 1);
+  } else {
+    k -= extra * (full + 1);
+    o = extra + k / full;
+    j = k % full;
+  }
+  w->off = o;
+  w->pos = w->lo + o + j * st;
+}
+
+/* Where a stream with fewer accesses than the sweep starts sweep G: a
+ * golden-ratio sequence over its accesses, so that the points where it
+ * wraps (which end loop executions) fall elsewhere in the larger streams
+ * every sweep. Without it the executions would cut the larger streams at
+ * the same places every sweep, and a sampler that takes every k-th
+ * execution could miss the first or last piece of them for good. */
+static inline long sweep_phase(long g, long accesses) {
+  double f = (double)g * 0.6180339887498949;
+  return (long)((f - floor(f)) * (double)accesses) % accesses;
+}
 
 static volatile double Sink[MAX_THREADS * 8];
+static long SweepsDone; /* sweeps of all invocations so far (phases) */
+
+/* Index of stream Q's N-th access in the current loop execution. */
+#define IX_STRIDED(q) (p##q + n * st##q)
+#define IX_MIXED(q)                                                            \
+  (rnd##q ? (y##q = lo##q + (long)(x##q >> sh##q),                             \
+             x##q = x##q * LCG_A + LCG_C, y##q)                                \
+          : p##q + n * st##q)
+
+/* The loop nest of every memory kernel: R sweeps; in a sweep, loop
+ * executions of LEN iterations in which every stream moves linearly by its
+ * step inside one column of its region. An execution ends where any
+ * stream's column ends (the stream with most accesses ends the sweep), so
+ * each execution walks each stream once, never past its region: what an
+ * application's loop does, and what the runtime's extrapolation of a
+ * sampled execution (first address + stride x trip count) assumes. Streams
+ * with fewer accesses than the sweep wrap between executions, at a
+ * different place every sweep (sweep_phase). BODY uses i0, i1, i2. No
+ * loops besides the three: the plugin counts every innermost loop's
+ * iterations as the phase's. */
+#define SEGMENTS(IX, BODY)                                                     \
+  for (long r = 0; r < R; ++r) {                                               \
+    long g = g0 + r;                                                           \
+    if (S[0].sweep < iters) walk_seek(&w[0], sweep_phase(g, S[0].sweep));      \
+    if (ns > 1 && S[1].sweep < iters)                                          \
+      walk_seek(&w[1], sweep_phase(g, S[1].sweep));                            \
+    if (ns > 2 && S[2].sweep < iters)                                          \
+      walk_seek(&w[2], sweep_phase(g, S[2].sweep));                            \
+    for (long done = 0; done < iters;) {                                       \
+      long len = iters - done, l;                                              \
+      if ((l = walk_left(&w[0])) < len) len = l;                               \
+      if (ns > 1 && (l = walk_left(&w[1])) < len) len = l;                     \
+      if (ns > 2 && (l = walk_left(&w[2])) < len) len = l;                     \
+      long p0 = w[0].pos, p1 = w[1].pos, p2 = w[2].pos;                        \
+      long st0 = w[0].step, st1 = w[1].step, st2 = w[2].step;                  \
+      long lo0 = w[0].lo, lo1 = w[1].lo, lo2 = w[2].lo;                        \
+      int rnd0 = w[0].random, rnd1 = w[1].random, rnd2 = w[2].random;          \
+      int sh0 = w[0].shift, sh1 = w[1].shift, sh2 = w[2].shift;                \
+      uint64_t x0 = w[0].x, x1 = w[1].x, x2 = w[2].x;                          \
+      long y0, y1, y2;                                                         \
+      (void)p0, (void)p1, (void)p2, (void)st0, (void)st1, (void)st2;           \
+      (void)lo0, (void)lo1, (void)lo2, (void)rnd0, (void)rnd1, (void)rnd2;     \
+      (void)sh0, (void)sh1, (void)sh2, (void)y0, (void)y1, (void)y2;           \
+      for (long n = 0; n < len; ++n) {                                         \
+        BODY                                                                   \
+      }                                                                        \
+      w[0].x = x0, w[1].x = x1, w[2].x = x2;                                   \
+      walk_advance(&w[0], len);                                                \
+      walk_advance(&w[1], len);                                                \
+      walk_advance(&w[2], len);                                                \
+      done += len;                                                             \
+    }                                                                          \
+  }
+
+/* Kernel K over the streams, strided-only or with random streams. */
+#define RUN(IX, T)                                                             \
+  if (!strcmp(K, "sum")) {                                                     \
+    SEGMENTS(IX, long i0 = IX(0); acc += a[i0];)                               \
+  } else if (!strcmp(K, "update")) {                                           \
+    SEGMENTS(IX, long i0 = IX(0); a[i0] = a[i0] * (T)3 + (T)1;)                \
+  } else if (!strcmp(K, "store")) {                                            \
+    SEGMENTS(IX, long i0 = IX(0); a[i0] = (T)n;)                               \
+  } else if (!strcmp(K, "madd")) {                                             \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); acc += a[i0] * b[i1];)      \
+  } else if (!strcmp(K, "add2")) {                                             \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); acc += a[i0] + b[i1];)      \
+  } else if (!strcmp(K, "copy")) {                                             \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); b[i1] = a[i0];)             \
+  } else if (!strcmp(K, "sum3")) {                                             \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); long i2 = IX(2);            \
+             acc += a[i0] + b[i1] + c[i2];)                                    \
+  } else if (!strcmp(K, "triad")) {                                            \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); long i2 = IX(2);            \
+             a[i0] = b[i1] + (T)3 * c[i2];)                                    \
+  }
 
 /* The kernels, one instance per element type. ACC is the accumulator type
  * (int sums accumulate in long long: no signed overflow). Single-stream
- * strided kernels use the plain column loops so the compiler sees the same
- * loop a phase would have; multi-stream and random kernels advance a walker
- * per stream, sized by the stream with the most accesses. */
+ * strided kernels use the plain column loops (one execution per column);
+ * the others the loop nest of SEGMENTS, which for one stream, or streams of
+ * equal accesses and step, is the same: one execution per column. G0 is
+ * the number of sweeps before this invocation. */
 #define DEFINE_KERNELS(T, ACC, SUFFIX)                                         \
   static void kernel_##SUFFIX(const char *K, stream_t *S, int ns, long R,     \
-                              long iters) {                                    \
+                              long iters, long g0) {                           \
     _Pragma("omp parallel")                                                    \
     {                                                                          \
       int t = omp_get_thread_num();                                            \
       walk_t w[MAX_STREAMS];                                                   \
-      for (int q = 0; q < ns; ++q)                                             \
-        walk_init(&w[q], &S[q], t);                                            \
+      walk_init(&w[0], &S[0], t);                                              \
+      w[1] = w[2] = w[0];                                                      \
+      if (ns > 1) walk_init(&w[1], &S[1], t);                                  \
+      if (ns > 2) walk_init(&w[2], &S[2], t);                                  \
       T *a = (T *)S[0].base;                                                   \
       T *b = ns > 1 ? (T *)S[1].base : a;                                      \
       T *c = ns > 2 ? (T *)S[2].base : a;                                      \
       ACC acc = 0, c0 = 1, c1 = 1, c2 = 1, c3 = 1;                             \
       int plain = ns == 1 && !S[0].random;                                     \
+      int mixed = S[0].random || (ns > 1 && S[1].random) ||                    \
+                  (ns > 2 && S[2].random);                                     \
       long lo = w[0].lo, hi = w[0].hi, st = w[0].step;                         \
       if (!strcmp(K, "sum") && plain) {                                        \
         for (long r = 0; r < R; ++r)                                           \
@@ -148,54 +261,7 @@ static volatile double Sink[MAX_THREADS * 8];
           for (long o = 0; o < st && lo + o < hi; ++o)                         \
             for (long i = lo + o; i < hi; i += st)                             \
               a[i] = (T)r;                                                     \
-      } else if (!strcmp(K, "sum")) {                                          \
-        for (long n = 0; n < R * iters; ++n) {                                 \
-          acc += a[w[0].i];                                                    \
-          WALK_NEXT(w[0]);                                                     \
-        }                                                                      \
-      } else if (!strcmp(K, "update")) {                                       \
-        for (long n = 0; n < R * iters; ++n) {                                 \
-          a[w[0].i] = a[w[0].i] * (T)3 + (T)1;                                 \
-          WALK_NEXT(w[0]);                                                     \
-        }                                                                      \
-      } else if (!strcmp(K, "store")) {                                        \
-        for (long n = 0; n < R * iters; ++n) {                                 \
-          a[w[0].i] = (T)n;                                                    \
-          WALK_NEXT(w[0]);                                                     \
-        }                                                                      \
-      } else if (!strcmp(K, "madd")) {                                         \
-        for (long n = 0; n < R * iters; ++n) {                                 \
-          acc += a[w[0].i] * b[w[1].i];                                        \
-          WALK_NEXT(w[0]);                                                     \
-          WALK_NEXT(w[1]);                                                     \
-        }                                                                      \
-      } else if (!strcmp(K, "add2")) {                                         \
-        for (long n = 0; n < R * iters; ++n) {                                 \
-          acc += a[w[0].i] + b[w[1].i];                                        \
-          WALK_NEXT(w[0]);                                                     \
-          WALK_NEXT(w[1]);                                                     \
-        }                                                                      \
-      } else if (!strcmp(K, "copy")) {                                         \
-        for (long n = 0; n < R * iters; ++n) {                                 \
-          b[w[1].i] = a[w[0].i];                                               \
-          WALK_NEXT(w[0]);                                                     \
-          WALK_NEXT(w[1]);                                                     \
-        }                                                                      \
-      } else if (!strcmp(K, "sum3")) {                                         \
-        for (long n = 0; n < R * iters; ++n) {                                 \
-          acc += a[w[0].i] + b[w[1].i] + c[w[2].i];                            \
-          WALK_NEXT(w[0]);                                                     \
-          WALK_NEXT(w[1]);                                                     \
-          WALK_NEXT(w[2]);                                                     \
-        }                                                                      \
-      } else if (!strcmp(K, "triad")) {                                        \
-        for (long n = 0; n < R * iters; ++n) {                                 \
-          a[w[0].i] = b[w[1].i] + (T)3 * c[w[2].i];                            \
-          WALK_NEXT(w[0]);                                                     \
-          WALK_NEXT(w[1]);                                                     \
-          WALK_NEXT(w[2]);                                                     \
-        }                                                                      \
-      } else if (K[0] == 'c') { /* cadd, cmul, cfma: 4 chains x 4 ops */       \
+      } else if (K[0] == 'c' && K[1] != 'o') { /* cadd cmul cfma: 4 x 4 */     \
         int op = K[1] == 'a' ? 0 : K[1] == 'm' ? 1 : 2;                        \
         for (long r = 0; r < R; ++r)                                           \
           for (long i = lo; i < hi; ++i) {                                     \
@@ -219,6 +285,10 @@ static volatile double Sink[MAX_THREADS * 8];
               c3 = c3 * x + x;                                                 \
             }                                                                  \
           }                                                                    \
+      } else if (mixed) {                                                      \
+        RUN(IX_MIXED, T)                                                      \
+      } else {                                                                 \
+        RUN(IX_STRIDED, T)                                                    \
       }                                                                        \
       Sink[t * 8] = (double)acc + (double)(c0 + c1 + c2 + c3);                 \
     }                                                                          \
@@ -243,15 +313,19 @@ static int kernel_streams(const char *K) {
   return 0;
 }
 
+/* The mean |jump| of thread 0's first 10^5 accesses of a random stream:
+ * the same LCG sequence the kernels draw. */
 static double mean_abs_jump(const stream_t *S, size_t elem) {
   walk_t w;
   walk_init(&w, S, 0);
   long n = S->sweep < 100000 ? S->sweep : 100000;
   double sum = 0;
-  for (long k = 1; k < n; ++k) {
-    long prev = w.i;
-    WALK_NEXT(w);
-    sum += (double)labs(w.i - prev);
+  long prev = 0;
+  for (long k = 0; k < n; ++k) {
+    long i = w.lo + (long)(w.x >> w.shift);
+    w.x = w.x * LCG_A + LCG_C;
+    if (k) sum += (double)labs(i - prev);
+    prev = i;
   }
   return n > 1 ? sum / (double)(n - 1) * (double)elem : 0;
 }
@@ -330,24 +404,26 @@ static void run_config(const config_t *C, int threads) {
   }
   /* Every stream is swept completely at least once per sweep: loops run for
    * the stream with the most accesses, smaller streams wrap. */
-  void (*fn)(const char *, stream_t *, int, long, long) =
+  void (*fn)(const char *, stream_t *, int, long, long, long) =
       elem == 8 ? kernel_double : !strcmp(C->type, "float") ? kernel_float : kernel_int;
 
   /* Calibrate R: one sweep, then enough sweeps for min_rep_s. */
   double t0 = omp_get_wtime();
-  fn(C->kernel, S, ns, 1, iters);
+  fn(C->kernel, S, ns, 1, iters, SweepsDone++);
   double one = omp_get_wtime() - t0;
   long R = 1;
   if (one < C->min_rep_s) R = (long)ceil(C->min_rep_s / (one > 1e-7 ? one : 1e-7));
   if (R > 1000000) R = 1000000;
-  fn(C->kernel, S, ns, R, iters); /* warm-up at the measured size */
+  fn(C->kernel, S, ns, R, iters, SweepsDone); /* warm-up at the measured size */
+  SweepsDone += R;
 
   times = malloc(sizeof(double) * (size_t)(C->max_reps > 0 ? C->max_reps : 1));
   int count = 0;
   double start = omp_get_wtime();
   for (;;) {
     double a = omp_get_wtime();
-    fn(C->kernel, S, ns, R, iters);
+    fn(C->kernel, S, ns, R, iters, SweepsDone);
+    SweepsDone += R;
     times[count++] = omp_get_wtime() - a;
     if (count >= C->max_reps) break;
     if (omp_get_wtime() - start >= C->cap_s && count >= 2) break;
