@@ -6,7 +6,9 @@
 #      as several node configurations: one per thread count (1..cores),
 #   4. runs the bundled matrix multiply once, instrumented, on the base
 #      configuration (all cores),
-#   5. prints the match and the estimate for every configuration, ranked.
+#   5. grows the NPPDB with the example's phase clones (uBs with exactly the
+#      streams of its phases, METHOD.md) measured on every configuration,
+#   6. prints the estimate for every configuration, ranked.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${PHASEPROBE_BUILD:-$root/build}
@@ -34,6 +36,14 @@ done
 echo "== running examples/mm.c ($size x $size) once, instrumented, on $host-${cores}t"
 ( cd "$work" && OMP_NUM_THREADS=$cores PHASEPROBE_NODE="$host-${cores}t" \
     PHASEPROBE_OUT="$work/mm.phases.json" "$build/examples/mm" "$size" )
+
+# The quick grid is coarse: add uBs cloned from the phases' own streams and
+# measure them on every configuration, so each phase has a close twin.
+for t in $(seq 1 "$cores"); do
+  echo "== measuring the phase clones of mm on $host-${t}t"
+  OMP_NUM_THREADS=$t "$bin/phaseprobe-ubench" run --node "$host-${t}t" --threads "$t" --db "$db" \
+    --from-phases "$work/mm.phases.json" | tail -n 2
+done
 
 echo "== estimate"
 "$bin/phaseprobe" estimate "$work/mm.phases.json" --db "$db" --base "$host-${cores}t" \
