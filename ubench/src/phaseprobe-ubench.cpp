@@ -238,7 +238,10 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
     Grid = makeGrid(L, N.l1dKiB, N.l2KiB, N.l3KiB, Threads.back(), Sel);
   }
   if (Grid.empty())
-    throw InputError("", "--ubench", "no configuration to run");
+    throw InputError("", O.Only.empty() && !O.FromPhases.empty() ? "--from-phases" : "--ubench",
+                     O.Only.empty() && !O.FromPhases.empty()
+                         ? "no stream of these phases can be cloned (see above)"
+                         : "no configuration to run");
   RepPolicy Pol = repPolicy(L);
   std::string Program = kernelProgram();
 
