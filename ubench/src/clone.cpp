@@ -196,8 +196,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
   CloneSet Out;
   // Catalogue order, then footprints and strides numerically: deterministic
   // and readable, and equal configurations from several phases meet.
-  std::map<std::tuple<std::size_t, std::vector<double>, std::vector<double>>, UBenchConfig>
-      Configs;
+  std::map<std::tuple<std::size_t, std::vector<double>, std::vector<double>>, UBenchConfig> Configs;
   std::set<std::string> SeenNotes;
   auto Note = [&](const std::string &S) {
     if (SeenNotes.insert(S).second)
@@ -208,9 +207,9 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
     Configs.emplace(std::make_tuple(std::size_t(C.def - First), C.footprintKiB, C.strideBytes), C);
   };
   for (const ClonePhases &F : Files) {
-    double Sig = L1dKiB > 0                                          ? L1dKiB
+    double Sig = L1dKiB > 0                                   ? L1dKiB
                  : F.phases.node && F.phases.node->l1dKiB > 0 ? F.phases.node->l1dKiB
-                                                                     : 0;
+                                                              : 0;
     for (std::size_t PI : leafPhases(F.phases)) {
       const Phase &P = F.phases.phases[PI];
       std::string Where = F.file + ": " + P.id;

@@ -23,8 +23,8 @@ ClonePhases phases(const std::string &Phases) {
 std::string stream(const std::string &Id, double K, double S, unsigned E, const char *Acc,
                    const char *Extra = "") {
   return R"({"id": ")" + Id + R"(", "footprint_kib": )" + std::to_string(K) +
-         R"(, "stride_bytes": )" + std::to_string(S) + R"(, "elem_bytes": )" +
-         std::to_string(E) + R"(, "access": ")" + Acc + "\"" + Extra + "}";
+         R"(, "stride_bytes": )" + std::to_string(S) + R"(, "elem_bytes": )" + std::to_string(E) +
+         R"(, "access": ")" + Acc + "\"" + Extra + "}";
 }
 
 std::string phase(const std::string &Id, const std::vector<std::string> &Streams,
@@ -63,19 +63,20 @@ TEST(Clone, PrivateFloatStreamIsTheFloatUBRoundedToTheKernelsSlices) {
 }
 
 TEST(Clone, TwoSharedDoublesAreMbw2hcLargestFirst) {
-  CloneSet C = cloneOne("[" +
-                        phase("a.c:1:1", {stream("v1", 512, 64, 8, "shared"),
-                                          stream("v2", 2048, 8, 8, "shared")}) +
-                        "]");
+  CloneSet C = cloneOne(
+      "[" +
+      phase("a.c:1:1", {stream("v1", 512, 64, 8, "shared"), stream("v2", 2048, 8, 8, "shared")}) +
+      "]");
   // One-stream clones of each stream, and the pair in the matcher's order.
-  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 512:64", "mbw1c 2048:8",
-                                                "mbw2hc 2048:8;512:64"}));
+  EXPECT_EQ(lines(C),
+            (std::vector<std::string>{"mbw1c 512:64", "mbw1c 2048:8", "mbw2hc 2048:8;512:64"}));
 }
 
 TEST(Clone, UnclonableElementSizeIsReported) {
-  CloneSet C = cloneOne("[" + phase("mm.c:28:1", {stream("v1", 64, 8, 8, "shared"),
-                                                  stream("v2", 48, 2, 2, "private")}) +
-                        "]");
+  CloneSet C = cloneOne(
+      "[" +
+      phase("mm.c:28:1", {stream("v1", 64, 8, 8, "shared"), stream("v2", 48, 2, 2, "private")}) +
+      "]");
   EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 64:8"}));
   ASSERT_EQ(C.notes.size(), 2u);
   EXPECT_EQ(C.notes[0], "p.json: mm.c:28:1 v2: no uB walks a private 2-byte stream");
@@ -87,8 +88,8 @@ TEST(Clone, UnclonableElementSizeIsReported) {
 
 TEST(Clone, LoadStoreChoosesTheUBThatWritesWhereTheCatalogueHasOne) {
   CloneSet C = cloneOne(
-      "[" +
-      phase("a.c:1:1", {stream("v1", 1024, 8, 8, "private", R"(, "op": "load+store")")}) + "," +
+      "[" + phase("a.c:1:1", {stream("v1", 1024, 8, 8, "private", R"(, "op": "load+store")")}) +
+      "," +
       phase("a.c:2:1", {stream("v1", 1024, 8, 8, "private", R"(, "op": "load")"),
                         stream("v2", 512, 8, 8, "private", R"(, "op": "store")")}) +
       "," +
@@ -107,11 +108,12 @@ TEST(Clone, LoadStoreChoosesTheUBThatWritesWhereTheCatalogueHasOne) {
 
 TEST(Clone, OperandsFollowTheDeclaredStreamsNotThePhaseOrder) {
   // triad stores into its first operand: the largest phase stream is a load.
-  CloneSet C = cloneOne("[" +
-                        phase("a.c:1:1", {stream("v1", 4096, 8, 8, "private", R"(, "op": "load")"),
-                                          stream("v2", 2048, 8, 8, "private", R"(, "op": "store")"),
-                                          stream("v3", 1024, 8, 8, "private", R"(, "op": "load")")}) +
-                        "]");
+  CloneSet C =
+      cloneOne("[" +
+               phase("a.c:1:1", {stream("v1", 4096, 8, 8, "private", R"(, "op": "load")"),
+                                 stream("v2", 2048, 8, 8, "private", R"(, "op": "store")"),
+                                 stream("v3", 1024, 8, 8, "private", R"(, "op": "load")")}) +
+               "]");
   auto L = lines(C);
   EXPECT_NE(std::find(L.begin(), L.end(), "tri3p 2048:8;4096:8;1024:8"), L.end());
   EXPECT_TRUE(C.notes.empty());
@@ -120,12 +122,12 @@ TEST(Clone, OperandsFollowTheDeclaredStreamsNotThePhaseOrder) {
 TEST(Clone, RandomStreamsAndSignificanceAndLeaves) {
   CloneSet C = cloneOne(
       "[" + phase("a.c:1:1", {}, R"(, "kind": "parallel")") + "," +
-      phase("a.c:2:1", {stream("v1", 900, 0, 8, "shared")}, R"(, "kind": "for", "parent": "a.c:1:1")") +
+      phase("a.c:2:1", {stream("v1", 900, 0, 8, "shared")},
+            R"(, "kind": "for", "parent": "a.c:1:1")") +
       "," +
-      phase("a.c:3:1",
-            {stream("v1", 3000, 1234, 8, "private", R"(, "pattern": "random")"),
-             stream("v2", 16, 8, 8, "shared"),                            // fits in L1d
-             stream("v3", 8, 8, 8, "shared", R"(, "significant": true)")}) + // flagged
+      phase("a.c:3:1", {stream("v1", 3000, 1234, 8, "private", R"(, "pattern": "random")"),
+                        stream("v2", 16, 8, 8, "shared"), // fits in L1d
+                        stream("v3", 8, 8, 8, "shared", R"(, "significant": true)")}) + // flagged
       "]");
   // 3000 KiB private at 2 threads: 192000 doubles per thread → nearest power
   // of two 2^18 = 262144 → 4096 KiB walked.
@@ -140,8 +142,9 @@ TEST(Clone, RandomStreamsAndSignificanceAndLeaves) {
 }
 
 TEST(Clone, TooFewStridesAndDuplicatesAcrossFiles) {
-  std::string P = "[" + phase("a.c:1:1", {stream("v1", 40, 16384, 8, "shared"),
-                                          stream("v2", 3000, 64, 8, "shared")}) +
+  std::string P = "[" +
+                  phase("a.c:1:1", {stream("v1", 40, 16384, 8, "shared"),
+                                    stream("v2", 3000, 64, 8, "shared")}) +
                   "]";
   CloneSet C = clonePhases({phases(P), phases(P)});
   EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 3000:64"}));
@@ -155,9 +158,10 @@ TEST(Clone, TooFewStridesAndDuplicatesAcrossFiles) {
 }
 
 TEST(Clone, ClonesAreValidParamsLines) {
-  CloneSet C = cloneOne("[" + phase("a.c:1:1", {stream("v1", 7812.5, 8, 8, "shared"),
-                                                stream("v2", 100, 4, 4, "private")}) +
-                        "]");
+  CloneSet C = cloneOne(
+      "[" +
+      phase("a.c:1:1", {stream("v1", 7812.5, 8, 8, "shared"), stream("v2", 100, 4, 4, "private")}) +
+      "]");
   std::string Text;
   for (const std::string &L : lines(C))
     Text += L + "\n";
@@ -169,7 +173,8 @@ TEST(Clone, ClonesAreValidParamsLines) {
 
 TEST(Clone, BadPatternIsAnInputError) {
   try {
-    cloneOne("[" + phase("a.c:1:1", {stream("v1", 64, 8, 8, "shared", R"(, "pattern": "zigzag")")}) +
+    cloneOne("[" +
+             phase("a.c:1:1", {stream("v1", 64, 8, 8, "shared", R"(, "pattern": "zigzag")")}) +
              "]");
     FAIL() << "no error";
   } catch (const InputError &E) {
