@@ -36,6 +36,10 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       {"mbw2pp", "add2", "float", "pp", "ss", "load;load", "mbw2pc with private streams"},
       {"mbw2r", "madd", "double", "cc", "sr", "load;load",
        "one strided and one random shared stream, product and sum"},
+      // Added for phase clones: a private stream with a shared one, as in a
+      // matrix product's row-of-A × column-of-B (mm's main phase).
+      {"mbw2hpc", "madd", "double", "pc", "ss", "load;load",
+       "one private and one shared stream, product and sum"},
       {"cpy2p", "copy", "double", "pp", "ss", "load;store", "copy b[j] = a[i], private"},
       {"cpy2pf", "copy", "float", "pp", "ss", "load;store", "cpy2p on float"},
       {"mbw3c", "sum3", "double", "ccc", "sss", "load;load;load",

@@ -72,6 +72,21 @@ TEST(Clone, TwoSharedDoublesAreMbw2hcLargestFirst) {
             (std::vector<std::string>{"mbw1c 512:64", "mbw1c 2048:8", "mbw2hc 2048:8;512:64"}));
 }
 
+TEST(Clone, APrivateAndASharedStreamAreMbw2hpcInEitherOrder) {
+  CloneSet C = cloneOne(
+      "[" +
+      phase("mm.c:28:1", {stream("v1", 1953.125, 8, 8, "private"),
+                          stream("v2", 1953.1171875, 4000, 8, "shared")}) +
+      "," +
+      phase("mm.c:40:1", {stream("v1", 100, 8, 8, "shared"), stream("v2", 50, 16, 8, "private")}) +
+      "]");
+  auto L = lines(C);
+  // mbw2hpc's first operand is the private one, whichever stream is larger.
+  EXPECT_NE(std::find(L.begin(), L.end(), "mbw2hpc 1953.125:8;1953.1171875:4000"), L.end());
+  EXPECT_NE(std::find(L.begin(), L.end(), "mbw2hpc 50:16;100:8"), L.end());
+  EXPECT_TRUE(C.notes.empty());
+}
+
 TEST(Clone, UnclonableElementSizeIsReported) {
   CloneSet C = cloneOne(
       "[" +
