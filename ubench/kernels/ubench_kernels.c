@@ -45,9 +45,9 @@
  *   Before the measured repetitions come one calibration invocation (one
  *   sweep) and one warm-up invocation (R sweeps).
  *===----------------------------------------------------------------------===*/
+#include <limits.h>
 #include <math.h>
 #include <omp.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,8 +171,9 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
  * each execution walks each stream once, never past its region: what an
  * application's loop does, and what the runtime's extrapolation of a
  * sampled execution (first address + stride x trip count) assumes. Streams
- * with fewer accesses than the sweep wrap between executions, at a
- * different place every sweep (sweep_phase). BODY uses i0, i1, i2. No
+ * with fewer accesses than the sweep wrap between executions; when the
+ * streams differ, every one starts each sweep elsewhere (sweep_phase;
+ * ROTATE). BODY uses i0, i1, i2. No
  * loops besides the three: the plugin counts every innermost loop's
  * iterations as the phase's. */
 #define SEGMENTS(IX, BODY)                                                     \
