@@ -204,8 +204,21 @@ def ranking_word(rk):
     return "right except measured ties" if rk.get("distinguishable") else "WRONG"
 
 
+def alt_of(doc):
+    """(label, summary phrase, sentence) of the second estimate column."""
+    alt = doc.get("context", {}).get("alt") or {"label": "unsampled"}
+    if alt.get("label", "unsampled") == "unsampled":
+        return ("unsampled", "estimates from the base run's unsampled times",
+                "the same from the base phase file with the times of an unsampled instrumented run "
+                "(streams kept)")
+    args = " ".join(alt.get("estimate_args", []))
+    return (alt["label"], "estimates with phaseprobe-estimate " + args,
+            "the same base phase file estimated with phaseprobe-estimate " + args)
+
+
 def render_text(doc):
     out = header_lines(doc)
+    alt_label, alt_phrase, alt_what = alt_of(doc)
     for a in doc.get("apps", []):
         out.append("")
         out.append("== %s  workload %s  (coverage %s, %d phases, %d unmatched)" % (
@@ -221,7 +234,7 @@ def render_text(doc):
                          fmt(r.get("estimated_alt_s")), fmt(r.get("error_alt_pct"), "%+.1f"),
                          r.get("note", "")])
         out.append(table(["config", "estimated (s)", "measured (s)", "error %", "spread %",
-                          "rank est/meas", "est.unsampled (s)", "error %", "note"], rows))
+                          "rank est/meas", "est.%s (s)" % alt_label, "error %", "note"], rows))
         rk = a.get("ranking", {})
         out.append("ranking: %s%s" % (ranking_word(rk),
             "" if not rk.get("measured_ties") else "  (measured ties: %s)" % ", ".join(
@@ -259,9 +272,9 @@ def render_text(doc):
         ph.get("n", 0), fmt(ph.get("median_abs_pct"), "%.1f"), fmt(ph.get("max_abs_pct"), "%.1f")))
     pa, pha = s.get("program_alt", {}), s.get("phases_alt", {})
     if pa.get("n"):
-        out.append("   estimates from the base run's unsampled times (est.unsampled): program median |error| "
+        out.append("   %s (est.%s): program median |error| "
                    "%s%%, max %s%% (%d); per-phase median %s%%, max %s%% (%d); ranking right ignoring ties: %s"
-                   % (fmt(pa.get("median_abs_pct"), "%.1f"), fmt(pa.get("max_abs_pct"), "%.1f"), pa["n"],
+                   % (alt_phrase, alt_label, fmt(pa.get("median_abs_pct"), "%.1f"), fmt(pa.get("max_abs_pct"), "%.1f"), pa["n"],
                       fmt(pha.get("median_abs_pct"), "%.1f"), fmt(pha.get("max_abs_pct"), "%.1f"),
                       pha.get("n", 0), "yes" if s.get("ranking_alt_all_right_distinguishable") else "NO"))
     out.append("   ranking right in every case: %s (strict), %s (ignoring measured ties: %d of %d "
@@ -293,12 +306,12 @@ def nice_max(v):
 ALT_COLOR = "#8fb3e0"
 
 
-def svg_bars(title, labels, est, meas, alt=None, width=520, height=240):
-    """Grouped bars (estimated, measured, and the unsampled-base estimate when
-    there is one) per label, with a y axis in seconds."""
+def svg_bars(title, labels, est, meas, alt=None, width=520, height=240, alt_name="unsampled"):
+    """Grouped bars (estimated, measured, and the second estimate when there
+    is one) per label, with a y axis in seconds."""
     series = [(est, EST_COLOR, "estimated"), (meas, MEAS_COLOR, "measured")]
     if alt and any(v is not None for v in alt):
-        series.insert(1, (alt, ALT_COLOR, "est. unsampled"))
+        series.insert(1, (alt, ALT_COLOR, "est. " + alt_name))
     left, right, top, bottom = 56, 12, 28, 46
     pw, ph = width - left - right, height - top - bottom
     vmax = nice_max(max([v for sr in series for v in sr[0] if v is not None] or [1.0]))
@@ -359,6 +372,7 @@ def render_html(doc):
     m = c.get("machine", {})
     s = doc.get("summary", {})
     pr = s.get("program", {})
+    alt_label, alt_phrase, alt_what = alt_of(doc)
     out = ["<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">",
            "<title>phaseprobe accuracy %s</title><style>%s</style></head><body>" % (e(c.get("date", "")), CSS),
            "<h1>phaseprobe accuracy: estimated vs measured</h1>",
@@ -382,8 +396,8 @@ def render_html(doc):
     out.append("<h2>Summary</h2><table><tr><th>over</th><th>n</th><th>median |error| %</th>"
                "<th>max |error| %</th></tr>")
     for name, d in (("program estimates", pr), ("phase estimates", s.get("phases", {})),
-                    ("program estimates, unsampled base times", s.get("program_alt", {})),
-                    ("phase estimates, unsampled base times", s.get("phases_alt", {}))):
+                    ("program estimates, est. " + alt_label, s.get("program_alt", {})),
+                    ("phase estimates, est. " + alt_label, s.get("phases_alt", {}))):
         out.append("<tr><td>%s</td><td>%d</td><td>%s</td><td>%s</td></tr>" % (
             name, d.get("n", 0), fmt(d.get("median_abs_pct"), "%.1f"), fmt(d.get("max_abs_pct"), "%.1f")))
     out.append("</table><p>Goals: median &le; 5%%, max &le; 10%%. Ranking right in every case: %s (strict), "
@@ -401,7 +415,7 @@ def render_html(doc):
         out.append('<div class="charts">')
         out.append(svg_bars("%s %s: program time" % (a["app"], a["workload"]), [r["config"] for r in rows],
                             [r.get("estimated_s") for r in rows], [r.get("measured_s") for r in rows],
-                            alt=[r.get("estimated_alt_s") for r in rows]))
+                            alt=[r.get("estimated_alt_s") for r in rows], alt_name=alt_label))
         ph = sorted([p for p in a.get("phases", []) if p.get("per_config")],
                     key=lambda p: -(p.get("weight") or 0))[:2]
         for p in ph:
@@ -409,11 +423,12 @@ def render_html(doc):
             out.append(svg_bars("phase %s (weight %s)" % (p["id"], fmt(p.get("weight"), "%.2f")), cfgs,
                                 [p["per_config"].get(k, {}).get("estimated_s") for k in cfgs],
                                 [p["per_config"].get(k, {}).get("measured_s") for k in cfgs],
-                                alt=[p["per_config"].get(k, {}).get("estimated_alt_s") for k in cfgs]))
+                                alt=[p["per_config"].get(k, {}).get("estimated_alt_s") for k in cfgs],
+                                alt_name=alt_label))
         out.append("</div>")
         out.append("<table><tr><th>config</th><th>estimated (s)</th><th>measured (s)</th><th>error %</th>"
-                   "<th>spread %</th><th>rank est</th><th>rank meas</th><th>est. unsampled (s)</th>"
-                   "<th>error %</th><th>note</th></tr>")
+                   "<th>spread %</th><th>rank est</th><th>rank meas</th><th>est. " + e(alt_label) +
+                   " (s)</th><th>error %</th><th>note</th></tr>")
         for r in rows:
             err = r.get("error_pct")
             cls = "" if err is None else (' class="bad"' if abs(err) > 10 else "")
@@ -432,11 +447,11 @@ def render_html(doc):
         if a.get("unmatched"):
             out.append('<p class="note">unmatched: %s</p>' % e("; ".join(a["unmatched"])))
     out.append('<p class="note">estimated = phaseprobe-estimate program time for that configuration '
-               '(from one instrumented run on the base configuration); est. unsampled = the same from '
-               'the base phase file with the times of an unsampled instrumented run (streams kept); '
+               '(from one instrumented run on the base configuration); est. %s = %s; '
                'measured = median wall time of the plain (uninstrumented) program; error = (estimated '
                '- measured) / measured; spread = (max - min) / median of the repetitions; per-phase '
-               'measured times come from an unsampled instrumented run on each configuration.</p>')
+               'measured times come from an unsampled instrumented run on each configuration.</p>'
+               % (e(alt_label), e(alt_what)))
     out.append("</body></html>\n")
     return "\n".join(out)
 

@@ -254,11 +254,11 @@ def load_json(path, what):
         raise WorkError("%s: %s: %s" % (what, path, ex))
 
 
-def estimate(args, base_cfg, cfg, phases_path, node_of, raw, tag, variant="estimate"):
+def estimate(args, base_cfg, cfg, phases_path, node_of, raw, tag, variant="estimate", extra=()):
     """phaseprobe-estimate for one target configuration; returns (doc, note)."""
     out = os.path.join(raw, "%s.%s.%s.json" % (tag, variant, cfg["label"]))
     cmd = [tool(args.build, "phaseprobe-estimate"), phases_path, "--db", args.db,
-           "--base", node_of(base_cfg), "--nodes", node_of(cfg), "--json", out]
+           "--base", node_of(base_cfg), "--nodes", node_of(cfg), "--json", out] + list(extra)
     if cfg["threads"] != base_cfg["threads"]:
         cmd += ["--threads", str(cfg["threads"])]
     try:
@@ -432,7 +432,13 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
         if note:
             entry["warnings"].append(note)
     alts = {}
-    if state["unsampled_phases"]:
+    label, extra = args.alt
+    if label != "unsampled":
+        # Another estimator setting on the same base phase file, side by side.
+        for cfg in configs:
+            alts[cfg["label"]], _ = estimate(args, base_cfg, cfg, base_phases, node_of, raw, tag,
+                                             "estimate-" + label, extra)
+    elif state["unsampled_phases"]:
         for cfg in configs:
             alts[cfg["label"]], _ = estimate(args, base_cfg, cfg, state["unsampled_phases"], node_of, raw, tag,
                                              "estimate-unsampled")
@@ -605,6 +611,11 @@ def parse_args(argv):
     ap.add_argument("--tie-pct", type=float, default=2.0,
                     help="measured times closer than this (or than their spread) are a tie for ranking (%%)")
     ap.add_argument("--top-phases", type=int, default=5, help="phases per workload in the text table")
+    ap.add_argument("--alt", type=parse_alt, default=("unsampled", []), metavar="LABEL[=ARGS]",
+                    help="the second estimate column: 'unsampled' (default: the base phase file with "
+                         "the times of an unsampled instrumented run), or LABEL=ARGS, the sampled base "
+                         "phase file estimated with these extra phaseprobe-estimate arguments, e.g. "
+                         "'ratio=--projection ratio --relax-unmatched'")
     ap.add_argument("--load-note", default="",
                     help="free text on the machine's state, printed in the header (e.g. 'shared, loaded')")
     ap.add_argument("--screenshot", action="store_true",
@@ -624,6 +635,17 @@ def parse_args(argv):
             raise InputError("--ok-exit %r: expected NAME=CODE[,CODE...]" % spec)
     a.ok_exit = codes
     return a
+
+
+def parse_alt(text):
+    label, sep, rest = text.partition("=")
+    if not label or not label.replace("-", "").replace("_", "").isalnum():
+        raise argparse.ArgumentTypeError("expected LABEL or LABEL=ARGS, found %r" % text)
+    if label == "unsampled" and sep:
+        raise argparse.ArgumentTypeError("'unsampled' takes no estimator arguments")
+    if label != "unsampled" and not sep:
+        raise argparse.ArgumentTypeError("%r: give the estimator arguments as %s=ARGS" % (text, label))
+    return label, shlex.split(rest)
 
 
 def main(argv=None):
@@ -703,7 +725,8 @@ def main(argv=None):
            "context": {"machine": machine(), "commit": commit, "dirty": dirty,
                        "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"),
                        "command": " ".join(map(shlex.quote, ["bench/accuracy/run.py"] + argv)),
-                       "load_note": args.load_note, "loadavg_start": list(os.getloadavg()),
+                       "load_note": args.load_note,
+                       "alt": {"label": args.alt[0], "estimate_args": args.alt[1]}, "loadavg_start": list(os.getloadavg()),
                        "grid": args.grid, "repetitions": args.reps, "tie_pct": args.tie_pct,
                        "top_phases": args.top_phases, "db": args.db, "build": args.build,
                        "measured": "median wall time of the plain program; per-phase: instrumented run "

@@ -153,6 +153,17 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
     throw InputError(BaselinePath, "schema",
                      "expected \"phaseprobe.estimate/1\", found " +
                          (Base.contains("schema") ? Base["schema"].dump() : std::string("none")));
+  // Estimates by different time rules answer different questions; older
+  // baselines (no "projection") were all made by the absolute rule.
+  if (Base.contains("projection") && !Base["projection"].is_string())
+    throw InputError(BaselinePath, "projection", "expected \"absolute\" or \"ratio\"");
+  std::string BaseRule = Base.value("projection", std::string("absolute"));
+  std::string CurRule = Current.value("projection", std::string("absolute"));
+  if (BaseRule != CurRule)
+    throw InputError(BaselinePath, "projection",
+                     "the baseline was estimated with --projection " + BaseRule +
+                         ", this run with --projection " + CurRule +
+                         ": use the same rule, or refresh the baseline");
   std::map<std::string, NodeView> BaseNodes = nodesOf(Base, BaselinePath);
   std::map<std::string, PhaseView> BasePhases = phasesOf(Base, BaselinePath);
   std::map<std::string, NodeView> CurNodes = nodesOf(Current, "");

@@ -13,7 +13,11 @@
 //    else the node's largest (a user runs on the whole node), with the same
 //    scaling; the base node stays at the phase's own, so the self-check and
 //    relative_to_base keep their meaning;
-//  - a node lacking the chosen profile uses the next-best one it has.
+//  - a node lacking the chosen profile uses the next-best one it has;
+//  - under the ratio rule each phase estimate is the absolute one times the
+//    phase's calibration tpi_phase(BN) / tpi_P(BN), with the tpi of the
+//    profile actually used (a fallback's own), so the base node gets the
+//    measured phase time back whichever profile it used.
 //
 //===----------------------------------------------------------------------===//
 #include "phaseprobe/error.h"
@@ -58,6 +62,16 @@ const char *phaseEstimateKindName(PhaseEstimate::Kind K) {
   return "?";
 }
 
+const char *projectionName(Projection P) { return P == Projection::Ratio ? "ratio" : "absolute"; }
+
+std::optional<Projection> parseProjection(const std::string &S) {
+  if (S == "absolute")
+    return Projection::Absolute;
+  if (S == "ratio")
+    return Projection::Ratio;
+  return std::nullopt;
+}
+
 const NodeEstimate *Estimate::baseNode() const {
   for (const NodeEstimate &N : nodes)
     if (N.node == base)
@@ -69,7 +83,7 @@ std::optional<double> Estimate::selfCheckPercent() const {
   const NodeEstimate *B = baseNode();
   if (!B || threads != 0 || measuredS <= 0)
     return std::nullopt;
-  return (B->timeS - measuredS) / measuredS * 100.0;
+  return (B->absoluteS - measuredS) / measuredS * 100.0;
 }
 
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
@@ -81,10 +95,11 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
 
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
                   const std::string &Base, const std::vector<std::string> &Nodes,
-                  const ThreadProjection &TP) {
+                  const ThreadProjection &TP, Projection Rule) {
   Estimate E;
   E.base = Base;
   E.projection = TP;
+  E.rule = Rule;
   E.threads = TP.mode == ThreadProjection::Fixed ? TP.threads : 0;
   E.measuredS = F.program.totalTimeS;
   for (const PhaseMatch &PM : M)
@@ -132,12 +147,19 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           PE.kind = R == 0 ? PhaseEstimate::Chosen : PhaseEstimate::Fallback;
           PE.rank = R;
           PE.tpiUs = *T;
-          PE.timeS = *T * PE.iterations * 1e-6;
+          double Absolute = *T * PE.iterations * 1e-6;
+          NE.absoluteS += Absolute;
+          // C.tpiUs was measured on the base node at the phase's thread
+          // count: the matcher only compares profiles there.
+          if (Rule == Projection::Ratio && C.tpiUs > 0 && P.tpiUs > 0)
+            PE.calibration = P.tpiUs / C.tpiUs;
+          PE.timeS = Absolute * PE.calibration;
           break;
         }
       }
       if (PE.kind == PhaseEstimate::Missing) {
         PE.timeS = P.timeS; // kept as measured on the base node, and flagged
+        NE.absoluteS += PE.timeS;
         ++NE.missing;
       } else if (PE.kind == PhaseEstimate::Fallback) {
         ++NE.fallbacks;
@@ -146,6 +168,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       NE.phases.push_back(PE);
     }
     NE.timeS = NE.phasesS + E.uncoveredS;
+    NE.absoluteS += E.uncoveredS;
     E.nodes.push_back(std::move(NE));
   }
   double BaseS = 0;

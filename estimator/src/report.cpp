@@ -42,6 +42,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
       if (PE.kind != PhaseEstimate::Missing) {
         J["tpi_us"] = PE.tpiUs;
         J["iterations"] = PE.iterations;
+        if (E.rule == Projection::Ratio)
+          J["calibration"] = tidy(PE.calibration);
       }
       if (PE.kind == PhaseEstimate::Fallback) {
         const Candidate &C = PM.ranked[PE.rank];
@@ -82,11 +84,14 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
                       {"rule", "kept as measured on the base node"}};
   if (const NodeEstimate *B = E.baseNode(); B && E.selfCheckPercent())
     Doc["self_check"] = {{"node", E.base},
-                         {"estimate_s", tidy(B->timeS)},
+                         {"estimate_s", tidy(B->absoluteS)},
                          {"measured_s", E.measuredS},
-                         {"error_percent", tidy(*E.selfCheckPercent())}};
+                         {"error_percent", tidy(*E.selfCheckPercent())},
+                         {"rule", projectionName(Projection::Absolute)}};
   else
     Doc["self_check"] = nullptr;
+  // Last: the time rule of every estimate above (--check compares it).
+  Doc["projection"] = projectionName(E.rule);
   return Doc;
 }
 

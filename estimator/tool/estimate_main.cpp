@@ -59,7 +59,14 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
           : std::string("each phase at its own thread count");
   std::fprintf(Out, "%s: base node %s (%s), pairing %s, %s\n", In.phasesPath.c_str(),
                In.base.c_str(), In.dbPath.c_str(), pairingName(In.pairing), How.c_str());
-  std::fprintf(Out, "\nphase estimates: T = tpi of the profile on the node x iterations\n");
+  if (E.rule == Projection::Ratio)
+    std::fprintf(Out,
+                 "\nphase estimates (--projection ratio): T = phase time on %s x tpi of the "
+                 "profile on the node / its tpi on %s (calibration = phase tpi / profile "
+                 "tpi on %s)\n",
+                 In.base.c_str(), In.base.c_str(), In.base.c_str());
+  else
+    std::fprintf(Out, "\nphase estimates: T = tpi of the profile on the node x iterations\n");
   // The threads column only where nodes may differ, so the other modes'
   // output stays as it was.
   auto NodeCol = [&](const std::string &Node, const std::string &Threads) {
@@ -86,6 +93,10 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
           const Candidate &C = PM.ranked[PE.rank];
           Profile =
               C.ubench + " " + formatStreams(C.streams) + " (" + fmt("%.4g", C.score.index) + ")";
+          if (E.rule == Projection::Ratio)
+            Profile += " calibration " + fmt("%.4g", PE.calibration);
+          if (PM.relaxed)
+            Profile += " RELAXED (tpi discard off)";
           if (PE.kind == PhaseEstimate::Fallback)
             Profile += " FALLBACK #" + std::to_string(PE.rank + 1) + ": " + PM.candidate->ubench +
                        " not measured here";
@@ -124,9 +135,12 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
   }
   if (const NodeEstimate *B = E.baseNode()) {
     if (auto Err = E.selfCheckPercent())
-      std::fprintf(Out, "self-check on %s: estimate %s s vs measured %s s (%+.2f%%)\n",
-                   In.base.c_str(), fmt("%.6g", B->timeS).c_str(), fmt("%.6g", E.measuredS).c_str(),
-                   *Err);
+      std::fprintf(Out, "self-check on %s: estimate %s s vs measured %s s (%+.2f%%)%s\n",
+                   In.base.c_str(), fmt("%.6g", B->absoluteS).c_str(),
+                   fmt("%.6g", E.measuredS).c_str(), *Err,
+                   E.rule == Projection::Ratio
+                       ? " by the absolute rule (the ratio rule gives the base run back)"
+                       : "");
     else
       std::fprintf(Out,
                    "self-check on %s: not applicable (the base run used other thread "
@@ -158,7 +172,8 @@ int main(int Argc, char **Argv) {
                "instrumented run on the base node (METHOD.md, stages 3 and 4)."};
   App.name("phaseprobe-estimate");
   std::string PhasesPath, DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
-  std::string ThreadsArg;
+  std::string ThreadsArg, ProjectionArg = "absolute";
+  bool Relax = false;
   double Tolerance = 0;
   App.add_option("phases", PhasesPath, "Phase file (phaseprobe.phases/1)");
   App.add_option("--db", DbPath, "NPPDB (SQLite) with the profiles of all nodes");
@@ -182,6 +197,13 @@ int main(int Argc, char **Argv) {
             return "expected a thread count (1 to 1048576) or 'native', found '" + S + "'";
           },
           "", "threads"));
+  App.add_option("--projection", ProjectionArg,
+                 "Time rule: absolute (tpi of the uB on the node x iterations, METHOD.md) or "
+                 "ratio (phase time on the base node x tpi on the node / tpi on the base node)")
+      ->check(CLI::IsMember({"absolute", "ratio"}));
+  App.add_flag("--relax-unmatched", Relax,
+               "Match phases that no profile survives again with the tpi discard off "
+               "(marked relaxed; meant for --projection ratio)");
   App.add_option("--json", JsonOut, "Also write the result as JSON (phaseprobe.estimate/1)");
   App.add_option("--csv", CsvOut, "Also write one CSV row per node and phase");
   App.add_option("--config", ConfigPath, "Matcher configuration (see matcher/README.md)");
@@ -217,6 +239,8 @@ int main(int Argc, char **Argv) {
     O.pairing = In.pairing;
     O.keep = 16; // the fallbacks a node without the candidate may use
     std::vector<PhaseMatch> M = matchPhases(In.phases, Src, In.config, In.streamKiB, O);
+    if (Relax)
+      relaxUnmatched(In.phases, Src, In.config, O, M);
     noteMissingThreadCounts(In, M);
     NppdbTpiLookup Lookup(*In.db);
     ThreadProjection TP;
@@ -224,7 +248,8 @@ int main(int Argc, char **Argv) {
       TP = ThreadProjection::native();
     else if (!ThreadsArg.empty())
       TP = ThreadProjection::fixed(unsigned(std::stoul(ThreadsArg)));
-    Estimate E = estimate(In.phases, M, Lookup, In.base, Nodes, TP);
+    Estimate E =
+        estimate(In.phases, M, Lookup, In.base, Nodes, TP, *parseProjection(ProjectionArg));
     nlohmann::ordered_json Doc = estimateReportJson(In, M, E);
     // Validate the baseline before writing anything.
     std::optional<CheckResult> Check;

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 namespace phaseprobe {
@@ -335,6 +336,31 @@ std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src
     M.weight = W;
   }
   return Out;
+}
+
+void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchConfig &C,
+                    const MatchOptions &O, std::vector<PhaseMatch> &M) {
+  MatchConfig Relaxed = C;
+  Relaxed.tpi.discardAbove.reset();
+  for (PhaseMatch &PM : M) {
+    if (PM.status != MatchStatus::NoProfile)
+      continue;
+    const Phase &P = F.phases[PM.phaseIndex];
+    if (O.onPhase)
+      O.onPhase(PM.phaseIndex);
+    PhaseMatch R = matchPhase(P, PM.streams, Src, Relaxed, O);
+    if (!R.matched())
+      continue;
+    R.phaseIndex = PM.phaseIndex;
+    R.weight = PM.weight;
+    R.relaxed = true;
+    char Diff[32];
+    std::snprintf(Diff, sizeof Diff, "%.1f%%", R.candidate->score.tpiDiff);
+    R.notes.push_back(std::string("no profile within the tpi discard; matched with it off "
+                                  "(relaxed): the candidate's tpi differs from the phase's by ") +
+                      Diff);
+    PM = std::move(R);
+  }
 }
 
 std::string queryNotation(const Phase &P, const std::vector<unsigned> &Streams) {

@@ -61,6 +61,8 @@ ojson matchReportJson(const PhaseFile &F, const std::string &Base, const std::ve
     J["id"] = P.id;
     J["matched"] = PM.matched();
     J["status"] = matchStatusName(PM.status);
+    if (PM.relaxed)
+      J["relaxed"] = true;
     J["weight"] = PM.weight;
     J["time_s"] = P.timeS;
     J["iterations"] = P.iterations;

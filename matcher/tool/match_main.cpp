@@ -25,7 +25,7 @@ int main(int Argc, char **Argv) {
                "microbenchmark profile measured on the base node (METHOD.md, stage 3)."};
   App.name("phaseprobe-match");
   std::string PhasesPath, DbPath, Base, JsonOut, ConfigPath, PairingArg;
-  bool Explain = false, PrintConfig = false;
+  bool Explain = false, PrintConfig = false, Relax = false;
   size_t Top = 0;
   App.add_option("phases", PhasesPath, "Phase file (phaseprobe.phases/1)");
   App.add_option("--db", DbPath, "NPPDB (SQLite) with the base node's profiles");
@@ -40,6 +40,9 @@ int main(int Argc, char **Argv) {
   App.add_option("--pairing", PairingArg,
                  "Stream pairing of multi-stream queries: ordered (METHOD.md) or best")
       ->check(CLI::IsMember({"ordered", "best"}));
+  App.add_flag("--relax-unmatched", Relax,
+               "Match phases that no profile survives again with the tpi discard off "
+               "(marked relaxed; for phaseprobe-estimate --projection ratio)");
   App.add_flag("--print-config", PrintConfig,
                "Print the configuration in force (defaults merged with --config) and exit");
 
@@ -67,6 +70,8 @@ int main(int Argc, char **Argv) {
     if (Explain)
       Log.attach(O);
     std::vector<PhaseMatch> M = matchPhases(In.phases, Src, In.config, In.streamKiB, O);
+    if (Relax)
+      relaxUnmatched(In.phases, Src, In.config, O, M);
     noteMissingThreadCounts(In, M);
 
     if (!JsonOut.empty())

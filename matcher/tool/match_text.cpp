@@ -38,6 +38,8 @@ void printMatchTable(std::FILE *Out, const MatchInputs &In, const std::vector<Ph
   for (const PhaseMatch &PM : M) {
     const Phase &P = F.phases[PM.phaseIndex];
     std::string Status = matchStatusName(PM.status);
+    if (PM.relaxed)
+      Status += " (relaxed)";
     std::fprintf(Out, "%-24s %7.2f%% %4u  %-22s", P.id.c_str(), PM.weight * 100, P.threads,
                  Status.c_str());
     if (PM.candidate) {

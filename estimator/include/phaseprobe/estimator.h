@@ -17,6 +17,19 @@
 // node has profiles at it, else the node's largest). Iterations are scaled by
 // phase threads / projected threads in every case.
 //
+// The time rule is a Projection: METHOD.md's absolute rule above (the
+// default), or the ratio rule
+//
+//     T_phase(TN) = T_phase(BN) * tpi_P(TN) / tpi_P(BN)
+//
+// which uses the uB only for how much faster or slower the node runs it: the
+// phase's own measured time per iteration replaces the uB's on the base
+// node. It is the absolute estimate times the calibration factor
+// tpi_phase(BN) / tpi_P(BN), so it corrects whatever the match left of the
+// tpi difference (the index lets a profile 80% off in tpi win). The
+// self-check always uses the absolute rule: under the ratio rule the base
+// node reproduces its own measurement by construction.
+//
 // A node without the chosen profile falls back to the next-best profile of
 // the phase's ranking that it has (said per phase); when it has none of them
 // the phase is kept as measured on the base node and the node is marked
@@ -74,6 +87,9 @@ struct PhaseEstimate {
   double tpiUs = 0;      ///< on the node (0 when Missing)
   double iterations = 0; ///< the phase's, scaled for a thread projection
   unsigned threads = 0;  ///< the thread count the profiles were looked up at
+  /// tpi of the phase / tpi of the profile, both on the base node at the
+  /// phase's thread count: 1 under Projection::Absolute.
+  double calibration = 1;
   double timeS = 0;
 };
 const char *phaseEstimateKindName(PhaseEstimate::Kind K);
@@ -83,8 +99,11 @@ struct NodeEstimate {
   std::vector<PhaseEstimate> phases; ///< one per matched phase, file order
   double phasesS = 0;                ///< sum of the phase estimates
   double timeS = 0;                  ///< phasesS + the uncovered time
-  double relativeToBase = 0;         ///< timeS / the base node's timeS
-  unsigned rank = 0;                 ///< 1 = fastest
+  /// The program estimate by METHOD.md's absolute rule (timeS under
+  /// Projection::Absolute): what the self-check compares.
+  double absoluteS = 0;
+  double relativeToBase = 0; ///< timeS / the base node's timeS
+  unsigned rank = 0;         ///< 1 = fastest
   size_t fallbacks = 0, missing = 0;
   /// The distinct thread counts its phases were projected onto, ascending
   /// (one value unless phases of different thread counts are projected
@@ -106,6 +125,14 @@ struct ThreadProjection {
   static ThreadProjection native() { return {Native, 0}; }
 };
 
+/// How a matched phase's time on a node follows from its profile there.
+enum class Projection {
+  Absolute, ///< tpi_P(TN) * iterations (METHOD.md)
+  Ratio     ///< T_phase(BN) * tpi_P(TN) / tpi_P(BN)
+};
+const char *projectionName(Projection P);
+std::optional<Projection> parseProjection(const std::string &S);
+
 struct EstimateOptions {
   /// Nodes to estimate (the base node is always added); empty: all.
   std::vector<std::string> nodes;
@@ -115,16 +142,19 @@ struct EstimateOptions {
 
 struct Estimate {
   std::string base;
-  unsigned threads = 0;            ///< the projection's thread count; 0 = the phases' own
-                                   ///< (also under Native, see projection)
-  ThreadProjection projection;     ///< how the thread counts were chosen
+  unsigned threads = 0;        ///< the projection's thread count; 0 = the phases' own
+                               ///< (also under Native, see projection)
+  ThreadProjection projection; ///< how the thread counts were chosen
+  Projection rule = Projection::Absolute;
   double measuredS = 0;            ///< program.total_time_s of the base run
   double coveredS = 0;             ///< base time of the matched phases
   double uncoveredS = 0;           ///< measuredS - coveredS, added to every node
   double coverage = 0;             ///< coveredS / measuredS
   std::vector<NodeEstimate> nodes; ///< ranked, fastest first
   const NodeEstimate *baseNode() const;
-  /// (base estimate - measured) / measured * 100; absent when the
+  /// (base estimate by the absolute rule - measured) / measured * 100
+  /// (under the ratio rule the base estimate equals the measurement for
+  /// every covered phase, so only the absolute one checks the match); absent when the
   /// projection changes the base node's thread count (--threads N: the base
   /// run is not comparable). Native keeps the base at the phases' own.
   std::optional<double> selfCheckPercent() const;
@@ -135,10 +165,10 @@ struct Estimate {
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
                   const std::string &Base, const std::vector<std::string> &Nodes, unsigned Threads);
 /// The same with any ThreadProjection (the overload above is Own for 0,
-/// Fixed otherwise).
+/// Fixed otherwise) and time rule.
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
                   const std::string &Base, const std::vector<std::string> &Nodes,
-                  const ThreadProjection &T);
+                  const ThreadProjection &T, Projection Rule = Projection::Absolute);
 
 /// "4", or "1,2" for a node whose phases were projected onto several counts.
 std::string formatThreadList(const std::vector<unsigned> &Threads);

@@ -247,6 +247,8 @@ struct PhaseMatch {
   bool tiesTruncated = false;
   /// Notes for the user (queries left out because of maxQueryStreams).
   std::vector<std::string> notes;
+  /// Matched only with the tpi discard off (relaxUnmatched()).
+  bool relaxed = false;
 
   bool matched() const { return status == MatchStatus::Matched; }
 };
@@ -277,6 +279,15 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
 /// threshold for streams (config override, else the base node's L1d).
 std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src,
                                     const MatchConfig &C, double StreamKiB, const MatchOptions &O);
+
+/// Matches again, with the tpi discard switched off, every phase of \p M
+/// that no profile survived (NoProfile), and marks those that match now as
+/// relaxed. Meant for the ratio projection, which takes the time per
+/// iteration from the phase itself and only the node-to-node ratio from the
+/// uB: a uB that walks the same streams is then a better guide than none,
+/// however much faster or slower per iteration it is. The tpi still scores.
+void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchConfig &C,
+                    const MatchOptions &O, std::vector<PhaseMatch> &M);
 
 //===--- Loading the inputs of a command -----------------------------------===//
 

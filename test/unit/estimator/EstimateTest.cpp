@@ -111,6 +111,74 @@ TEST(Estimate, WorkedExampleOfMethodMd) {
   EXPECT_NEAR(*E.selfCheckPercent(), (214.596 - 216.0614) / 216.0614 * 100, 1e-9);
 }
 
+TEST(Estimate, RatioRuleScalesThePhaseByTheProfilesNodeRatio) {
+  Fixture X;
+  X.M[0].candidate->tpiUs = 0.01316; // on bn, as the matcher found it
+  X.M[0].ranked[0].tpiUs = 0.01316;
+  X.M[0].ranked[1].tpiUs = 0.01242;
+  Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn1", "tn2", "tn3"}, ThreadProjection::own(),
+                        Projection::Ratio);
+  EXPECT_EQ(E.rule, Projection::Ratio);
+  double K = 0.01325 / 0.01316; // the phase runs 0.7% slower per iteration than its uB
+  EXPECT_NEAR(node(E, "bn").phases[0].calibration, K, 1e-12);
+  // The base node gets the phase's own time per iteration back...
+  EXPECT_NEAR(node(E, "bn").phases[0].timeS, 0.01325 * 16000, 1e-9);
+  // ...and every other node the uB's ratio to it: METHOD.md's measured
+  // 216.0, 193.9 and 458.9 s are nearer than the absolute 210.4, 183.7, 436.8.
+  EXPECT_NEAR(node(E, "tn1").phases[0].timeS, 210.4 * K, 1e-9);
+  EXPECT_NEAR(node(E, "tn2").phases[0].timeS, 183.68 * K, 1e-9);
+  EXPECT_NEAR(node(E, "tn3").phases[0].timeS, 436.8 * K, 1e-9);
+  EXPECT_NEAR(node(E, "tn3").timeS, 436.8 * K + E.uncoveredS, 1e-9);
+  // The self-check stays the absolute rule's (the ratio rule would be exact
+  // by construction and check nothing).
+  ASSERT_TRUE(E.selfCheckPercent());
+  EXPECT_NEAR(*E.selfCheckPercent(), (210.56 + 4.036 - 216.0614) / 216.0614 * 100, 1e-9);
+  EXPECT_NEAR(node(E, "bn").absoluteS, 210.56 + 4.036, 1e-9);
+
+  // A fallback is calibrated with its own base-node tpi.
+  X.L.Tpi = {{{"bn", "mbwXA2hc", 4}, 0.01316}, {{"tn4", "mbw1cX", 4}, 0.02484}};
+  E = estimate(X.F, X.M, X.L, "bn", {"tn4"}, ThreadProjection::own(), Projection::Ratio);
+  const PhaseEstimate &PE = node(E, "tn4").phases[0];
+  EXPECT_EQ(PE.kind, PhaseEstimate::Fallback);
+  EXPECT_NEAR(PE.calibration, 0.01325 / 0.01242, 1e-12);
+  EXPECT_NEAR(PE.timeS, 2 * 0.01325 * 16000, 1e-9); // twice the phase's base time
+
+  // Under --threads N the calibration is the base-node one at the phase's
+  // own thread count, applied to the scaled absolute estimate.
+  X.L.Tpi = {{{"bn", "mbwXA2hc", 4}, 0.01316}, {{"bn", "mbwXA2hc", 2}, 0.02}};
+  E = estimate(X.F, X.M, X.L, "bn", {}, ThreadProjection::fixed(2), Projection::Ratio);
+  EXPECT_NEAR(node(E, "bn").phases[0].timeS, 0.02 * 32000 * K, 1e-9);
+}
+
+TEST(Estimate, ReportsSayTheRule) {
+  Fixture X;
+  X.M[0].candidate->tpiUs = X.M[0].ranked[0].tpiUs = 0.01316;
+  PhaseStream S; // the report names the candidate's query streams
+  S.id = "v1";
+  S.tuple = T(15624, 32000, 8, Access::Shared);
+  X.F.phases[0].streams = {S};
+  X.M[0].queries.resize(1);
+  X.M[0].queries[0].streams = {0};
+  MatchInputs In;
+  In.phases = X.F;
+  In.base = "bn";
+  In.config = MatchConfig::defaults();
+  Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn1"}, ThreadProjection::own(), Projection::Ratio);
+  auto J = estimateReportJson(In, X.M, E);
+  EXPECT_EQ(J["projection"], "ratio");
+  EXPECT_NEAR(J["phases"][0]["estimates"]["tn1"]["calibration"].get<double>(), 0.01325 / 0.01316,
+              1e-9);
+  EXPECT_NEAR(J["self_check"]["estimate_s"].get<double>(), 210.56 + 4.036, 1e-9);
+  EXPECT_EQ(J["self_check"]["rule"], "absolute");
+  E = estimate(X.F, X.M, X.L, "bn", {"tn1"}, ThreadProjection::own());
+  J = estimateReportJson(In, X.M, E);
+  EXPECT_EQ(J["projection"], "absolute");
+  EXPECT_FALSE(J["phases"][0]["estimates"]["tn1"].contains("calibration"));
+  EXPECT_EQ(parseProjection("ratio"), Projection::Ratio);
+  EXPECT_EQ(parseProjection("absolute"), Projection::Absolute);
+  EXPECT_FALSE(parseProjection("relative"));
+}
+
 TEST(Estimate, FallbackToTheNextRankedProfileAndMissing) {
   Fixture X;
   X.L.Tpi[{"tn4", "mbw1cX", 4}] = 0.02; // tn4 lacks the candidate
@@ -316,6 +384,23 @@ TEST(Check, AnotherThreadCountIsReportedNotCompared) {
   EXPECT_FALSE(R.regressed);
   ASSERT_EQ(R.lines.size(), 2u);
   EXPECT_NE(R.lines[1].find("thread counts not compared"), std::string::npos) << R.lines[1];
+}
+
+TEST(Check, AnotherTimeRuleIsAnInputError) {
+  nlohmann::ordered_json Cur = doc(100), Base = doc(100);
+  Cur["projection"] = "ratio";
+  try {
+    checkAgainstBaseline(Cur, Base.dump(), "b.json", 0);
+    FAIL() << "no error";
+  } catch (const InputError &E) {
+    EXPECT_EQ(std::string(E.what()),
+              "b.json: projection: the baseline was estimated with --projection absolute, this "
+              "run with --projection ratio: use the same rule, or refresh the baseline");
+  }
+  Base["projection"] = "ratio";
+  EXPECT_FALSE(checkAgainstBaseline(Cur, Base.dump(), "b.json", 0).regressed);
+  Base["projection"] = 3;
+  EXPECT_THROW(checkAgainstBaseline(Cur, Base.dump(), "b.json", 0), InputError);
 }
 
 TEST(Check, BadBaselinesAreInputErrors) {

@@ -265,3 +265,38 @@ TEST(Match, PhaseSelectionByLeafWeightAndStreams) {
             "300:8:8:private;300:32000:8:shared"); // equal footprints keep file order
   EXPECT_FALSE(J["phases"][4].contains("candidate"));
 }
+
+TEST(Match, RelaxUnmatchedLiftsOnlyTheTpiDiscard) {
+  PhaseFile F;
+  F.program.totalTimeS = 100;
+  F.program.threads = 4;
+  Phase P = mmPhase(); // tpi 0.01325
+  P.timeS = 50;
+  F.phases.push_back(P);
+  P.id = "odd";
+  P.streams[0].tuple.footprintKiB = P.streams[1].tuple.footprintKiB = 300;
+  F.phases.push_back(P);
+  // Streams like the phase's, but ten times faster per iteration (755%:
+  // discarded), and a footprint far off (discarded by the footprint).
+  VectorProfileSource Src({Prof("fast", {T(15600, 32000, 8, Sh)}, 0.001325 * 1.1),
+                           Prof("far", {T(1, 8, 8, Pr)}, 0.01325)});
+  MatchConfig C = MatchConfig::defaults();
+  auto M = matchPhases(F, Src, C, 32, opts());
+  ASSERT_EQ(M[0].status, MatchStatus::NoProfile);
+  ASSERT_EQ(M[1].status, MatchStatus::NoProfile);
+  relaxUnmatched(F, Src, C, opts(), M);
+  ASSERT_TRUE(M[0].matched());
+  EXPECT_TRUE(M[0].relaxed);
+  EXPECT_EQ(M[0].phaseIndex, 0u);
+  EXPECT_DOUBLE_EQ(M[0].weight, 0.5);
+  EXPECT_EQ(M[0].candidate->ubench, "fast");
+  EXPECT_EQ(M[0].candidate->score.tpiPoints, 0); // the tpi still scores
+  ASSERT_FALSE(M[0].notes.empty());
+  EXPECT_NE(M[0].notes.back().find("relaxed"), std::string::npos);
+  // Other discards stay: nothing walks 300 KiB.
+  EXPECT_EQ(M[1].status, MatchStatus::NoProfile);
+  EXPECT_FALSE(M[1].relaxed);
+  auto J = matchReportJson(F, "bn", M, C, Pairing::Ordered);
+  EXPECT_EQ(J["phases"][0]["relaxed"], true);
+  EXPECT_FALSE(J["phases"][1].contains("relaxed"));
+}
