@@ -15,6 +15,7 @@
 // clone counts its iterations exactly like the original loop.
 //
 //===----------------------------------------------------------------------===//
+#include "node_info.h"
 #include "phase_writer.h"
 #include "runtime.h"
 #include "streams.h"
@@ -26,7 +27,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <hwloc.h>
 #include <new>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -97,20 +97,10 @@ PhaseContext currentContext() {
 }
 
 double l1dKiB() {
-  static double Cached = -1; // written once, from the exit hook
-  if (Cached >= 0)
-    return Cached;
-  Cached = 32; // the common size, should hwloc fail
-  hwloc_topology_t Topo;
-  if (hwloc_topology_init(&Topo) != 0)
-    return Cached;
-  if (hwloc_topology_load(Topo) == 0)
-    if (hwloc_obj_t O =
-            hwloc_get_next_obj_by_type(Topo, HWLOC_OBJ_L1CACHE, nullptr))
-      if (O->attr && O->attr->cache.size)
-        Cached = double(O->attr->cache.size / 1024);
-  hwloc_topology_destroy(Topo);
-  return Cached;
+  // The node description already loaded hwloc once; a second topology load
+  // at exit cost as much again.
+  const NodeFacts &F = nodeFacts();
+  return F.Known && F.L1dKiB ? double(F.L1dKiB) : 32.0; // the common size
 }
 
 /// The phase writer's hook: phase \p Phase's "streams" array.
