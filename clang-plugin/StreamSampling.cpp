@@ -12,7 +12,8 @@
 //   L.clone:    a copy of L whose loads and stores first call
 //               __phaseprobe_sample(&site, addr); its backedges go through
 //   backedge:   if (--burst > 0) goto header.clone
-//               __phaseprobe_burst_stop(); goto header       ; rest runs plain
+//               __phaseprobe_burst_stop(); goto header.rest  ; rest runs plain
+//   L.rest:     a plain copy of L (the original keeps its single entry)
 //   each exit:  if (sampled) __phaseprobe_burst_end(&countdown[L], trip)
 //
 // countdown[L] is an internal thread-local i64 per loop, starting at 1 so the
@@ -328,15 +329,35 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     }
   }
 
-  // The clone.
-  ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 16> Clones;
+  // The clone, and a plain copy for the rest of a sampled execution. Were the
+  // burst to hand over to the original loop, that loop would have a second
+  // entry in mid-iteration: its trip count would no longer be a constant,
+  // and short loops (bt's five components) would no longer be unrolled nor
+  // the loops around them vectorized, with sampling off too (4.4x the
+  // instructions in bt_compute_rhs).
+  ValueToValueMapTy VMap, RestMap;
+  SmallVector<BasicBlock *, 16> Clones, Rest;
   for (BasicBlock *BB : L->blocks()) {
     BasicBlock *C = CloneBasicBlock(BB, VMap, ".ppclone", &F);
     VMap[BB] = C;
     Clones.push_back(C);
+    BasicBlock *R = CloneBasicBlock(BB, RestMap, ".pprest", &F);
+    RestMap[BB] = R;
+    Rest.push_back(R);
   }
   remapInstructionsInBlocks(Clones, VMap);
+  remapInstructionsInBlocks(Rest, RestMap);
+  auto *RestHeader = cast<BasicBlock>(RestMap[Header]);
+  for (BasicBlock *R : Rest)
+    if (MDNode *ID = R->getTerminator()->getMetadata(LLVMContext::MD_loop)) {
+      // Its own loop identity, with the original's hints (simd width...).
+      SmallVector<Metadata *, 4> Ops{nullptr};
+      for (unsigned I = 1; I < ID->getNumOperands(); ++I)
+        Ops.push_back(ID->getOperand(I));
+      MDNode *NewID = MDNode::getDistinct(Ctx, Ops);
+      NewID->replaceOperandWith(0, NewID);
+      R->getTerminator()->setMetadata(LLVMContext::MD_loop, NewID);
+    }
   // The clone counts its iterations in a counter of its own, added to the
   // real one at the loop exit. Were the counter's value to flow from the
   // clone's recurrence into the original loop (even once, at the hand-over),
@@ -407,7 +428,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     Br->setMetadata(LLVMContext::MD_loop, LoopID);
     IRBuilder<> SB(Stop);
     SB.CreateCall(BurstStop);
-    SB.CreateBr(Header);
+    SB.CreateBr(RestHeader);
   }
 
   // Exits: PHIs learn the clone's edges, then the end-of-execution report.
@@ -418,9 +439,11 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
         if (!L->contains(In))
           continue;
         Value *V = P.getIncomingValue(I);
-        auto It = VMap.find(V);
-        Value *NV = It != VMap.end() ? static_cast<Value *>(It->second) : V;
-        P.addIncoming(NV, cast<BasicBlock>(VMap[In]));
+        for (ValueToValueMapTy *Map : {&VMap, &RestMap}) {
+          auto It = Map->find(V);
+          Value *NV = It != Map->end() ? static_cast<Value *>(It->second) : V;
+          P.addIncoming(NV, cast<BasicBlock>((*Map)[In]));
+        }
       }
     IRBuilder<> B(&*E->getFirstInsertionPt());
     Value *Was = B.CreateLoad(I1, Sampled);
