@@ -13,6 +13,12 @@ it to bench/results/overhead-<date>.txt (or --out). Re-run on a quiet machine
 for numbers to quote:
 
     bench/overhead/run.py --build build --runs 9 --threads 4
+
+--instructions adds the instruction counts of one run of each build under
+valgrind's callgrind: deterministic, so it shows an overhead of a few percent
+that the wall times of a noisy machine cannot resolve (it misses what costs
+time without instructions, such as cache misses). The counted runs use one
+thread: with more, libomp's spin-waiting at barriers adds a varying count.
 """
 import argparse
 import datetime
@@ -20,6 +26,7 @@ import os
 import platform
 import resource
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -77,6 +84,22 @@ def run_once(exe, args, env):
     return elapsed, cpu, proc.stdout
 
 
+def instructions(exe, args, env):
+    """Instructions the process executed (valgrind's callgrind): the same count
+    for the same binary and input whatever else the machine does, so a small
+    overhead survives the noise that wall times carry on a shared VM."""
+    with tempfile.TemporaryDirectory(prefix="pp-cg-") as d:
+        proc = subprocess.run(["valgrind", "--tool=callgrind",
+                               "--callgrind-out-file=" + os.path.join(d, "cg.out"), exe] + args,
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        sys.exit("run.py: valgrind %s %s failed with exit code %d" % (exe, " ".join(args), proc.returncode))
+    for line in proc.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1].strip())
+    sys.exit("run.py: valgrind %s: no instruction count in its output" % exe)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"),
@@ -86,7 +109,12 @@ def main():
                     help="OMP_NUM_THREADS (default: leave the runtime's default)")
     ap.add_argument("--quick", action="store_true", help="tiny workloads (smoke test)")
     ap.add_argument("--out", help="result file (default: bench/results/overhead-<date>.txt)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the instructions of one run of each build under valgrind "
+                         "(deterministic; about 50x slower than a run)")
     opts = ap.parse_args()
+    if opts.instructions and not shutil.which("valgrind"):
+        ap.error("--instructions needs valgrind (apt-get install valgrind)")
     if opts.runs < 5:
         ap.error("--runs must be at least 5")
     exdir = os.path.join(opts.build, "examples")
@@ -96,7 +124,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="pp-overhead-")
     env["PHASEPROBE_OUT"] = os.path.join(tmp, "out.json")
 
-    rows = []
+    rows, counts = [], []
     for name, args in (QUICK if opts.quick else WORKLOADS):
         plain, inst = os.path.join(exdir, name + ".plain"), os.path.join(exdir, name)
         for exe in (plain, inst):
@@ -119,6 +147,10 @@ def main():
         rows.append((name, " ".join(args), mp, min(tp), max(tp), mi, min(ti), max(ti),
                      (mi / mp - 1.0) * 100.0,
                      (statistics.median(ci) / statistics.median(cp) - 1.0) * 100.0))
+        if opts.instructions:
+            one = dict(env, OMP_NUM_THREADS="1")
+            ip, ii = instructions(plain, args, one), instructions(inst, args, one)
+            counts.append((name, " ".join(args), ip, ii, (ii / ip - 1.0) * 100.0))
 
     lines = [
         "phaseprobe timing-only overhead (PHASEPROBE_SAMPLING=off), plain vs instrumented",
@@ -142,6 +174,13 @@ def main():
                  " for user+sys CPU time")
     lines.append("largest median wall-time overhead of the workloads (mm 8 = fixed start-up"
                  " + exit cost, excluded): %.2f%% (goal: <= 3%%)" % worst)
+    if counts:
+        lines += ["", "instructions (valgrind callgrind, one run each, OMP_NUM_THREADS=1):",
+                  "%-6s %-10s %14s %14s %9s" % ("prog", "args", "plain", "inst", "overhead")]
+        for c in counts:
+            lines.append("%-6s %-10s %14d %14d %8.2f%%" % c)
+        worst_i = max(c[4] for c in counts if not (c[0] == "mm" and c[1] == "8"))
+        lines.append("largest instruction overhead of the workloads (mm 8 excluded): %.2f%%" % worst_i)
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     out = opts.out or os.path.join(
