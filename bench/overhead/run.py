@@ -26,7 +26,6 @@ import os
 import platform
 import resource
 import shlex
-import shutil
 import statistics
 import subprocess
 import sys
@@ -35,6 +34,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+import instructions  # noqa: E402  (bench/instructions.py)
 
 # (example, arguments): sized to run about a second each on a 2020 laptop core.
 # "mm 8" does almost nothing: it shows the fixed start-up + exit cost (loading
@@ -84,22 +85,6 @@ def run_once(exe, args, env):
     return elapsed, cpu, proc.stdout
 
 
-def instructions(exe, args, env):
-    """Instructions the process executed (valgrind's callgrind): the same count
-    for the same binary and input whatever else the machine does, so a small
-    overhead survives the noise that wall times carry on a shared VM."""
-    with tempfile.TemporaryDirectory(prefix="pp-cg-") as d:
-        proc = subprocess.run(["valgrind", "--tool=callgrind",
-                               "--callgrind-out-file=" + os.path.join(d, "cg.out"), exe] + args,
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if proc.returncode != 0:
-        sys.exit("run.py: valgrind %s %s failed with exit code %d" % (exe, " ".join(args), proc.returncode))
-    for line in proc.stderr.splitlines():
-        if "Collected :" in line:
-            return int(line.split(":")[-1].strip())
-    sys.exit("run.py: valgrind %s: no instruction count in its output" % exe)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"),
@@ -113,7 +98,7 @@ def main():
                     help="also count the instructions of one run of each build under valgrind "
                          "(deterministic; about 50x slower than a run)")
     opts = ap.parse_args()
-    if opts.instructions and not shutil.which("valgrind"):
+    if opts.instructions and not instructions.available():
         ap.error("--instructions needs valgrind (apt-get install valgrind)")
     if opts.runs < 5:
         ap.error("--runs must be at least 5")
@@ -149,7 +134,7 @@ def main():
                      (statistics.median(ci) / statistics.median(cp) - 1.0) * 100.0))
         if opts.instructions:
             one = dict(env, OMP_NUM_THREADS="1")
-            ip, ii = instructions(plain, args, one), instructions(inst, args, one)
+            ip, ii = instructions.count(plain, args, one), instructions.count(inst, args, one)
             counts.append((name, " ".join(args), ip, ii, (ii / ip - 1.0) * 100.0))
 
     lines = [

@@ -14,8 +14,12 @@ import os
 import platform
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import instructions  # noqa: E402  (bench/instructions.py)
 
 WORKLOADS = [  # name, args; the main phase is the one with most iterations
     ("triad", ["8388608", "20"]),
@@ -76,13 +80,17 @@ def main():
     ap.add_argument("--cmd", default="bench/sampling/run.sh")
     ap.add_argument("--root", default=".")
     ap.add_argument("--out")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the instructions of one run of each (1 thread, valgrind)")
     a = ap.parse_args()
+    if a.instructions and not instructions.available():
+        ap.error("--instructions needs valgrind (apt-get install valgrind)")
     tmp = tempfile.mkdtemp()
     base = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OMP_PROC_BIND="true")
     for k in list(base):
         if k.startswith("PHASEPROBE_"):
             del base[k]
-    rows = []
+    rows, counts = [], []
     for name, args in WORKLOADS:
         t = {"plain": [], "off": [], "on": []}
         tpi = {"off": [], "on": []}
@@ -98,6 +106,12 @@ def main():
                 if mode == "on":
                     nstreams = n
         rows.append((name, args, t, tpi, nstreams))
+        if a.instructions:
+            one = dict(base, OMP_NUM_THREADS="1", PHASEPROBE_OUT=os.path.join(tmp, "cg.json"))
+            pp = os.path.join(a.bin, name + ".pp")
+            counts.append((name, " ".join(args), instructions.count(os.path.join(a.bin, name + ".plain"), args, one),
+                           instructions.count(pp, args, dict(one, PHASEPROBE_SAMPLING="off")),
+                           instructions.count(pp, args, dict(one, PHASEPROBE_SAMPLING="on"))))
     now = datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ")
     lines = [
         "phaseprobe stream-sampling overhead: plain vs PHASEPROBE_SAMPLING=off vs on",
@@ -125,6 +139,15 @@ def main():
             100 * off, 100 * on, ratio, ns))
     lines += ["", "largest median overhead: sampling off %.2f%% (goal <= 3%%), "
               "sampling on %.2f%% (goal <= 10%%, target 3%%)" % (100 * worst_off, 100 * worst_on)]
+    if counts:
+        lines += ["", "instructions (valgrind callgrind, one run each, OMP_NUM_THREADS=1):",
+                  "%-7s %-22s %14s %14s %14s %8s %8s" % ("prog", "args", "plain", "off", "on",
+                                                       "off ovh", "on ovh")]
+        for name, args, p, off, on in counts:
+            lines.append("%-7s %-22s %14d %14d %14d %7.2f%% %7.2f%%" % (
+                name, args, p, off, on, 100 * (off / p - 1), 100 * (on / p - 1)))
+        lines.append("largest instruction overhead: sampling off %.2f%%, sampling on %.2f%%" % (
+            max(100 * (c[3] / c[2] - 1) for c in counts), max(100 * (c[4] / c[2] - 1) for c in counts)))
     text = "\n".join(lines) + "\n"
     print(text, end="")
     out = a.out or os.path.join(a.root, "bench", "results", "sampling-%s-%s.txt" % (

@@ -6,14 +6,17 @@
 # and the tpi with sampling on relative to off) and writes it to
 # bench/results/sampling-<host>-<date>.txt.
 #
-# usage: bench/sampling/run.sh [BUILD_DIR] [RUNS] [THREADS]
+# usage: bench/sampling/run.sh [BUILD_DIR] [RUNS] [THREADS] [--instructions]
 #        (defaults: build, 5, all CPUs). Re-run on a quiet machine to quote.
+#        --instructions adds instruction counts (valgrind, 1 thread): noise-free.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 RUNS=${2:-5}
 THREADS=${3:-$(nproc)}
+EXTRA=()
+[ "${4:-}" = "--instructions" ] && EXTRA=(--instructions)
 CLANG=$(sed -n 's/^PHASEPROBE_CLANG:FILEPATH=//p' "$BUILD/CMakeCache.txt" 2>/dev/null || true)
 CLANG=${CLANG:-clang}
 [ -f "$BUILD/lib/libphaseprobe.so" ] || { echo "run.sh: $BUILD/lib/libphaseprobe.so not built" >&2; exit 2; }
@@ -26,5 +29,5 @@ build() { # name source
 }
 for k in triad rows gather; do build "$k" "$HERE/kernels/$k.c"; done
 build mm "$ROOT/examples/mm.c"
-exec python3 "$HERE/measure.py" --bin "$BIN" --runs "$RUNS" --threads "$THREADS" \
+exec python3 "$HERE/measure.py" --bin "$BIN" --runs "$RUNS" --threads "$THREADS" "${EXTRA[@]}" \
   --cmd "bench/sampling/run.sh $*" --root "$ROOT"
