@@ -12,8 +12,14 @@
 //   L.clone:    a copy of L whose loads and stores first call
 //               __phaseprobe_sample(&site, addr); its backedges go through
 //   backedge:   if (--burst > 0) goto header.clone
-//               __phaseprobe_burst_stop(); goto header.rest  ; rest runs plain
-//   L.rest:     a plain copy of L (the original keeps its single entry)
+//               __phaseprobe_burst_stop(); goto header       ; rest runs plain
+//
+// A loop with a short constant trip count (`for (m = 0; m < 5; m++)`) runs
+// whole in its clone instead: handing over would give the original loop a
+// second entry in mid-iteration, its trip count would no longer be a
+// constant, and the optimizer would no longer unroll it fully nor vectorize
+// the loop around it (4.4x the instructions in bt's bt_compute_rhs, with
+// sampling off too). Such an execution is shorter than a burst anyway.
 //   each exit:  if (sampled) __phaseprobe_burst_end(&countdown[L], trip)
 //
 // countdown[L] is an internal thread-local i64 per loop, starting at 1 so the
@@ -84,8 +90,7 @@ void Sampler::declareRuntime() {
   PointerType *I64Ptr = compat::pointerTo(I64);
   SiteTy = StructType::get(Ctx, {I32, I32, Ptr});
   BurstBegin = M.getOrInsertFunction("__phaseprobe_burst_begin", I32, I64Ptr);
-  Sample = M.getOrInsertFunction("__phaseprobe_sample", Void,
-                                 compat::pointerTo(SiteTy), Ptr);
+  Sample = M.getOrInsertFunction("__phaseprobe_sample", Void, compat::pointerTo(SiteTy), Ptr);
   BurstStop = M.getOrInsertFunction("__phaseprobe_burst_stop", Void);
   BurstEnd = M.getOrInsertFunction("__phaseprobe_burst_end", Void, I64Ptr, I64);
 }
@@ -94,11 +99,9 @@ void Sampler::declareRuntime() {
 /// function calling one runs (orphaned) inside some region, possibly one of
 /// another translation unit.
 static bool isWorksharingEntry(StringRef Name) {
-  return Name.startswith("__kmpc_for_static_init") ||
-         Name.startswith("__kmpc_dispatch_init") ||
-         Name.startswith("__kmpc_dist_for_static_init") ||
-         Name == "__kmpc_single" || Name == "__kmpc_master" ||
-         Name == "__kmpc_masked";
+  return Name.startswith("__kmpc_for_static_init") || Name.startswith("__kmpc_dispatch_init") ||
+         Name.startswith("__kmpc_dist_for_static_init") || Name == "__kmpc_single" ||
+         Name == "__kmpc_master" || Name == "__kmpc_masked";
 }
 
 /// Outlined region bodies (the function operand of __kmpc_fork_call and
@@ -117,11 +120,10 @@ SetVector<Function *> Sampler::parallelCode() {
           Set.insert(&F);
           continue;
         }
-        if (CB->arg_size() < 3 || (Callee->getName() != "__kmpc_fork_call" &&
-                                   Callee->getName() != "__kmpc_fork_teams"))
+        if (CB->arg_size() < 3 ||
+            (Callee->getName() != "__kmpc_fork_call" && Callee->getName() != "__kmpc_fork_teams"))
           continue;
-        if (auto *Body = dyn_cast<Function>(
-                CB->getArgOperand(2)->stripPointerCasts()))
+        if (auto *Body = dyn_cast<Function>(CB->getArgOperand(2)->stripPointerCasts()))
           if (!Body->isDeclaration())
             Set.insert(Body);
       }
@@ -129,10 +131,9 @@ SetVector<Function *> Sampler::parallelCode() {
     for (BasicBlock &BB : *Set[I])
       for (Instruction &Inst : BB)
         if (auto *CB = dyn_cast<CallBase>(&Inst))
-          if (Function *Callee = dyn_cast_or_null<Function>(
-                  CB->getCalledOperand()->stripPointerCasts()))
-            if (!Callee->isDeclaration() &&
-                !Callee->getName().startswith("__phaseprobe"))
+          if (Function *Callee =
+                  dyn_cast_or_null<Function>(CB->getCalledOperand()->stripPointerCasts()))
+            if (!Callee->isDeclaration() && !Callee->getName().startswith("__phaseprobe"))
               Set.insert(Callee);
   return Set;
 }
@@ -142,8 +143,7 @@ SetVector<Function *> Sampler::parallelCode() {
 /// the loop, and loads of local variables the loop never writes (clang
 /// reloads `i` and `a` from their stack slots at each use). Such accesses are
 /// scalars after mem2reg/LICM (c[i][j] inside a k loop), not streams.
-bool Sampler::invariantAddress(const Value *V, const Loop &L,
-                               unsigned Depth) const {
+bool Sampler::invariantAddress(const Value *V, const Loop &L, unsigned Depth) const {
   V = V->stripPointerCasts();
   if (isa<Constant>(V) || isa<Argument>(V))
     return true;
@@ -175,8 +175,7 @@ bool Sampler::invariantAddress(const Value *V, const Loop &L,
       }
     return true;
   }
-  if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) ||
-      isa<BinaryOperator>(I)) {
+  if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<BinaryOperator>(I)) {
     for (const Use &Op : I->operands())
       if (!invariantAddress(Op, L, Depth + 1))
         return false;
@@ -209,9 +208,7 @@ Constant *Sampler::siteFor(const Instruction &I) {
       File = Scope->getFilename();
     // basename:line:col, like phase ids.
     if (D.getLine() && !File.empty())
-      Loc = (sys::path::filename(File) + ":" + Twine(D.getLine()) + ":" +
-             Twine(D.getCol()))
-                .str();
+      Loc = (sys::path::filename(File) + ":" + Twine(D.getLine()) + ":" + Twine(D.getCol())).str();
   }
   if (Loc.empty())
     Loc = (I.getFunction()->getName() + "#" + Twine(Sites)).str();
@@ -219,14 +216,12 @@ Constant *Sampler::siteFor(const Instruction &I) {
   Constant *&Str = Strings[Loc];
   if (!Str) {
     auto *Init = ConstantDataArray::getString(Ctx, Loc);
-    auto *GV = new GlobalVariable(M, Init->getType(), true,
-                                  GlobalValue::PrivateLinkage, Init,
+    auto *GV = new GlobalVariable(M, Init->getType(), true, GlobalValue::PrivateLinkage, Init,
                                   "__phaseprobe.site.loc");
     GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
     Str = ConstantExpr::getPointerCast(GV, compat::bytePtrTy(Ctx));
   }
-  Type *AccessTy = isa<LoadInst>(I) ? I.getType()
-                                    : cast<StoreInst>(I).getValueOperand()->getType();
+  Type *AccessTy = isa<LoadInst>(I) ? I.getType() : cast<StoreInst>(I).getValueOperand()->getType();
   Type *I32 = Type::getInt32Ty(Ctx);
   Constant *Init = ConstantStruct::get(
       SiteTy, {ConstantInt::get(I32, DL.getTypeStoreSize(AccessTy).getFixedSize()),
@@ -259,6 +254,51 @@ AllocaInst *Sampler::iterationCounter(Function &F) const {
   return nullptr;
 }
 
+/// Executions of at most this many iterations run whole in the clone (the
+/// runtime's default burst is 128 iterations).
+constexpr std::int64_t ShortTrip = 128;
+
+/// The last constant stored into \p Slot in \p BB or the blocks that lead
+/// to it alone (clang's for-init sits in or just before the preheader).
+const ConstantInt *constantStoredBefore(const BasicBlock *BB, const Value *Slot) {
+  for (unsigned Depth = 0; BB && Depth < 4; ++Depth, BB = BB->getSinglePredecessor())
+    for (auto I = BB->rbegin(); I != BB->rend(); ++I)
+      if (auto *St = dyn_cast<StoreInst>(&*I))
+        if (St->getPointerOperand() == Slot)
+          return dyn_cast<ConstantInt>(St->getValueOperand());
+  return nullptr;
+}
+
+/// Whether \p L, still in clang's raw form (its counter in a stack slot),
+/// tests `slot <cmp> constant` in its header and the slot starts at a
+/// constant at most ShortTrip away: a loop the optimizer can unroll fully.
+bool shortConstantTrip(const Loop &L, const BasicBlock *Pre) {
+  auto *Br = dyn_cast<BranchInst>(L.getHeader()->getTerminator());
+  if (!Br || !Br->isConditional())
+    return false;
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp)
+    return false;
+  auto SlotOf = [](const Value *V) -> const Value * {
+    if (auto *C = dyn_cast<CastInst>(V))
+      V = C->getOperand(0);
+    auto *Ld = dyn_cast<LoadInst>(V);
+    return Ld && isa<AllocaInst>(Ld->getPointerOperand()) ? Ld->getPointerOperand() : nullptr;
+  };
+  for (unsigned Side = 0; Side < 2; ++Side) {
+    const Value *Slot = SlotOf(Cmp->getOperand(Side));
+    auto *Bound = dyn_cast<ConstantInt>(Cmp->getOperand(1 - Side));
+    if (!Slot || !Bound)
+      continue;
+    const ConstantInt *Start = constantStoredBefore(Pre, Slot);
+    if (!Start || Start->getBitWidth() > 64 || Bound->getBitWidth() > 64)
+      return false;
+    std::int64_t Span = Bound->getSExtValue() - Start->getSExtValue();
+    return Span >= -ShortTrip && Span <= ShortTrip;
+  }
+  return false;
+}
+
 bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
@@ -270,8 +310,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
   bool HasAccess = false;
   for (BasicBlock *BB : L->blocks()) {
     if (BB->isEHPad() || isa<InvokeInst>(BB->getTerminator()) ||
-        isa<CallBrInst>(BB->getTerminator()) ||
-        isa<IndirectBrInst>(BB->getTerminator()))
+        isa<CallBrInst>(BB->getTerminator()) || isa<IndirectBrInst>(BB->getTerminator()))
       return false;
     for (Instruction &I : *BB) {
       for (User *U : I.users())
@@ -304,8 +343,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
   unsigned N = Loops++;
   auto *Countdown = new GlobalVariable(
       M, I64, false, GlobalValue::InternalLinkage, ConstantInt::get(I64, 1),
-      "__phaseprobe.countdown." + Twine(N), nullptr,
-      GlobalValue::GeneralDynamicTLSModel);
+      "__phaseprobe.countdown." + Twine(N), nullptr, GlobalValue::GeneralDynamicTLSModel);
   IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
   AllocaInst *Sampled = EB.CreateAlloca(I1, nullptr, "__phaseprobe.sampled");
   AllocaInst *Start = EB.CreateAlloca(I64, nullptr, "__phaseprobe.start");
@@ -323,41 +361,19 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     L->getLoopLatches(Latches);
     for (BasicBlock *Latch : Latches) {
       IRBuilder<> B(Latch->getTerminator());
-      B.CreateStore(
-          B.CreateAdd(B.CreateLoad(I64, Counter), ConstantInt::get(I64, 1)),
-          Counter);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Counter), ConstantInt::get(I64, 1)), Counter);
     }
   }
 
-  // The clone, and a plain copy for the rest of a sampled execution. Were the
-  // burst to hand over to the original loop, that loop would have a second
-  // entry in mid-iteration: its trip count would no longer be a constant,
-  // and short loops (bt's five components) would no longer be unrolled nor
-  // the loops around them vectorized, with sampling off too (4.4x the
-  // instructions in bt_compute_rhs).
-  ValueToValueMapTy VMap, RestMap;
-  SmallVector<BasicBlock *, 16> Clones, Rest;
+  // The clone.
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 16> Clones;
   for (BasicBlock *BB : L->blocks()) {
     BasicBlock *C = CloneBasicBlock(BB, VMap, ".ppclone", &F);
     VMap[BB] = C;
     Clones.push_back(C);
-    BasicBlock *R = CloneBasicBlock(BB, RestMap, ".pprest", &F);
-    RestMap[BB] = R;
-    Rest.push_back(R);
   }
   remapInstructionsInBlocks(Clones, VMap);
-  remapInstructionsInBlocks(Rest, RestMap);
-  auto *RestHeader = cast<BasicBlock>(RestMap[Header]);
-  for (BasicBlock *R : Rest)
-    if (MDNode *ID = R->getTerminator()->getMetadata(LLVMContext::MD_loop)) {
-      // Its own loop identity, with the original's hints (simd width...).
-      SmallVector<Metadata *, 4> Ops{nullptr};
-      for (unsigned I = 1; I < ID->getNumOperands(); ++I)
-        Ops.push_back(ID->getOperand(I));
-      MDNode *NewID = MDNode::getDistinct(Ctx, Ops);
-      NewID->replaceOperandWith(0, NewID);
-      R->getTerminator()->setMetadata(LLVMContext::MD_loop, NewID);
-    }
   // The clone counts its iterations in a counter of its own, added to the
   // real one at the loop exit. Were the counter's value to flow from the
   // clone's recurrence into the original loop (even once, at the hand-over),
@@ -375,9 +391,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
       U->set(CloneCtr);
   }
   auto HandOver = [&](IRBuilder<> &B) {
-    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Counter),
-                              B.CreateLoad(I64, CloneCtr)),
-                  Counter);
+    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Counter), B.CreateLoad(I64, CloneCtr)), Counter);
     B.CreateStore(ConstantInt::get(I64, 0), CloneCtr);
   };
   SmallVector<Instruction *, 32> ToSample;
@@ -394,41 +408,52 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
         Accesses.push_back(&I);
     for (Instruction *I : Accesses) {
       IRBuilder<> B(I);
-      Value *Addr = B.CreatePointerCast(
-          const_cast<Value *>(getLoadStorePointerOperand(I)),
-          compat::bytePtrTy(Ctx));
+      Value *Addr = B.CreatePointerCast(const_cast<Value *>(getLoadStorePointerOperand(I)),
+                                        compat::bytePtrTy(Ctx));
       B.CreateCall(Sample, {siteFor(*I), Addr})->setDebugLoc(I->getDebugLoc());
     }
     // The original loop's identity stays with the original.
     C->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
   }
 
-  // Backedges of the clone count the burst down, then hand over.
-  BasicBlock *Back = BasicBlock::Create(Ctx, "pp.backedge", &F);
-  BasicBlock *Stop = BasicBlock::Create(Ctx, "pp.stop", &F);
-  for (BasicBlock *C : Clones) {
-    Instruction *T = C->getTerminator();
-    for (unsigned S = 0; S < T->getNumSuccessors(); ++S)
-      if (T->getSuccessor(S) == CloneHeader)
-        T->setSuccessor(S, Back);
-  }
-  {
-    IRBuilder<> B(Back);
-    Value *Left = B.CreateSub(B.CreateLoad(I32, Burst), ConstantInt::get(I32, 1));
-    B.CreateStore(Left, Burst);
-    BranchInst *Br = B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I32, 0)),
-                                    CloneHeader, Stop);
+  // The clone is never vectorized nor unrolled: each sampled access is one
+  // element's address.
+  auto CloneLoopID = [&]() {
     MDNode *Self = MDNode::getDistinct(Ctx, {nullptr});
-    MDNode *NoVec = MDNode::get(
-        Ctx, {MDString::get(Ctx, "llvm.loop.vectorize.enable"),
-              ConstantAsMetadata::get(ConstantInt::getFalse(Ctx))});
+    MDNode *NoVec = MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.vectorize.enable"),
+                                      ConstantAsMetadata::get(ConstantInt::getFalse(Ctx))});
     MDNode *NoUnroll = MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.unroll.disable")});
     MDNode *LoopID = MDNode::getDistinct(Ctx, {Self, NoVec, NoUnroll});
     LoopID->replaceOperandWith(0, LoopID);
-    Br->setMetadata(LLVMContext::MD_loop, LoopID);
+    return LoopID;
+  };
+  if (shortConstantTrip(*L, Pre)) {
+    // Runs whole in the clone: its own backedges stay.
+    for (BasicBlock *C : Clones) {
+      Instruction *T = C->getTerminator();
+      for (unsigned S = 0; S < T->getNumSuccessors(); ++S)
+        if (T->getSuccessor(S) == CloneHeader)
+          T->setMetadata(LLVMContext::MD_loop, CloneLoopID());
+    }
+  } else {
+    // Backedges of the clone count the burst down, then hand over.
+    BasicBlock *Back = BasicBlock::Create(Ctx, "pp.backedge", &F);
+    BasicBlock *Stop = BasicBlock::Create(Ctx, "pp.stop", &F);
+    for (BasicBlock *C : Clones) {
+      Instruction *T = C->getTerminator();
+      for (unsigned S = 0; S < T->getNumSuccessors(); ++S)
+        if (T->getSuccessor(S) == CloneHeader)
+          T->setSuccessor(S, Back);
+    }
+    IRBuilder<> B(Back);
+    Value *Left = B.CreateSub(B.CreateLoad(I32, Burst), ConstantInt::get(I32, 1));
+    B.CreateStore(Left, Burst);
+    BranchInst *Br =
+        B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I32, 0)), CloneHeader, Stop);
+    Br->setMetadata(LLVMContext::MD_loop, CloneLoopID());
     IRBuilder<> SB(Stop);
     SB.CreateCall(BurstStop);
-    SB.CreateBr(RestHeader);
+    SB.CreateBr(Header);
   }
 
   // Exits: PHIs learn the clone's edges, then the end-of-execution report.
@@ -439,21 +464,17 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
         if (!L->contains(In))
           continue;
         Value *V = P.getIncomingValue(I);
-        for (ValueToValueMapTy *Map : {&VMap, &RestMap}) {
-          auto It = Map->find(V);
-          Value *NV = It != Map->end() ? static_cast<Value *>(It->second) : V;
-          P.addIncoming(NV, cast<BasicBlock>((*Map)[In]));
-        }
+        auto It = VMap.find(V);
+        Value *NV = It != VMap.end() ? static_cast<Value *>(It->second) : V;
+        P.addIncoming(NV, cast<BasicBlock>(VMap[In]));
       }
     IRBuilder<> B(&*E->getFirstInsertionPt());
     Value *Was = B.CreateLoad(I1, Sampled);
-    Instruction *Then = SplitBlockAndInsertIfThen(
-        Was, &*B.GetInsertPoint(), false,
-        MDBuilder(Ctx).createBranchWeights(1, 1000));
+    Instruction *Then = SplitBlockAndInsertIfThen(Was, &*B.GetInsertPoint(), false,
+                                                  MDBuilder(Ctx).createBranchWeights(1, 1000));
     IRBuilder<> TB(Then);
     HandOver(TB);
-    Value *Count = TB.CreateSub(TB.CreateLoad(I64, Counter),
-                                TB.CreateLoad(I64, Start));
+    Value *Count = TB.CreateSub(TB.CreateLoad(I64, Counter), TB.CreateLoad(I64, Start));
     TB.CreateCall(BurstEnd, {Countdown, Count});
   }
 
