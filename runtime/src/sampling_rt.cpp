@@ -204,9 +204,12 @@ PHASEPROBE_API void __phaseprobe_burst_end(int64_t *countdown,
   ThreadSampler *S = TlsSampler;
   if (!S)
     return;
-  uint64_t Over = S->endExecution(backedges, countdown, nowNs());
+  uint64_t Now = nowNs();
+  uint64_t Over = S->endExecution(backedges, countdown, Now);
   if (!Over)
     return;
+  // The bookkeeping here (folding the burst's records) is sampling cost too.
+  Over += nowNs() - Now;
   // Take the sampling cost out of every phase the thread is inside.
   if (ThreadState *T = threadStateIfAny())
     for (uint32_t I = 0; I < T->Depth; ++I)

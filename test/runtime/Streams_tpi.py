@@ -1,8 +1,9 @@
 """Timing honesty check for Streams_tpi_exec.c: runs the program alternately
 with sampling on (at a deliberately heavy period, where the uncorrected
-sampling cost would double the phase time) and off, and compares the median
-time per iteration of the first phase (the minimum over runs: on a shared,
-busy machine the fastest run is the least disturbed one). Prints verdicts.
+sampling cost would multiply the phase time) and off, and compares the time
+per iteration of the first phase, corrected and uncorrected, with that of the
+runs without sampling (the minimum over runs: on a shared, busy machine the
+fastest run is the least disturbed one). Prints verdicts.
 
 usage: Streams_tpi.py PROGRAM OUTDIR [RUNS] [PERIOD]
 """
@@ -23,28 +24,38 @@ def tpi(prog, out, sampling, period):
         if "overhead removed" in line:
             removed = float(line.split(",")[-1].split()[0])
     doc = json.load(open(out))
-    return doc["phases"][0]["tpi_us"], doc["program"]["total_time_s"], removed
+    phase = doc["phases"][0]
+    raw_tpi = (phase["time_s"] + removed) / phase["iterations"] * 1e6
+    return phase["tpi_us"], raw_tpi, doc["program"]["total_time_s"], removed
 
 
 def main():
     prog, outdir = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     period = sys.argv[4] if len(sys.argv) > 4 else "5"
-    on, off, total_on, total_off, removed = [], [], [], [], []
+    on, raw, off, total_on, total_off, removed = [], [], [], [], [], []
     for i in range(runs):
-        t, tot, rem = tpi(prog, os.path.join(outdir, "on.json"), "on", period)
-        on.append(t), total_on.append(tot), removed.append(rem)
-        t, tot, _ = tpi(prog, os.path.join(outdir, "off.json"), "off", period)
+        t, u, tot, rem = tpi(prog, os.path.join(outdir, "on.json"), "on", period)
+        on.append(t), raw.append(u), total_on.append(tot), removed.append(rem)
+        t, _, tot, _ = tpi(prog, os.path.join(outdir, "off.json"), "off", period)
         off.append(t), total_off.append(tot)
     r = min(on) / min(off)
+    r_raw = min(raw) / min(off)
     slow = min(total_on) / min(total_off)
-    print("tpi on/off %.3f (program time on/off %.2f, %.3f s removed per run)"
-          % (r, slow, statistics.median(removed)), file=sys.stderr)
+    print("tpi on/off %.3f, uncorrected %.3f (program time on/off %.2f, "
+          "%.3f s removed per run)"
+          % (r, r_raw, slow, statistics.median(removed)), file=sys.stderr)
     # The check has teeth only if sampling really cost something here.
-    # Uncorrected, tpi on/off would be about the program's slowdown (3-5x
-    # at period 5); the band is wide because a busy machine preempts runs.
     print("sampling cost visible: %s" % ("yes" if slow > 1.5 else "no"))
-    print("tpi honest: %s" % ("yes" if 0.5 <= r <= 2.0 else "no (%.3f)" % r))
+    # Honest: the correction takes away at least two thirds of the
+    # excess that sampling put on tpi, and no more than all of it (with
+    # room for noise). Measured against the same runs' uncorrected tpi, not
+    # a fixed band: this shared VM's speed drifts by up to 1.7x between
+    # runs, and the sampled runs, four times longer, catch more of it.
+    residual = (r - 1) / (r_raw - 1) if r_raw > 1 else float("inf")
+    ok = r >= 0.5 and residual <= 1 / 3
+    print("tpi honest: %s" % ("yes" if ok else
+                              "no (%.3f, %.2f of the excess left)" % (r, residual)))
     return 0
 
 

@@ -1,11 +1,12 @@
 // Timing honesty: with sampling so frequent that it slows the program down
-// by more than half, the phase's time per iteration stays that of the run
-// without sampling (best of 7 runs each, within 0.5x..2x so that a busy
-// machine does not fail it; uncorrected it is 3-5x higher),
-// because each burst's measured overhead is taken out of the phase timing.
+// 3-5x, the phase's time per iteration stays near that of the runs without
+// sampling (best of 9 runs each; at least two thirds of the excess that
+// sampling put on it, 4-6x uncorrected, is taken away, and not more than
+// all of it), because each burst's measured overhead is taken out of the
+// phase timing. 1.2-1.5x is typical on the 2-core VM, 2.0x was seen in CI.
 // RUN: %clang -O2 -fopenmp %pp_plugin %s -o %t %pp_rt 2>/dev/null
 // RUN: rm -rf %t.d && mkdir -p %t.d
-// RUN: %python %S/Streams_tpi.py %t %t.d 7 5 2>&1 | FileCheck %s
+// RUN: %python %S/Streams_tpi.py %t %t.d 9 5 2>&1 | FileCheck %s
 // CHECK: tpi on/off
 // CHECK: sampling cost visible: yes
 // CHECK: tpi honest: yes
