@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "json_writer.h"
+#include "rt_memory.h"
 
 #include <cinttypes>
 #include <cmath>
@@ -15,7 +16,7 @@
 namespace __phaseprobe {
 
 JsonWriter::JsonWriter() { First[0] = true; }
-JsonWriter::~JsonWriter() { free(Buf); }
+JsonWriter::~JsonWriter() { rtFree(Buf); }
 
 void JsonWriter::raw(const char *S, size_t N) {
   if (!Ok)
@@ -24,7 +25,7 @@ void JsonWriter::raw(const char *S, size_t N) {
     size_t NewCap = Cap ? Cap * 2 : 4096;
     while (NewCap < Len + N + 1)
       NewCap *= 2;
-    char *NewBuf = static_cast<char *>(realloc(Buf, NewCap));
+    char *NewBuf = static_cast<char *>(rtRealloc(Buf, NewCap));
     if (!NewBuf) {
       Ok = false;
       return;

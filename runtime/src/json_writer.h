@@ -2,7 +2,7 @@
 //
 // Internal to the runtime. The runtime lives inside the user's program, so it
 // avoids iostreams, exceptions and the C++ library's allocating containers:
-// this writer appends to one malloc'ed buffer and tracks commas itself. It is
+// this writer appends to one buffer (rt_memory.h) and tracks commas itself. It is
 // shared by every unit that writes part of the phase file (the phase writer,
 // stream sampling), each writing a complete JSON value where asked.
 //

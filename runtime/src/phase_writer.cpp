@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "phase_writer.h"
+#include "rt_memory.h"
 #include "node_info.h"
 #include "runtime.h"
 #include "thread_state.h"
@@ -203,7 +204,7 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
   for (ThreadState *T = threadList(); T; T = T->Next)
     ++NumThreads;
   uint32_t ScratchCap = NumThreads ? NumThreads : 1;
-  auto *Scratch = static_cast<uint64_t *>(malloc(ScratchCap * sizeof(uint64_t)));
+  auto *Scratch = static_cast<uint64_t *>(rtCalloc(ScratchCap, sizeof(uint64_t)));
   if (!Scratch)
     ScratchCap = 0;
   double Total = static_cast<double>(TotalNs) * 1e-9;
@@ -276,7 +277,7 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
   W.endArray();
   W.endObject();
   W.setIndentDepth(0);
-  free(Scratch);
+  rtFree(Scratch);
 }
 
 bool phaseFilePath(char *Out, unsigned long Cap) {

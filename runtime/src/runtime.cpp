@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime.h"
+#include "rt_memory.h"
 #include "phase_writer.h"
 #include "thread_state.h"
 
@@ -68,14 +69,14 @@ void readCmdline() {
   if (Fd < 0)
     return;
   size_t Cap = 4096, Len = 0;
-  char *Buf = static_cast<char *>(malloc(Cap));
+  char *Buf = static_cast<char *>(rtCalloc(1, Cap));
   while (Buf) {
     ssize_t N = read(Fd, Buf + Len, Cap - Len);
     if (N <= 0)
       break;
     Len += static_cast<size_t>(N);
     if (Len == Cap) {
-      char *Bigger = static_cast<char *>(realloc(Buf, Cap * 2));
+      char *Bigger = static_cast<char *>(rtRealloc(Buf, Cap * 2));
       if (!Bigger)
         break;
       Buf = Bigger;
@@ -112,7 +113,7 @@ PhaseSlot *slot(ThreadState *T, uint32_t Phase) {
     if (Phase >= N)
       return nullptr;
     uint32_t NewN = N < 16 ? 16 : N;
-    auto *S = static_cast<PhaseSlot *>(calloc(NewN, sizeof(PhaseSlot)));
+    auto *S = static_cast<PhaseSlot *>(rtCalloc(NewN, sizeof(PhaseSlot)));
     if (!S)
       return nullptr;
     if (T->Slots)
@@ -198,7 +199,7 @@ ThreadState *threadState() {
   ThreadState *T = TlsState;
   if (__builtin_expect(T != nullptr, 1))
     return T;
-  void *Mem = calloc(1, sizeof(ThreadState));
+  void *Mem = rtCalloc(1, sizeof(ThreadState));
   if (!Mem)
     abort(); // out of memory before the program's first region: nothing sane
   T = new (Mem) ThreadState();
@@ -293,7 +294,7 @@ void __phaseprobe_register(uint32_t AbiVersion, const char *Module,
     uint32_t NewCap = TableCap ? TableCap : 64;
     while (NewCap < N + Count)
       NewCap *= 2;
-    auto *NewTab = static_cast<PhaseInfo *>(calloc(NewCap, sizeof(PhaseInfo)));
+    auto *NewTab = static_cast<PhaseInfo *>(rtCalloc(NewCap, sizeof(PhaseInfo)));
     if (!NewTab) {
       pthread_mutex_unlock(&RegistryLock);
       warning("out of memory registering %s; it is not measured", Module);

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "node_info.h"
 #include "phase_writer.h"
+#include "rt_memory.h"
 #include "runtime.h"
 #include "streams.h"
 #include "thread_state.h"
@@ -66,7 +67,7 @@ void readConfig() {
 
 ThreadSampler *samplerSlow() {
   pthread_once(&CfgOnce, readConfig);
-  void *Mem = std::calloc(1, sizeof(ThreadSampler));
+  void *Mem = rtCalloc(1, sizeof(ThreadSampler));
   if (!Mem)
     return nullptr;
   ThreadSampler *S = new (Mem) ThreadSampler(Cfg);

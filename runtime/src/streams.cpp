@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "streams.h"
+#include "rt_memory.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -107,17 +108,17 @@ void SiteRecord::countDiff(std::uint64_t D) {
 }
 
 ThreadSampler::ThreadSampler(const Config &C) : Cfg(C) {
-  Table = static_cast<SiteRecord **>(std::calloc(TableSize, sizeof(void *)));
+  Table = static_cast<SiteRecord **>(rtCalloc(TableSize, sizeof(void *)));
 }
 
 ThreadSampler::~ThreadSampler() {
   for (SiteRecord *R = Records; R;) {
     SiteRecord *N = R->Next;
     R->~SiteRecord();
-    std::free(R);
+    rtFree(R);
     R = N;
   }
-  std::free(Table);
+  rtFree(Table);
 }
 
 SiteRecord *ThreadSampler::lookup(const SiteDesc *Site) {
@@ -137,7 +138,7 @@ SiteRecord *ThreadSampler::lookup(const SiteDesc *Site) {
       // allocation, once per site.
       if (NumRecords >= TableSize * 3 / 4)
         return nullptr;
-      void *Mem = std::calloc(1, sizeof(SiteRecord));
+      void *Mem = rtCalloc(1, sizeof(SiteRecord));
       if (!Mem)
         return nullptr;
       R = new (Mem) SiteRecord();
@@ -687,7 +688,7 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
 
   // 2. One candidate per site, largest footprint first.
   Candidate *Cands = static_cast<Candidate *>(
-      std::calloc(Recs.Size ? Recs.Size : 1, sizeof(Candidate)));
+      rtCalloc(Recs.Size ? Recs.Size : 1, sizeof(Candidate)));
   std::size_t NumCands = 0;
   for (std::size_t I = 0; Cands && I < Recs.Size;) {
     std::size_t J = I;
@@ -701,7 +702,7 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
     I = J;
   }
   Candidate **Order = static_cast<Candidate **>(
-      std::malloc((NumCands ? NumCands : 1) * sizeof(Candidate *)));
+      rtCalloc(NumCands ? NumCands : 1, sizeof(Candidate *)));
   Vec<StreamResult> Out;
   if (!Order) {
     Out.Failed = true;
@@ -768,8 +769,8 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
             });
   for (std::size_t I = 0; I < NumCands; ++I)
     Cands[I].~Candidate();
-  std::free(Cands);
-  std::free(Order);
+  rtFree(Cands);
+  rtFree(Order);
   return Out;
 }
 

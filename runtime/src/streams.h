@@ -19,6 +19,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "rt_memory.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -27,7 +29,8 @@
 namespace __phaseprobe {
 namespace streams {
 
-/// A growable array of trivially copyable values on malloc: the runtime
+/// A growable array of trivially copyable values on the runtime's own
+/// memory (rt_memory.h, not the program's heap): the runtime
 /// lives inside the user's program and must not need libstdc++ at run time,
 /// so std::vector (operator new) is out. Growth failures drop the element
 /// and set Failed; nothing here ever throws.
@@ -42,18 +45,18 @@ template <typename T> struct Vec {
   Vec(Vec &&O) noexcept { *this = static_cast<Vec &&>(O); }
   Vec &operator=(Vec &&O) noexcept {
     if (this != &O) {
-      std::free(Data);
+      rtFree(Data);
       Data = O.Data, Size = O.Size, Cap = O.Cap, Failed = O.Failed;
       O.Data = nullptr, O.Size = O.Cap = 0;
     }
     return *this;
   }
-  ~Vec() { std::free(Data); }
+  ~Vec() { rtFree(Data); }
 
   bool push(const T &V) {
     if (Size == Cap) {
       std::size_t N = Cap ? Cap * 2 : 8;
-      T *D = static_cast<T *>(std::realloc(Data, N * sizeof(T)));
+      T *D = static_cast<T *>(rtRealloc(Data, N * sizeof(T)));
       if (!D) {
         Failed = true;
         return false;
