@@ -7,6 +7,7 @@
 //               if (--countdown[L] > 0) goto header          ; likely
 //   trigger:    n = __phaseprobe_burst_begin(&countdown[L])
 //               if (n == 0) goto header
+//               if (n == CONTROL) { sampled = 1; goto header }  ; timed, plain
 //               sampled = 1; burst = n; goto header.clone
 //   L:          unchanged, plus trip += 1 in every latch
 //   L.clone:    a copy of L whose loads and stores first call
@@ -33,6 +34,8 @@
 //===----------------------------------------------------------------------===//
 #include "StreamSampling.h"
 #include "Compat.h"
+
+#include "phaseprobe/interface.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -480,6 +483,8 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
 
   // Preheader: the countdown, and the way into the clone.
   BasicBlock *Trigger = BasicBlock::Create(Ctx, "pp.trigger", &F);
+  BasicBlock *Burst1 = BasicBlock::Create(Ctx, "pp.burst", &F);
+  BasicBlock *Control = BasicBlock::Create(Ctx, "pp.control", &F);
   BasicBlock *Enter = BasicBlock::Create(Ctx, "pp.enter", &F);
   {
     Instruction *Old = Pre->getTerminator();
@@ -493,7 +498,15 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     Old->eraseFromParent();
     IRBuilder<> TB(Trigger);
     Value *Len = TB.CreateCall(BurstBegin, {Countdown});
-    TB.CreateCondBr(TB.CreateICmpNE(Len, ConstantInt::get(I32, 0)), Enter, Header);
+    TB.CreateCondBr(TB.CreateICmpNE(Len, ConstantInt::get(I32, 0)), Burst1, Header);
+    IRBuilder<> BB(Burst1);
+    BB.CreateCondBr(BB.CreateICmpEQ(Len, ConstantInt::get(I32, PHASEPROBE_BURST_CONTROL)), Control,
+                    Enter);
+    // A control execution: the plain loop, whose end is reported.
+    IRBuilder<> CB(Control);
+    CB.CreateStore(ConstantInt::getTrue(Ctx), Sampled);
+    CB.CreateStore(ConstantInt::get(I64, 0), CloneCtr);
+    CB.CreateBr(Header);
     IRBuilder<> NB(Enter);
     NB.CreateStore(ConstantInt::getTrue(Ctx), Sampled);
     NB.CreateStore(ConstantInt::get(I64, 0), CloneCtr);

@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "phase_writer.h"
-#include "rt_memory.h"
 #include "node_info.h"
+#include "rt_memory.h"
 #include "runtime.h"
 #include "thread_state.h"
 
@@ -171,6 +171,16 @@ void flushAtExit() {
   if (!objectsRegistered())
     return; // the runtime is linked in, but nothing was instrumented
   uint64_t TotalNs = nowNs() - PI.StartNs;
+  // The sampling cost the main thread took out of its phases is taken out
+  // of the program's time too: otherwise it would stay in the time outside
+  // the matched phases, which the estimator keeps as measured on every node.
+  for (ThreadState *T = threadList(); T; T = T->Next)
+    if (T->Starter && T->RemovedNs < TotalNs) {
+      TotalNs -= T->RemovedNs;
+      if (T->RemovedNs)
+        verbose("program time without the sampling overhead: %.6f s (%.6f s removed)",
+                double(TotalNs) * 1e-9, double(T->RemovedNs) * 1e-9);
+    }
   char Path[4096];
   if (!phaseFilePath(Path, sizeof Path)) {
     warning("phase file path too long; no phase file written");

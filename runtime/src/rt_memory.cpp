@@ -1,7 +1,7 @@
 //===- rt_memory.cpp - The runtime's memory, apart from the program's heap ===//
 //
-// Small blocks (records, slot arrays, the first steps of growing arrays) come
-// from 1 MiB mapped chunks in power-of-two size classes with a free list per
+// Blocks up to 256 KiB (records, slot arrays, growing arrays) come from
+// 4 MiB mapped chunks in power-of-two size classes with a free list per
 // class; anything larger is a mapping of its own. The runtime allocates
 // rarely (a thread, a phase, a sampled site: never per sample), so one mutex
 // is enough; fork handlers keep a child from inheriting it locked.
@@ -27,8 +27,12 @@ static_assert(sizeof(Header) == 16, "blocks stay 16-byte aligned");
 
 constexpr std::uint32_t Large = 0xffffffffu;
 constexpr std::uint32_t MagicValue = 0x70707274u; // "pprt"
-constexpr int NumClasses = 7;                     // blocks of 64 B .. 4 KiB
-constexpr std::size_t ChunkBytes = 1u << 20;
+// Blocks of 64 B .. 256 KiB. Growing arrays (a site's invocation ranges)
+// step through the classes; were their larger steps mappings of their own,
+// every step would map and unmap, and unmapping with threads running costs
+// a TLB shootdown: NPB BT class W made 8600 munmap calls that way.
+constexpr int NumClasses = 13;
+constexpr std::size_t ChunkBytes = std::size_t(4) << 20;
 
 struct FreeBlock {
   FreeBlock *Next;
@@ -84,7 +88,7 @@ Header *allocate(std::size_t Size, bool &Zeroed) {
     Zeroed = false;
   } else {
     if (std::size_t(ChunkEnd - ChunkCursor) < Bytes) {
-      // The rest of the old chunk is abandoned: at most 4 KiB a chunk.
+      // The rest of the old chunk is abandoned: less than the block.
       auto *C = static_cast<char *>(mapBytes(ChunkBytes));
       if (C)
         ChunkCursor = C, ChunkEnd = C + ChunkBytes;

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime.h"
-#include "rt_memory.h"
 #include "phase_writer.h"
+#include "rt_memory.h"
 #include "thread_state.h"
 
 #include <cstdarg>
@@ -91,6 +91,7 @@ void readCmdline() {
 void startOnce() {
   Process.StartNs = nowNs();
   Process.Pid = getpid();
+  Process.Starter = pthread_self();
   const char *V = getenv("PHASEPROBE_VERBOSE");
   Process.Verbose = V && *V && strcmp(V, "0") != 0;
   time_t Now = time(nullptr);
@@ -204,6 +205,7 @@ ThreadState *threadState() {
     abort(); // out of memory before the program's first region: nothing sane
   T = new (Mem) ThreadState();
   T->Ordinal = ThreadCount.fetch_add(1, std::memory_order_relaxed);
+  T->Starter = pthread_equal(pthread_self(), Process.Starter) != 0;
   ThreadState *Head = ThreadListHead.load(std::memory_order_relaxed);
   do
     T->Next = Head;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <pthread.h>
 
 namespace __phaseprobe {
 
@@ -19,6 +20,7 @@ struct ProcessInfo {
   char *Argv = nullptr;  ///< NUL-separated argv as in /proc/self/cmdline
   uint32_t ArgvLen = 0;  ///< bytes in Argv
   bool Verbose = false;  ///< PHASEPROBE_VERBOSE=1
+  pthread_t Starter{};   ///< the thread that started the runtime (main)
 };
 
 /// Starts the runtime if it is not started yet (thread-safe, idempotent).

@@ -211,10 +211,13 @@ PHASEPROBE_API void __phaseprobe_burst_end(int64_t *countdown,
     return;
   // The bookkeeping here (folding the burst's records) is sampling cost too.
   Over += nowNs() - Now;
-  // Take the sampling cost out of every phase the thread is inside.
-  if (ThreadState *T = threadStateIfAny())
+  // Take the sampling cost out of every phase the thread is inside, and (on
+  // the main thread) out of the program's total time.
+  if (ThreadState *T = threadStateIfAny()) {
     for (uint32_t I = 0; I < T->Depth; ++I)
       T->Stack[I].StartNs += Over;
+    T->RemovedNs += Over;
+  }
 }
 
 } // extern "C"

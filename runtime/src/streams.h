@@ -178,8 +178,9 @@ public:
   ThreadSampler &operator=(const ThreadSampler &) = delete;
 
   /// A loop's countdown ran out. Returns the burst length to run
-  /// instrumented (0: run the loop plain) and sets \p Countdown to the number
-  /// of executions of that loop to skip next.
+  /// instrumented (0: run the loop plain; Control: run it plain and report
+  /// its end, a timed control execution) and sets \p Countdown to the
+  /// number of executions of that loop to skip next.
   std::uint32_t beginBurst(const PhaseContext &Ctx, std::int64_t *Countdown,
                            std::uint64_t NowNs);
   /// One sampled access (the hot path of a burst).
@@ -203,6 +204,8 @@ public:
   static constexpr std::size_t MaxInvocations = 256;
   static constexpr std::size_t TableSize = 4096; ///< (phase, site) slots
   static constexpr std::size_t MaxTouched = 256; ///< sites per execution
+  static constexpr std::uint32_t Control = 0xffffffffu;
+  static constexpr std::size_t LoopSlots = 1024; ///< loops with a clean time
 
 private:
   SiteRecord *lookup(const SiteDesc *Site);
@@ -210,10 +213,21 @@ private:
   std::uintptr_t clampToMapped(SiteRecord &R, std::uintptr_t End,
                                double Execs);
   BurstCost &costOf(std::uint32_t Phase);
+  /// The clean-time record of the loop whose countdown is \p Countdown, or
+  /// null when the table is full.
+  struct LoopClean {
+    const std::int64_t *Loop = nullptr; ///< the loop's countdown: its identity
+    double NsPerIter = 0;               ///< from control executions; 0: none yet
+    bool WantControl = false;           ///< the next trigger times the plain loop
+  };
+  LoopClean *loopClean(const std::int64_t *Countdown);
 
   Config Cfg;
   bool Active = false; ///< between beginBurst and endExecution
   bool Clone = false;  ///< between beginBurst and stopBurst/endExecution
+  bool Controlled = false; ///< the active execution is a control (unsampled)
+  LoopClean *CurLoop = nullptr;
+  LoopClean Loops[LoopSlots] = {};
   PhaseContext Ctx;
   std::uint64_t ExecSerial = 0;
   std::uint64_t BurstStartNs = 0, BurstStopNs = 0;

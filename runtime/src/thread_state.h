@@ -63,6 +63,8 @@ struct ThreadState {
   uint32_t CurrentRegion = NoPhase; ///< innermost region body we are in
   uint32_t CurrentTeam = 1;         ///< team size of that region
   void *Extension = nullptr;        ///< free for other runtime units
+  bool Starter = false;             ///< the thread that started the runtime
+  uint64_t RemovedNs = 0;           ///< sampling overhead taken out of its frames
 };
 
 /// The calling thread's state, created on first use (never null).

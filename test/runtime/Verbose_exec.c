@@ -3,7 +3,7 @@
 // RUN: %clang -O1 -fopenmp %pp_plugin %s -o %t %pp_rt
 // RUN: env PHASEPROBE_OUT=%t.json %t 2>&1 | count 0
 // RUN: env PHASEPROBE_VERBOSE=1 PHASEPROBE_OUT=%t.json %t 2>&1 | FileCheck %s
-// CHECK: phaseprobe: runtime started (ABI 1, pid {{[0-9]+}})
+// CHECK: phaseprobe: runtime started (ABI {{[0-9]+}}, pid {{[0-9]+}})
 // CHECK: phaseprobe: registered 1 constructs of {{.*}}Verbose_exec.c
 // CHECK: phaseprobe: wrote {{.*}}.json (1 constructs registered)
 int main(void) {

@@ -26,7 +26,7 @@ extern "C" {
 #define PHASEPROBE_API __attribute__((visibility("default")))
 
 /** Version of this interface; the plugin passes it to __phaseprobe_register. */
-#define PHASEPROBE_ABI_VERSION 1u
+#define PHASEPROBE_ABI_VERSION 2u
 
 /** Index value of a construct the runtime does not track (ABI mismatch). */
 #define PHASEPROBE_DISABLED 0xffffffffu
@@ -143,9 +143,14 @@ typedef struct __phaseprobe_site {
 
 /** Emitted in a loop's preheader when the loop's countdown reached zero.
  *  Returns the number of iterations to run instrumented (0: run the plain
- *  loop) and stores into *countdown how many executions of this loop the
- *  thread skips before asking again. */
+ *  loop; PHASEPROBE_BURST_CONTROL: run the plain loop and report its end
+ *  with __phaseprobe_burst_end, a timed control execution) and stores into
+ *  *countdown how many executions of this loop the thread skips before
+ *  asking again. */
 PHASEPROBE_API uint32_t __phaseprobe_burst_begin(int64_t *countdown);
+
+/** burst_begin's answer for a control execution (ABI 2). */
+#define PHASEPROBE_BURST_CONTROL 0xffffffffu
 
 /** Emitted in the instrumented copy before each load/store of a site, with
  *  the address accessed. */

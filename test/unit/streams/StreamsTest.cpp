@@ -43,6 +43,11 @@ struct Loop {
     std::uint32_t B = S.beginBurst(C, &Countdown, Clock);
     if (!B)
       return false;
+    if (B == ThreadSampler::Control) { // the plain loop, timed
+      Clock += std::uint64_t(CleanNsPerIter * double(Trip));
+      S.endExecution(Trip, &Countdown, Clock);
+      return false;
+    }
     std::uint64_t Burst = std::min<std::uint64_t>(B, Trip);
     for (std::uint64_t I = 0; I < Burst; ++I) {
       for (const SiteUse &U : Uses)
@@ -153,11 +158,47 @@ TEST(StreamsSampler, CountdownFollowsTripCount) {
   ASSERT_TRUE(L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}},
                     10));
   EXPECT_EQ(L.Countdown, 1000);
-  // In between, one instrumented iteration in Period.
+  // The short execution ran whole in its clone: the next trigger is a
+  // control (the plain loop, timed), and the execution after it is sampled.
   L.Countdown = 1;
+  EXPECT_FALSE(L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}}, 12799));
+  EXPECT_EQ(L.Countdown, 1);
+  // In between, one instrumented iteration in Period.
   ASSERT_TRUE(L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}},
                     12799));
   EXPECT_EQ(L.Countdown, 11); // ceil(129 * 1000 / 12800)
+}
+
+TEST(StreamsSampler, ControlExecutionsPriceLoopsThatRunWholeInTheClone) {
+  // A 50-iteration loop runs whole in its clone, which (not vectorized, 2
+  // samples an iteration) takes 30 ns an iteration where the plain loop
+  // takes 2 ns. Its first burst can only be priced per sample (5 ns learnt
+  // default: 500 ns); after a control execution, the overhead is the burst
+  // minus the clean time of as many iterations: 1500 - 100 = 1400 ns.
+  ThreadSampler S{Config()};
+  std::int64_t Cd = 1;
+  std::uint64_t Clock = 1000;
+  auto Sampled = [&]() {
+    EXPECT_EQ(S.beginBurst({0, 0}, &Cd, Clock), 128u);
+    for (int I = 0; I < 50; ++I) {
+      S.sample(&LoadD, Base + 8 * I);
+      S.sample(&StoreD, Base + 8 * I);
+    }
+    Clock += 50 * 30;
+    return S.endExecution(50, &Cd, Clock);
+  };
+  EXPECT_EQ(Sampled(), 500u);
+  Cd = 1;
+  ASSERT_EQ(S.beginBurst({0, 0}, &Cd, Clock), ThreadSampler::Control);
+  EXPECT_TRUE(S.inBurst()); // between a control's begin and end
+  Clock += 50 * 2;
+  EXPECT_EQ(S.endExecution(50, &Cd, Clock), 0u); // a control costs nothing
+  EXPECT_EQ(Cd, 1);                                // and its sample follows
+  EXPECT_EQ(Sampled(), 1400u);
+  // Another loop has no control yet.
+  std::int64_t Other = 1;
+  EXPECT_EQ(S.beginBurst({0, 0}, &Other, Clock), 128u);
+  S.endExecution(50, &Other, Clock + 100);
 }
 
 TEST(StreamsSampler, NestedBurstIsRefused) {
