@@ -388,6 +388,7 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   if (Controlled) {
     Controlled = Active = false;
     if (CurLoop && Backedges) {
+      ++CurLoop->Controls;
       double Ns = double(NowNs - BurstStartNs) / double(Backedges);
       CurLoop->NsPerIter = CurLoop->NsPerIter > 0 ? 0.75 * CurLoop->NsPerIter + 0.25 * Ns : Ns;
     }
@@ -425,7 +426,11 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
       Over = std::min(Burst, std::max(0.0, Burst - CurLoop->NsPerIter * InBurst));
     else
       Over = std::min(Burst, NsPerSample * double(BurstSamples));
-    if (CurLoop)
+    // A control moves the loop's next sampled execution (it follows the
+    // control at once): four controls teach the clean time, then one in 16
+    // bursts keeps it current without reshaping which executions are
+    // sampled (the uB cross-check's footprints depend on that spread).
+    if (CurLoop && (CurLoop->Controls < 4 || ++CurLoop->Priced % 16 == 0))
       CurLoop->WantControl = true;
   }
   BurstCost &C = costOf(Ctx.Phase);

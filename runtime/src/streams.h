@@ -218,6 +218,8 @@ private:
   struct LoopClean {
     const std::int64_t *Loop = nullptr; ///< the loop's countdown: its identity
     double NsPerIter = 0;               ///< from control executions; 0: none yet
+    std::uint32_t Controls = 0;         ///< control executions so far
+    std::uint32_t Priced = 0;           ///< bursts priced by NsPerIter
     bool WantControl = false;           ///< the next trigger times the plain loop
   };
   LoopClean *loopClean(const std::int64_t *Countdown);
