@@ -483,7 +483,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
 
   // Preheader: the countdown, and the way into the clone.
   BasicBlock *Trigger = BasicBlock::Create(Ctx, "pp.trigger", &F);
-  BasicBlock *Burst1 = BasicBlock::Create(Ctx, "pp.burst", &F);
+  BasicBlock *Asked = BasicBlock::Create(Ctx, "pp.asked", &F);
   BasicBlock *Control = BasicBlock::Create(Ctx, "pp.control", &F);
   BasicBlock *Enter = BasicBlock::Create(Ctx, "pp.enter", &F);
   {
@@ -498,8 +498,8 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     Old->eraseFromParent();
     IRBuilder<> TB(Trigger);
     Value *Len = TB.CreateCall(BurstBegin, {Countdown});
-    TB.CreateCondBr(TB.CreateICmpNE(Len, ConstantInt::get(I32, 0)), Burst1, Header);
-    IRBuilder<> BB(Burst1);
+    TB.CreateCondBr(TB.CreateICmpNE(Len, ConstantInt::get(I32, 0)), Asked, Header);
+    IRBuilder<> BB(Asked);
     BB.CreateCondBr(BB.CreateICmpEQ(Len, ConstantInt::get(I32, PHASEPROBE_BURST_CONTROL)), Control,
                     Enter);
     // A control execution: the plain loop, whose end is reported.
