@@ -45,6 +45,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import provenance  # noqa: E402  (bench/provenance.py)
 import report  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -519,16 +521,7 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
 # --------------------------------------------------------------------------
 
 def machine():
-    cpu = platform.processor() or "?"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "host": socket.gethostname(),
+    return {"cpu": provenance.cpu_model(), "cores": os.cpu_count(), "host": socket.gethostname(),
             "kernel": platform.release(), "python": platform.python_version()}
 
 

@@ -23,7 +23,6 @@ thread: with more, libomp's spin-waiting at barriers adds a varying count.
 import argparse
 import datetime
 import os
-import platform
 import resource
 import shlex
 import statistics
@@ -36,6 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 import instructions  # noqa: E402  (bench/instructions.py)
+import provenance  # noqa: E402  (bench/provenance.py)
 
 # (example, arguments): sized to run about a second each on a 2020 laptop core.
 # "mm 8" does almost nothing: it shows the fixed start-up + exit cost (loading
@@ -43,31 +43,6 @@ import instructions  # noqa: E402  (bench/instructions.py)
 # which a real application run of minutes amortizes.
 WORKLOADS = [("mm", ["8"]), ("mm", ["700"]), ("nbody", ["4000", "6"]), ("bt", ["64", "6"])]
 QUICK = [("mm", ["200"]), ("nbody", ["600", "2"]), ("bt", ["16", "2"])]
-
-
-def machine():
-    cpu = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return "%s, %s, %d CPUs" % (platform.node(), cpu, os.cpu_count() or 0)
-
-
-def commit():
-    try:
-        rev = subprocess.check_output(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                                      text=True, stderr=subprocess.DEVNULL).strip()
-        dirty = subprocess.call(["git", "-C", ROOT, "diff", "--quiet", "HEAD", "--",
-                                 "clang-plugin", "runtime", "examples"],
-                                stderr=subprocess.DEVNULL) != 0
-        return rev + (" (+ uncommitted changes to plugin/runtime/examples)" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def run_once(exe, args, env):
@@ -143,8 +118,8 @@ def main():
         "phaseprobe %s overhead (PHASEPROBE_SAMPLING=%s), plain vs instrumented" % (
             "timing-only" if opts.sampling == "off" else "stream-sampling", opts.sampling),
         "date:    %s" % datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "machine: %s" % machine(),
-        "commit:  %s" % commit(),
+        "machine: %s" % provenance.machine(),
+        "commit:  %s" % provenance.commit(ROOT, ["clang-plugin", "runtime", "examples"]),
         "command: %s" % " ".join(shlex.quote(a) for a in sys.argv),
         "threads: %s, runs: %d each, alternating plain/instrumented" % (
             env.get("OMP_NUM_THREADS", "default"), opts.runs),

@@ -20,6 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import instructions  # noqa: E402  (bench/instructions.py)
+import provenance  # noqa: E402  (bench/provenance.py)
 
 WORKLOADS = [  # name, args; the main phase is the one with most iterations
     ("triad", ["8388608", "20"]),
@@ -27,29 +28,6 @@ WORKLOADS = [  # name, args; the main phase is the one with most iterations
     ("gather", ["4194304", "4194304", "10"]),
     ("mm", ["500"]),
 ]
-
-
-def machine():
-    cpu = "unknown"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return "%s, %s, %d CPUs" % (platform.node(), cpu, os.cpu_count() or 0)
-
-
-def commit(root):
-    try:
-        rev = subprocess.check_output(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                                      text=True).strip()
-        dirty = subprocess.call(["git", "-C", root, "diff", "--quiet", "HEAD", "--",
-                                 "clang-plugin", "runtime", "bench/sampling"]) != 0
-        return rev + (" (+ uncommitted changes)" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def run(exe, args, env):
@@ -116,8 +94,8 @@ def main():
     lines = [
         "phaseprobe stream-sampling overhead: plain vs PHASEPROBE_SAMPLING=off vs on",
         "date:    " + now,
-        "machine: " + machine(),
-        "commit:  " + commit(a.root),
+        "machine: " + provenance.machine(),
+        "commit:  " + provenance.commit(a.root, ["clang-plugin", "runtime", "bench/sampling"]),
         "command: " + a.cmd,
         "threads: %d (OMP_PROC_BIND=true), runs: %d each, alternating plain/off/on; "
         "time = kernel time printed by the program (mm: process wall time)" % (a.threads, a.runs),
