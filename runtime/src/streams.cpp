@@ -392,7 +392,9 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
       double Ns = double(NowNs - BurstStartNs) / double(Backedges);
       CurLoop->NsPerIter = CurLoop->NsPerIter > 0 ? 0.75 * CurLoop->NsPerIter + 0.25 * Ns : Ns;
     }
-    *Countdown = 1; // the sampled execution follows its control
+    // The pause its sampled execution earned, less this execution: the
+    // loop's sampled executions are those it would have without controls.
+    *Countdown = CurLoop ? std::max<std::int64_t>(CurLoop->PendingPause - 1, 1) : 1;
     return 0;
   }
   bool WholeInBurst = Clone;
@@ -408,7 +410,7 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   // over it is the overhead; that also teaches the cost of one sample.
   // Otherwise (the loop ran whole, or nearly, in its clone) the clean time
   // per iteration comes from control executions of the same loop: the plain
-  // loop, timed, right before a sampled one. A clone is neither vectorized
+  // loop, timed, right after a sampled one. A clone is neither vectorized
   // nor unrolled, so pricing only its samples left most of its cost in the
   // phase (NPB BT class W: 0.02 s removed of 0.3 s). Until a control has
   // run, the learnt cost per sample prices the burst.
@@ -426,10 +428,8 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
       Over = std::min(Burst, std::max(0.0, Burst - CurLoop->NsPerIter * InBurst));
     else
       Over = std::min(Burst, NsPerSample * double(BurstSamples));
-    // A control moves the loop's next sampled execution (it follows the
-    // control at once): four controls teach the clean time, then one in 16
-    // bursts keeps it current without reshaping which executions are
-    // sampled (the uB cross-check's footprints depend on that spread).
+    // Four controls teach the clean time, then one in 16 bursts keeps it
+    // current; each is the execution right after a sampled one.
     if (CurLoop && (CurLoop->Controls < 4 || ++CurLoop->Priced % 16 == 0))
       CurLoop->WantControl = true;
   }
@@ -449,6 +449,11 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   double T = double(Backedges) + 1;
   double Next = std::ceil(S * double(Cfg.Period) / T);
   *Countdown = std::int64_t(std::min(std::max(Next, 1.0), 9.0e18));
+  if (CurLoop && CurLoop->WantControl) {
+    // The control comes next and hands the pause on (see the control's end).
+    CurLoop->PendingPause = *Countdown;
+    *Countdown = 1;
+  }
   return std::uint64_t(Over);
 }
 

@@ -220,6 +220,7 @@ private:
     double NsPerIter = 0;               ///< from control executions; 0: none yet
     std::uint32_t Controls = 0;         ///< control executions so far
     std::uint32_t Priced = 0;           ///< bursts priced by NsPerIter
+    std::int64_t PendingPause = 1;      ///< the pause a control hands on
     bool WantControl = false;           ///< the next trigger times the plain loop
   };
   LoopClean *loopClean(const std::int64_t *Countdown);

@@ -155,15 +155,16 @@ TEST(StreamsSampler, CountdownFollowsTripCount) {
                     10000000));
   EXPECT_EQ(L.Countdown, 1);
   // ...a short one once per Period executions (all its iterations sampled).
+  // It ran whole in its clone, so the execution right after it is a control
+  // (the plain loop, timed), which hands on the rest of the pause: the
+  // sampled executions stay those of a loop without controls.
   ASSERT_TRUE(L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}},
                     10));
-  EXPECT_EQ(L.Countdown, 1000);
-  // The short execution ran whole in its clone: the next trigger is a
-  // control (the plain loop, timed), and the execution after it is sampled.
-  L.Countdown = 1;
-  EXPECT_FALSE(L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}}, 12799));
   EXPECT_EQ(L.Countdown, 1);
+  EXPECT_FALSE(L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}}, 10));
+  EXPECT_EQ(L.Countdown, 999);
   // In between, one instrumented iteration in Period.
+  L.Countdown = 1;
   ASSERT_TRUE(L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}},
                     12799));
   EXPECT_EQ(L.Countdown, 11); // ceil(129 * 1000 / 12800)
@@ -188,12 +189,12 @@ TEST(StreamsSampler, ControlExecutionsPriceLoopsThatRunWholeInTheClone) {
     return S.endExecution(50, &Cd, Clock);
   };
   EXPECT_EQ(Sampled(), 500u);
-  Cd = 1;
+  EXPECT_EQ(Cd, 1); // the control comes next
   ASSERT_EQ(S.beginBurst({0, 0}, &Cd, Clock), ThreadSampler::Control);
   EXPECT_TRUE(S.inBurst()); // between a control's begin and end
   Clock += 50 * 2;
   EXPECT_EQ(S.endExecution(50, &Cd, Clock), 0u); // a control costs nothing
-  EXPECT_EQ(Cd, 1);                                // and its sample follows
+  EXPECT_EQ(Cd, 999); // the rest of the sampled execution's pause of 1000
   EXPECT_EQ(Sampled(), 1400u);
   // Another loop has no control yet.
   std::int64_t Other = 1;
