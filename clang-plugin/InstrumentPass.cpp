@@ -22,6 +22,9 @@
 // probe sees all iterations done so far by its thread, including those of
 // callees. The local counter is an alloca that mem2reg turns into an
 // induction variable, which leaves vectorization and loop exit values alone.
+// Barriers: every __kmpc_barrier / __kmpc_cancel_barrier (explicit, and the
+// implicit ones after worksharing constructs without nowait) adds one to the
+// thread's TLS barrier counter.
 //
 //===----------------------------------------------------------------------===//
 #include "InstrumentPass.h"
@@ -78,6 +81,7 @@ enum class Role {
   DispatchNext,   // __kmpc_dispatch_next_*
   OneThreadBegin, // __kmpc_single / __kmpc_master / __kmpc_masked
   OneThreadEnd,   // __kmpc_end_single / _end_master / _end_masked
+  Barrier,        // __kmpc_barrier / __kmpc_cancel_barrier
 };
 
 Role roleOf(StringRef Name, bool &IsTeams, bool &IsSingle) {
@@ -112,6 +116,8 @@ Role roleOf(StringRef Name, bool &IsTeams, bool &IsSingle) {
     return Role::OneThreadBegin;
   if (Name == "__kmpc_end_single" || Name == "__kmpc_end_master" || Name == "__kmpc_end_masked")
     return Role::OneThreadEnd;
+  if (Name == "__kmpc_barrier" || Name == "__kmpc_cancel_barrier")
+    return Role::Barrier;
   return Role::Other;
 }
 
@@ -217,6 +223,7 @@ private:
 
   DenseMap<Function *, AllocaInst *> Counters;
   GlobalVariable *TlsIterations = nullptr;
+  GlobalVariable *TlsBarriers = nullptr;
 };
 
 bool isRegionKind(unsigned K) { return K >= 1 && K <= 4; }
@@ -401,6 +408,10 @@ bool Instrumenter::run() {
       C.R = roleOf(CB->getCalledFunction()->getName(), C.IsTeams, C.IsSingle);
       if (C.R == Role::Other || CB->arg_size() == 0)
         continue;
+      if (C.R == Role::Barrier) { // counted, never named: no location needed
+        Calls.push_back(C);
+        continue;
+      }
       if (!readIdent(CB->getArgOperand(0), C.Loc) && !locFromDebug(*CB, C.Loc, ++UnknownLocs))
         LocsMissing = true;
       Calls.push_back(C);
@@ -426,6 +437,14 @@ bool Instrumenter::run() {
   for (Function &F : M)
     if (!F.isDeclaration() && !F.getName().startswith("__phaseprobe"))
       addCounters(F);
+  // Barriers a thread crosses: the runtime charges them to the region the
+  // thread forked, so that synchronization cost can be projected apart from
+  // work (a barrier is cheap on idle cores, a time slice on a shared one).
+  TlsBarriers = M.getGlobalVariable("__phaseprobe_barriers");
+  if (!TlsBarriers)
+    TlsBarriers =
+        new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage, nullptr,
+                           "__phaseprobe_barriers", nullptr, GlobalValue::InitialExecTLSModel);
 
   // 3. Regions and which loop inits are the loop of a combined construct.
   Type *Void = Type::getVoidTy(Ctx);
@@ -552,6 +571,12 @@ bool Instrumenter::run() {
     case Role::OneThreadEnd:
       callAfter(C.Call, WsEnd, {});
       break;
+    case Role::Barrier: {
+      IRBuilder<> B(C.Call);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, TlsBarriers), ConstantInt::get(I64, 1)),
+                    TlsBarriers);
+      break;
+    }
     default:
       break;
     }

@@ -254,6 +254,7 @@ Phase readPhase(const std::string &File, const json &P, const std::string &Path)
   Out.kind = R.optString("kind").value_or("");
   Out.parent = R.optString("parent");
   Out.invocations = R.optCount("invocations").value_or(0);
+  Out.barriers = R.optCount("barriers");
   Out.threads = R.positiveCount("threads");
   Out.timeS = R.nonNegative("time_s");
   Out.weight = R.optNumber("weight");
@@ -370,6 +371,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
     J["parent"] = P.parent ? ojson(*P.parent) : ojson(nullptr);
     if (P.invocations)
       J["invocations"] = P.invocations;
+    if (P.barriers)
+      J["barriers"] = *P.barriers;
     J["threads"] = P.threads;
     J["time_s"] = P.timeS;
     if (P.weight)

@@ -16,6 +16,9 @@
 //  - single / master: exactly one thread executes each invocation, so time,
 //    iterations and invocations are sums over the threads that executed it.
 // thread_time_s gives min/median/max of the per-thread sums (imbalance).
+// barriers (regions only): the barriers the forking thread crossed inside the
+// region plus its join, summed over invocations: every team member crosses
+// the same ones, and the estimator prices them apart from the work.
 //
 //===----------------------------------------------------------------------===//
 #include "phase_writer.h"
@@ -80,7 +83,7 @@ void phaseId(uint32_t Index, char *Out, size_t Cap) {
 }
 
 struct Summary {
-  uint64_t TimeNs = 0, Iterations = 0, Invocations = 0;
+  uint64_t TimeNs = 0, Iterations = 0, Invocations = 0, Barriers = 0;
   uint64_t MinNs = 0, MedianNs = 0, MaxNs = 0;
   uint32_t Threads = 0; ///< threads that recorded a share
 };
@@ -98,6 +101,7 @@ Summary summarize(uint32_t P, uint32_t Kind, uint64_t *Scratch, uint32_t Scratch
     if (isRegion(Kind)) {
       S.TimeNs = std::max(S.TimeNs, Sl.ForkNs);
       S.Invocations += Sl.ForkCount;
+      S.Barriers += Sl.ForkBarriers;
     }
     if (!Sl.ShareCount)
       continue;
@@ -259,6 +263,10 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
     }
     W.key("invocations");
     W.unsignedInteger(S.Invocations);
+    if (isRegion(C->kind)) {
+      W.key("barriers");
+      W.unsignedInteger(S.Barriers);
+    }
     W.key("threads");
     uint32_t Team = phaseTeamSize(P);
     W.unsignedInteger(Team ? Team : 1);

@@ -30,6 +30,7 @@ extern "C" int omp_get_num_threads(void) __attribute__((weak));
 
 extern "C" {
 __thread uint64_t __phaseprobe_iterations __attribute__((tls_model("initial-exec"))) = 0;
+__thread uint64_t __phaseprobe_barriers __attribute__((tls_model("initial-exec"))) = 0;
 }
 
 namespace __phaseprobe {
@@ -148,6 +149,7 @@ bool push(ThreadState *T, uint32_t Phase, FrameKind K, uint32_t Team) {
   F.PrevRegion = T->CurrentRegion;
   F.TeamSize = Team;
   F.StartIters = __phaseprobe_iterations;
+  F.StartBarriers = __phaseprobe_barriers;
   F.StartNs = nowNs();
   return true;
 }
@@ -358,6 +360,9 @@ void __phaseprobe_region_end(__phaseprobe_construct *C) {
   if (PhaseSlot *S = slot(T, F.Phase)) {
     S->ForkNs += nowNs() - F.StartNs;
     S->ForkCount += 1;
+    // The forking thread is thread 0 of the team and crosses every barrier
+    // of the region; the join is one more.
+    S->ForkBarriers += __phaseprobe_barriers - F.StartBarriers + 1;
   }
 }
 

@@ -32,6 +32,7 @@ struct PhaseSlot {
   uint64_t ShareCount = 0; ///< number of shares
   uint64_t ForkNs = 0;     ///< region: fork-to-join seen by the forking thread
   uint64_t ForkCount = 0;  ///< region: forks done by this thread
+  uint64_t ForkBarriers = 0; ///< region: barriers in those forks, joins included
 };
 
 /// What an open frame on a thread's construct stack is.
@@ -48,6 +49,7 @@ struct Frame {
   uint32_t TeamSize;   ///< RegionThread: omp_get_num_threads() at entry
   uint64_t StartNs;
   uint64_t StartIters;
+  uint64_t StartBarriers;
 };
 
 constexpr uint32_t MaxDepth = 64;

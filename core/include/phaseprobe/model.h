@@ -54,6 +54,9 @@ struct Phase {
   std::string kind;                  ///< "parallel", "parallel for", "for", ...
   std::optional<std::string> parent; ///< enclosing region for worksharing
   std::uint64_t invocations = 0;
+  /// Regions: barriers crossed inside plus the joins, over all invocations;
+  /// absent in files of older runtimes and for worksharing phases.
+  std::optional<std::uint64_t> barriers;
   unsigned threads = 0;
   double timeS = 0;
   std::optional<double> weight; ///< absent: derived as time / total time

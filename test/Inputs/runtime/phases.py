@@ -6,7 +6,9 @@ every phase file must satisfy (fields, types, units, weight = time / total,
 tpi = time / iterations, parents that exist, regions without a parent unless
 --nested) and then prints one line per phase, sorted by id:
 
-    PHASE <id> kind=<kind> parent=<id|-> inv=<n> threads=<n> iters=<n>
+    PHASE <id> kind=<kind> parent=<id|-> inv=<n> threads=<n> iters=<n>[ barriers=<n>]
+
+(barriers only on regions, where it must be at least the invocations).
 
 Options: --program also prints the program and node lines; --nested allows
 regions with a parent. Exit 1 with a message on the first violation.
@@ -74,9 +76,17 @@ def main():
             fail(where + "thread_time_s not ordered")
         if p["time_s"] > total * 1.0001:
             fail(where + "time_s exceeds the program's total time")
-        lines.append("PHASE %s kind=%s parent=%s inv=%d threads=%d iters=%d" % (
+        line = "PHASE %s kind=%s parent=%s inv=%d threads=%d iters=%d" % (
             p["id"], p["kind"], p["parent"] or "-", p["invocations"],
-            p["threads"], p["iterations"]))
+            p["threads"], p["iterations"])
+        if p["kind"] in ("parallel", "parallel for", "parallel sections", "teams"):
+            # Every invocation ends in a join, which counts as a barrier.
+            if not isinstance(p.get("barriers"), int) or p["barriers"] < p["invocations"]:
+                fail(where + "barriers %r missing or fewer than invocations" % p.get("barriers"))
+            line += " barriers=%d" % p["barriers"]
+        elif "barriers" in p:
+            fail(where + "a worksharing phase with barriers")
+        lines.append(line)
     if "--program" in opts:
         print("PROGRAM name=%s argc=%d threads=%d" % (
             prog["name"], len(prog["argv"]), prog["threads"]))
