@@ -14,6 +14,11 @@
 //    scaling; the base node stays at the phase's own, so the self-check and
 //    relative_to_base keep their meaning;
 //  - a node lacking the chosen profile uses the next-best one it has;
+//  - under SyncRule::Barriers each top-level region's barriers are priced
+//    at the node's cost per barrier minus the base node's (sync.cpp), with
+//    the work between barriers measured on the base node choosing the uB
+//    footprint and the region's thread count chosen as for its phases; a
+//    region the NPPDB cannot price keeps its barriers in its measured time;
 //  - under the ratio rule each phase estimate is the absolute one times the
 //    phase's calibration tpi_phase(BN) / tpi_P(BN), with the tpi of the
 //    profile actually used (a fallback's own), so the base node gets the
@@ -95,7 +100,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
 
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
                   const std::string &Base, const std::vector<std::string> &Nodes,
-                  const ThreadProjection &TP, Projection Rule) {
+                  const ThreadProjection &TP, Projection Rule, SyncRule Sync) {
   Estimate E;
   E.base = Base;
   E.projection = TP;
@@ -109,6 +114,25 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   // nested leaves that overlap); never let the uncovered part go negative.
   E.uncoveredS = std::max(0.0, E.measuredS - E.coveredS);
   E.coverage = E.measuredS > 0 ? std::min(1.0, E.coveredS / E.measuredS) : 0;
+  E.sync = Sync;
+  // Top-level regions with barriers: nested ones are crossed by a member of
+  // the outer team and already counted there.
+  struct SyncRegion {
+    const Phase *phase;
+    std::optional<double> footprintKiB, baseCostUs;
+  };
+  std::vector<SyncRegion> SyncRegions;
+  for (const Phase &P : F.phases)
+    if (P.barriers && *P.barriers > 0 && !P.parent) {
+      E.barriers += double(*P.barriers);
+      if (Sync == SyncRule::Barriers) {
+        SyncRegion R{&P, {}, {}};
+        R.footprintKiB = barrierFootprintKiB(L, Base, P.threads, P.timeS * 1e6 / *P.barriers);
+        if (R.footprintKiB)
+          R.baseCostUs = barrierCostUs(L, Base, P.threads, *R.footprintKiB);
+        SyncRegions.push_back(R);
+      }
+    }
 
   std::vector<std::string> All = Nodes;
   if (std::find(All.begin(), All.end(), Base) == All.end())
@@ -122,16 +146,19 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     std::vector<unsigned> Have;
     if (TP.mode == ThreadProjection::Native && Node != Base)
       Have = L.threadCounts(Node);
+    auto ThreadsFor = [&](const Phase &P) {
+      if (TP.mode == ThreadProjection::Fixed)
+        return TP.threads;
+      if (!Have.empty() && std::find(Have.begin(), Have.end(), P.threads) == Have.end())
+        return Have.back(); // ascending: the node's largest
+      return P.threads;
+    };
     for (size_t I = 0; I < M.size(); ++I) {
       const PhaseMatch &PM = M[I];
       if (!PM.matched())
         continue;
       const Phase &P = F.phases[PM.phaseIndex];
-      unsigned Th = P.threads;
-      if (TP.mode == ThreadProjection::Fixed)
-        Th = TP.threads;
-      else if (!Have.empty() && std::find(Have.begin(), Have.end(), P.threads) == Have.end())
-        Th = Have.back(); // ascending: the node's largest
+      unsigned Th = ThreadsFor(P);
       PhaseEstimate PE;
       PE.match = I;
       PE.threads = Th;
@@ -167,8 +194,28 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       NE.phasesS += PE.timeS;
       NE.phases.push_back(PE);
     }
-    NE.timeS = NE.phasesS + E.uncoveredS;
-    NE.absoluteS += E.uncoveredS;
+    double PricedBarriers = 0;
+    for (const SyncRegion &R : SyncRegions) {
+      const Phase &P = *R.phase;
+      unsigned Th = ThreadsFor(P);
+      std::optional<double> Cost;
+      if (R.baseCostUs)
+        Cost = Node == Base && Th == P.threads ? R.baseCostUs
+                                                : barrierCostUs(L, Node, Th, *R.footprintKiB);
+      if (!Cost) {
+        ++NE.syncUnpriced;
+        continue;
+      }
+      double N = double(*P.barriers);
+      // A node with cheaper barriers can at most take the region's time away.
+      NE.syncS += std::max(-P.timeS, N * (*Cost - *R.baseCostUs) * 1e-6);
+      NE.barrierCostUs += N * *Cost;
+      PricedBarriers += N;
+    }
+    if (PricedBarriers > 0)
+      NE.barrierCostUs /= PricedBarriers;
+    NE.timeS = NE.phasesS + E.uncoveredS + NE.syncS;
+    NE.absoluteS += E.uncoveredS + NE.syncS;
     E.nodes.push_back(std::move(NE));
   }
   double BaseS = 0;

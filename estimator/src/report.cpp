@@ -65,6 +65,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     J["rank"] = N.rank;
     J["phases_time_s"] = tidy(N.phasesS);
     J["uncovered_s"] = tidy(E.uncoveredS);
+    J["sync_s"] = tidy(N.syncS);
+    J["barrier_cost_us"] = tidy(N.barrierCostUs);
     J["fallbacks"] = N.fallbacks;
     J["missing"] = N.missing;
     // Last, after the keys CONTRACTS.md orders. One count as a number; a node
@@ -82,6 +84,7 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
   Doc["uncovered"] = {{"time_s", tidy(E.uncoveredS)},
                       {"share", 1 - E.coverage},
                       {"rule", "kept as measured on the base node"}};
+  Doc["sync"] = {{"rule", syncRuleName(E.sync)}, {"barriers", E.barriers}};
   if (const NodeEstimate *B = E.baseNode(); B && E.selfCheckPercent())
     Doc["self_check"] = {{"node", E.base},
                          {"estimate_s", tidy(B->absoluteS)},
@@ -124,6 +127,8 @@ std::string estimateCsv(const PhaseFile &F, const std::vector<PhaseMatch> &M, co
              std::to_string(PE.threads) + "\n";
     }
     Out += Head + "(uncovered)," + formatNumber(tidy(E.uncoveredS)) + ",,,,,measured on base,\n";
+    if (E.sync == SyncRule::Barriers && E.barriers > 0)
+      Out += Head + "(synchronization)," + formatNumber(tidy(N.syncS)) + ",,,,,barriers,\n";
     Out += Head + "(program)," + formatNumber(tidy(N.timeS)) + ",,,,," +
            (N.missing     ? "incomplete"
             : N.fallbacks ? "with fallbacks"

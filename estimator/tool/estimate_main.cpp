@@ -120,6 +120,16 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                E.coverage * 100, fmt("%.6g", E.coveredS).c_str(), fmt("%.6g", E.measuredS).c_str(),
                fmt("%.6g", E.uncoveredS).c_str(), (1 - E.coverage) * 100, Unmatched,
                In.base.c_str());
+  // Files without barrier counts (hand-written, older runtimes) print as
+  // before: there is nothing to price.
+  if (E.barriers > 0 && E.sync == SyncRule::Off)
+    std::fprintf(Out, "synchronization: %s barriers left inside the measured times (--sync off)\n",
+                 fmt("%.6g", E.barriers).c_str());
+  else if (E.barriers > 0)
+    std::fprintf(Out,
+                 "synchronization: %s barriers in top-level regions, priced per node at its "
+                 "cost per barrier (bar1p - mbw1p) minus %s's\n",
+                 fmt("%.6g", E.barriers).c_str(), In.base.c_str());
   for (const PhaseMatch &PM : M) {
     if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams)
       continue;
@@ -159,6 +169,14 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
     if (N.missing)
       Notes += (Notes.empty() ? "" : "; ") + std::string("INCOMPLETE: ") +
                std::to_string(N.missing) + " phase(s) without any ranked profile (base time used)";
+    if (E.sync == SyncRule::Barriers && E.barriers > 0) {
+      if (N.barrierCostUs > 0 || N.syncS != 0)
+        Notes += (Notes.empty() ? "" : "; ") + std::string("barriers ") +
+                 fmt("%.3g", N.barrierCostUs) + " us each, " + fmt("%+.4f", N.syncS) + " s";
+      if (N.syncUnpriced)
+        Notes += (Notes.empty() ? "" : "; ") + std::to_string(N.syncUnpriced) +
+                 " region(s) with barriers unpriced (no bar1p/mbw1p pair)";
+    }
     std::fprintf(Out, "%4u  %s %14s %15.1f%%  %s\n", N.rank,
                  NodeCol(N.node, N.threads.empty() ? "-" : formatThreadList(N.threads)).c_str(),
                  fmt("%.4f", N.timeS).c_str(), N.relativeToBase * 100, Notes.c_str());
@@ -172,7 +190,7 @@ int main(int Argc, char **Argv) {
                "instrumented run on the base node (METHOD.md, stages 3 and 4)."};
   App.name("phaseprobe-estimate");
   std::string PhasesPath, DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
-  std::string ThreadsArg, ProjectionArg = "absolute";
+  std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers";
   bool Relax = false;
   double Tolerance = 0;
   App.add_option("phases", PhasesPath, "Phase file (phaseprobe.phases/1)");
@@ -201,6 +219,10 @@ int main(int Argc, char **Argv) {
                  "Time rule: absolute (tpi of the uB on the node x iterations, METHOD.md) or "
                  "ratio (phase time on the base node x tpi on the node / tpi on the base node)")
       ->check(CLI::IsMember({"absolute", "ratio"}));
+  App.add_option("--sync", SyncArg,
+                 "Barriers: priced apart per node with the bar1p uB (barriers, the default) "
+                 "or left inside the measured phase times (off, METHOD.md)")
+      ->check(CLI::IsMember({"barriers", "off"}));
   App.add_flag("--relax-unmatched", Relax,
                "Match phases that no profile survives again with the tpi discard off "
                "(marked relaxed; meant for --projection ratio)");
@@ -249,7 +271,8 @@ int main(int Argc, char **Argv) {
     else if (!ThreadsArg.empty())
       TP = ThreadProjection::fixed(unsigned(std::stoul(ThreadsArg)));
     Estimate E =
-        estimate(In.phases, M, Lookup, In.base, Nodes, TP, *parseProjection(ProjectionArg));
+        estimate(In.phases, M, Lookup, In.base, Nodes, TP, *parseProjection(ProjectionArg),
+                 *parseSyncRule(SyncArg));
     nlohmann::ordered_json Doc = estimateReportJson(In, M, E);
     // Validate the baseline before writing anything.
     std::optional<CheckResult> Check;

@@ -278,6 +278,8 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
       R.firstFootprintKiB = window(C.footprint, Smallest, Largest);
     }
     Src.scan(R, [&](const ProfileRef &Ref) {
+      if (isSyncUBench(Ref.ubench))
+        return; // priced apart by the estimator, never a phase's twin
       for (size_t Q = First; Q < Last; ++Q) {
         const StreamTuple *QT = Tuples.data() + (Q - First) * Sz;
         Score Sc = scoreQuery(C, O.pairing, QT, Sz, P.tpiUs, Ref.streams, Ref.tpiUs);

@@ -34,7 +34,8 @@
  *
  * Input line:  ID KERNEL TYPE NSTREAMS ACCESS PATTERN K1 S1 K2 S2 K3 S3
  *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S
- *   KERNEL  sum sum3 madd add2 copy update store triad cadd cmul cfma
+ *   KERNEL  sum sum3 madd add2 copy update store triad cadd cmul cfma, and
+ *           sumb: sum with a barrier after every sweep (strided only)
  *   TYPE    double float int
  *   ACCESS  one letter per stream, c (shared) or p (private); stores must be p
  *   PATTERN one letter per stream, s (strided) or r (random)
@@ -265,6 +266,13 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
           for (long o = 0; o < st && lo + o < hi; ++o)                         \
             for (long i = lo + o; i < hi; i += st)                             \
               acc += a[i];                                                     \
+      } else if (!strcmp(K, "sumb") && plain) {                               \
+        for (long r = 0; r < R; ++r) {                                         \
+          for (long o = 0; o < st && lo + o < hi; ++o)                         \
+            for (long i = lo + o; i < hi; i += st)                             \
+              acc += a[i];                                                     \
+          _Pragma("omp barrier")                                               \
+        }                                                                      \
       } else if (!strcmp(K, "update") && plain) {                              \
         for (long r = 0; r < R; ++r)                                           \
           for (long o = 0; o < st && lo + o < hi; ++o)                         \
@@ -319,7 +327,7 @@ static int is_store(const char *K, int q) {
 }
 
 static int kernel_streams(const char *K) {
-  if (!strcmp(K, "sum") || !strcmp(K, "update") || !strcmp(K, "store") ||
+  if (!strcmp(K, "sum") || !strcmp(K, "sumb") || !strcmp(K, "update") || !strcmp(K, "store") ||
       !strcmp(K, "cadd") || !strcmp(K, "cmul") || !strcmp(K, "cfma"))
     return 1;
   if (!strcmp(K, "madd") || !strcmp(K, "add2") || !strcmp(K, "copy")) return 2;
@@ -367,6 +375,8 @@ static void run_config(const config_t *C, int threads) {
   if ((int)strlen(C->access) != ns || (int)strlen(C->pattern) != ns)
     FAIL("access and pattern need one letter per stream");
   if (threads > MAX_THREADS) FAIL("more than %d threads", MAX_THREADS);
+  if (!strcmp(C->kernel, "sumb") && C->pattern[0] != 's')
+    FAIL("kernel sumb walks a strided stream only");
   long iters = 0;
   for (int q = 0; q < ns; ++q) {
     stream_t *s = &S[q];

@@ -50,6 +50,11 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       {"upd1pf", "update", "float", "p", "s", "load+store", "upd1p on float"},
       {"st1p", "store", "double", "p", "s", "store", "store-only a[i] = r"},
       {"st1pi", "store", "int", "p", "s", "store", "st1p on int"},
+      // Synchronization: mbw1p with a barrier after every sweep. Against
+      // mbw1p at the same footprint it gives a node's cost per barrier at
+      // that much work between barriers (the estimator's sync term).
+      {"bar1p", "sumb", "double", "p", "s", "load",
+       "mbw1p with a barrier after every sweep (cost per barrier)"},
       {"cadd", "cadd", "double", "c", "s", "load",
        "compute: 4 add chains x 4 per element of a 4 KiB L1 stream"},
       {"cmul", "cmul", "double", "c", "s", "load", "compute: 4 mul chains x 4"},
@@ -184,6 +189,8 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
     // job except in the full grid.
     if (Reduced && Variant)
       SV = Level == GridLevel::Quick ? std::vector<double>{E} : uniq({E, 4096});
+    if (isSyncUBench(D.name))
+      SV = {E}; // the estimator pairs it with mbw1p at unit stride
     if (D.compute()) {
       Add(D, {4}, {E});
       continue;

@@ -150,7 +150,7 @@ std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
   std::size_t N = Ws.size();
   std::vector<std::pair<std::size_t, UBenchConfig>> Found; // (matching ops, config)
   for (const UBenchDef &D : ubenchCatalog()) {
-    if (D.compute() || D.streams() != N)
+    if (D.compute() || isSyncUBench(D.name) || D.streams() != N)
       continue;
     std::vector<std::size_t> Perm(N); // Perm[i] = the operand phase stream i goes to
     std::iota(Perm.begin(), Perm.end(), 0);

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace phaseprobe {
@@ -45,6 +46,12 @@ struct PhaseStream {
   std::vector<std::string> sites; ///< "file:line:col" of the merged sites
   std::uint64_t samples = 0;
 };
+
+/// uBs that measure synchronization rather than a stream (bar1p: a barrier
+/// after every sweep). Their stream tuples equal another uB's, so they are
+/// never a phase's match nor a phase clone; the estimator prices a region's
+/// barriers with them.
+inline bool isSyncUBench(std::string_view Name) { return Name == "bar1p"; }
 
 /// One phase: an OpenMP parallel region or a worksharing construct in it.
 struct Phase {

@@ -60,6 +60,11 @@ public:
   /// The distinct thread counts \p Node has profiles at, ascending (used by
   /// ThreadProjection::Native).
   virtual std::vector<unsigned> threadCounts(const std::string &Node) const = 0;
+  /// Every one-stream profile of uB \p UBench on \p Node at \p Threads, as
+  /// (stream, tpi µs), in no particular order (used to price barriers; the
+  /// default has none, which leaves them unpriced).
+  virtual std::vector<std::pair<StreamTuple, double>>
+  family(const std::string &Node, const std::string &UBench, unsigned Threads) const;
 };
 
 /// TpiLookup over an NPPDB (Nppdb::find).
@@ -70,6 +75,9 @@ public:
                             const std::vector<StreamTuple> &Streams,
                             unsigned Threads) const override;
   std::vector<unsigned> threadCounts(const std::string &Node) const override;
+  std::vector<std::pair<StreamTuple, double>> family(const std::string &Node,
+                                                     const std::string &UBench,
+                                                     unsigned Threads) const override;
 
 private:
   const Nppdb &Db;
@@ -105,6 +113,17 @@ struct NodeEstimate {
   double relativeToBase = 0; ///< timeS / the base node's timeS
   unsigned rank = 0;         ///< 1 = fastest
   size_t fallbacks = 0, missing = 0;
+  /// Synchronization (SyncRule::Barriers): the top-level regions' barriers
+  /// priced at this node's cost per barrier minus the base node's, added to
+  /// timeS and absoluteS (0 on the base node by construction).
+  double syncS = 0;
+  /// Barrier-weighted mean cost of one barrier on this node (µs), over the
+  /// regions priced.
+  double barrierCostUs = 0;
+  /// Regions with barriers that could not be priced (the node or the base
+  /// lacks bar1p/mbw1p at the thread count): their barriers stay in their
+  /// measured time, as without the rule.
+  size_t syncUnpriced = 0;
   /// The distinct thread counts its phases were projected onto, ascending
   /// (one value unless phases of different thread counts are projected
   /// differently; empty without matched phases).
@@ -131,6 +150,29 @@ enum class Projection {
   Ratio     ///< T_phase(BN) * tpi_P(TN) / tpi_P(BN)
 };
 const char *projectionName(Projection P);
+/// Whether barriers are priced apart from work. A region's barriers (phase
+/// file `barriers`: implicit and explicit ones plus the join) cost what one
+/// barrier costs on a node with about as much work between barriers, from
+/// the uB bar1p (mbw1p with a barrier after every sweep) minus mbw1p at the
+/// same footprint: on two idle cores a microsecond, on two threads sharing a
+/// core tens (a time slice), which no stream tuple shows. Each node's
+/// estimate gets barriers x (its cost - the base node's cost).
+enum class SyncRule {
+  Off,     ///< METHOD.md: barriers stay inside the measured phase times
+  Barriers ///< the default where the phase file and the NPPDB allow it
+};
+const char *syncRuleName(SyncRule R);
+std::optional<SyncRule> parseSyncRule(const std::string &S);
+/// The cost of one barrier (µs) on \p Node at \p Threads from bar1p and
+/// mbw1p profiles whose footprint is within 5% of \p FootprintKiB; absent
+/// when the node lacks either. Never negative (a noisy difference is 0).
+std::optional<double> barrierCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads,
+                                    double FootprintKiB);
+/// The bar1p footprint (KiB) whose sweep on \p Base at \p Threads (mbw1p's
+/// time per sweep) is closest, on a log scale, to \p IntervalUs of work
+/// between barriers; absent without bar1p/mbw1p pairs there.
+std::optional<double> barrierFootprintKiB(const TpiLookup &L, const std::string &Base,
+                                          unsigned Threads, double IntervalUs);
 std::optional<Projection> parseProjection(const std::string &S);
 
 struct EstimateOptions {
@@ -151,6 +193,9 @@ struct Estimate {
   double uncoveredS = 0;           ///< measuredS - coveredS, added to every node
   double coverage = 0;             ///< coveredS / measuredS
   std::vector<NodeEstimate> nodes; ///< ranked, fastest first
+  SyncRule sync = SyncRule::Off;   ///< as asked
+  /// Barriers of the top-level regions (0 when the phase file has none).
+  double barriers = 0;
   const NodeEstimate *baseNode() const;
   /// (base estimate by the absolute rule - measured) / measured * 100
   /// (under the ratio rule the base estimate equals the measurement for
@@ -168,7 +213,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
 /// Fixed otherwise) and time rule.
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
                   const std::string &Base, const std::vector<std::string> &Nodes,
-                  const ThreadProjection &T, Projection Rule = Projection::Absolute);
+                  const ThreadProjection &T, Projection Rule = Projection::Absolute,
+                  SyncRule Sync = SyncRule::Barriers);
 
 /// "4", or "1,2" for a node whose phases were projected onto several counts.
 std::string formatThreadList(const std::vector<unsigned> &Threads);

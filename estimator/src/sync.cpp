@@ -1,0 +1,106 @@
+//===- sync.cpp - The cost of a barrier on a node ---------------------------===//
+//
+// bar1p is mbw1p with a barrier after every sweep of each thread's private
+// slice; at the same footprint and thread count the two differ only by one
+// barrier per sweep, so (tpi_bar1p - tpi_mbw1p) x iterations per sweep is
+// the cost of one barrier with a sweep's work between barriers (the EPCC
+// syncbench method: test loop minus reference loop). The kernel declares the
+// stream it walked, so a node's profiles are found by footprint (within 5%:
+// the kernel rounds a private slice to whole elements per thread) and the
+// pair by equal streams.
+//
+//===----------------------------------------------------------------------===//
+#include "phaseprobe/estimator.h"
+#include "phaseprobe/nppdb.h"
+
+#include <cmath>
+
+namespace phaseprobe {
+
+namespace {
+
+constexpr const char *BarrierUB = "bar1p";
+constexpr const char *ReferenceUB = "mbw1p";
+
+/// Iterations of one sweep of one thread: its slice of the private stream.
+double sweepIterations(const StreamTuple &S, unsigned Threads) {
+  return S.footprintKiB * 1024.0 / S.elemBytes / std::max(1u, Threads);
+}
+
+/// bar1p's profile nearest \p FootprintKiB (within 5%) on the node.
+std::optional<std::pair<StreamTuple, double>> nearest(const TpiLookup &L, const std::string &Node,
+                                                      unsigned Threads, double FootprintKiB) {
+  std::optional<std::pair<StreamTuple, double>> Best;
+  for (const auto &P : L.family(Node, BarrierUB, Threads)) {
+    if (P.first.strideBytes != P.first.elemBytes)
+      continue; // unit stride only: the sweeps the estimator compares with
+    double D = std::fabs(P.first.footprintKiB - FootprintKiB);
+    if (D > 0.05 * FootprintKiB)
+      continue;
+    if (!Best || D < std::fabs(Best->first.footprintKiB - FootprintKiB))
+      Best = P;
+  }
+  return Best;
+}
+
+} // namespace
+
+std::vector<std::pair<StreamTuple, double>>
+TpiLookup::family(const std::string &, const std::string &, unsigned) const {
+  return {};
+}
+
+std::vector<std::pair<StreamTuple, double>>
+NppdbTpiLookup::family(const std::string &Node, const std::string &UBench,
+                       unsigned Threads) const {
+  std::vector<std::pair<StreamTuple, double>> Out;
+  Nppdb::ScanFilter F;
+  F.Node = Node;
+  F.Threads = Threads;
+  F.NStreams = 1;
+  Db.scan(F, [&](const Nppdb::ProfileView &V) {
+    if (V.UBench == UBench)
+      Out.emplace_back(V.Streams[0], V.TpiUs);
+  });
+  return Out;
+}
+
+const char *syncRuleName(SyncRule R) { return R == SyncRule::Barriers ? "barriers" : "off"; }
+
+std::optional<SyncRule> parseSyncRule(const std::string &S) {
+  if (S == "barriers")
+    return SyncRule::Barriers;
+  if (S == "off")
+    return SyncRule::Off;
+  return std::nullopt;
+}
+
+std::optional<double> barrierCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads,
+                                    double FootprintKiB) {
+  auto Bar = nearest(L, Node, Threads, FootprintKiB);
+  if (!Bar)
+    return std::nullopt;
+  std::optional<double> Ref = L.tpi(Node, ReferenceUB, {Bar->first}, Threads);
+  if (!Ref)
+    return std::nullopt;
+  return std::max(0.0, (Bar->second - *Ref) * sweepIterations(Bar->first, Threads));
+}
+
+std::optional<double> barrierFootprintKiB(const TpiLookup &L, const std::string &Base,
+                                          unsigned Threads, double IntervalUs) {
+  std::optional<double> Best;
+  double BestD = 0;
+  for (const auto &[S, Tpi] : L.family(Base, BarrierUB, Threads)) {
+    if (S.strideBytes != S.elemBytes)
+      continue;
+    std::optional<double> Ref = L.tpi(Base, ReferenceUB, {S}, Threads);
+    if (!Ref || *Ref <= 0 || IntervalUs <= 0)
+      continue;
+    double D = std::fabs(std::log(*Ref * sweepIterations(S, Threads) / IntervalUs));
+    if (!Best || D < BestD || (D == BestD && S.footprintKiB < *Best))
+      Best = S.footprintKiB, BestD = D;
+  }
+  return Best;
+}
+
+} // namespace phaseprobe
