@@ -119,7 +119,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   // the outer team and already counted there.
   struct SyncRegion {
     const Phase *phase;
-    std::optional<double> footprintKiB, baseCostUs;
+    std::optional<BarrierPoint> point;
+    std::optional<double> baseCostUs;
   };
   std::vector<SyncRegion> SyncRegions;
   for (const Phase &P : F.phases)
@@ -127,9 +128,9 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       E.barriers += double(*P.barriers);
       if (Sync == SyncRule::Barriers) {
         SyncRegion R{&P, {}, {}};
-        R.footprintKiB = barrierFootprintKiB(L, Base, P.threads, P.timeS * 1e6 / *P.barriers);
-        if (R.footprintKiB)
-          R.baseCostUs = barrierCostUs(L, Base, P.threads, *R.footprintKiB);
+        R.point = barrierPoint(L, Base, P.threads, P.timeS * 1e6 / double(*P.barriers));
+        if (R.point)
+          R.baseCostUs = barrierCostUs(L, Base, P.threads, *R.point);
         SyncRegions.push_back(R);
       }
     }
@@ -201,7 +202,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       std::optional<double> Cost;
       if (R.baseCostUs)
         Cost = Node == Base && Th == P.threads ? R.baseCostUs
-                                                : barrierCostUs(L, Node, Th, *R.footprintKiB);
+                                                : barrierCostUs(L, Node, Th, *R.point);
       if (!Cost) {
         ++NE.syncUnpriced;
         continue;

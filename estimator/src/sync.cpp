@@ -13,6 +13,7 @@
 #include "phaseprobe/estimator.h"
 #include "phaseprobe/nppdb.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace phaseprobe {
@@ -86,21 +87,46 @@ std::optional<double> barrierCostUs(const TpiLookup &L, const std::string &Node,
   return std::max(0.0, (Bar->second - *Ref) * sweepIterations(Bar->first, Threads));
 }
 
-std::optional<double> barrierFootprintKiB(const TpiLookup &L, const std::string &Base,
-                                          unsigned Threads, double IntervalUs) {
-  std::optional<double> Best;
-  double BestD = 0;
+std::optional<BarrierPoint> barrierPoint(const TpiLookup &L, const std::string &Base,
+                                         unsigned Threads, double IntervalUs) {
+  if (!(IntervalUs > 0))
+    return std::nullopt;
+  // (log of mbw1p's sweep time, footprint) of every pair on the base node.
+  std::vector<std::pair<double, double>> Sweeps;
   for (const auto &[S, Tpi] : L.family(Base, BarrierUB, Threads)) {
     if (S.strideBytes != S.elemBytes)
       continue;
     std::optional<double> Ref = L.tpi(Base, ReferenceUB, {S}, Threads);
-    if (!Ref || *Ref <= 0 || IntervalUs <= 0)
-      continue;
-    double D = std::fabs(std::log(*Ref * sweepIterations(S, Threads) / IntervalUs));
-    if (!Best || D < BestD || (D == BestD && S.footprintKiB < *Best))
-      Best = S.footprintKiB, BestD = D;
+    if (Ref && *Ref > 0)
+      Sweeps.emplace_back(std::log(*Ref * sweepIterations(S, Threads)), S.footprintKiB);
   }
-  return Best;
+  if (Sweeps.empty())
+    return std::nullopt;
+  std::sort(Sweeps.begin(), Sweeps.end());
+  double X = std::log(IntervalUs);
+  if (X <= Sweeps.front().first)
+    return BarrierPoint{Sweeps.front().second, Sweeps.front().second, 0};
+  if (X >= Sweeps.back().first)
+    return BarrierPoint{Sweeps.back().second, Sweeps.back().second, 0};
+  size_t I = 1;
+  while (Sweeps[I].first < X)
+    ++I;
+  const auto &Lo = Sweeps[I - 1], &Hi = Sweeps[I];
+  double W = Hi.first > Lo.first ? (X - Lo.first) / (Hi.first - Lo.first) : 0;
+  return BarrierPoint{Lo.second, Hi.second, W};
+}
+
+std::optional<double> barrierCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads,
+                                    const BarrierPoint &P) {
+  std::optional<double> Lo = barrierCostUs(L, Node, Threads, P.loKiB);
+  if (!Lo)
+    return std::nullopt;
+  if (P.weight == 0 || P.hiKiB == P.loKiB)
+    return Lo;
+  std::optional<double> Hi = barrierCostUs(L, Node, Threads, P.hiKiB);
+  if (!Hi)
+    return std::nullopt;
+  return (1 - P.weight) * *Lo + P.weight * *Hi;
 }
 
 } // namespace phaseprobe

@@ -189,10 +189,24 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
     // job except in the full grid.
     if (Reduced && Variant)
       SV = Level == GridLevel::Quick ? std::vector<double>{E} : uniq({E, 4096});
-    if (isSyncUBench(D.name))
-      SV = {E}; // the estimator pairs it with mbw1p at unit stride
     if (D.compute()) {
       Add(D, {4}, {E});
+      continue;
+    }
+    if (isSyncUBench(D.name)) {
+      // Work between barriers from under a microsecond to milliseconds, 4x
+      // apart: a barrier's cost on a shared core grows with it (a spinning
+      // thread holds the core for the rest of its time slice). Each with
+      // its mbw1p twin, which the estimator subtracts.
+      const UBenchDef *Ref = findUBench("mbw1p");
+      for (double K = kib(L1 / 2); K <= 2 * LLC * 1.001; K *= 4) {
+        Add(D, {K}, {E});
+        bool Have = std::any_of(Out.begin(), Out.end(), [&](const UBenchConfig &C) {
+          return C.def == Ref && C.footprintKiB[0] == K && C.strideBytes[0] == E;
+        });
+        if (!Have)
+          Add(*Ref, {K}, {E});
+      }
       continue;
     }
     switch (D.streams()) {

@@ -168,11 +168,20 @@ std::optional<SyncRule> parseSyncRule(const std::string &S);
 /// when the node lacks either. Never negative (a noisy difference is 0).
 std::optional<double> barrierCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads,
                                     double FootprintKiB);
-/// The bar1p footprint (KiB) whose sweep on \p Base at \p Threads (mbw1p's
-/// time per sweep) is closest, on a log scale, to \p IntervalUs of work
-/// between barriers; absent without bar1p/mbw1p pairs there.
-std::optional<double> barrierFootprintKiB(const TpiLookup &L, const std::string &Base,
-                                          unsigned Threads, double IntervalUs);
+/// Where a region's work between barriers falls among the bar1p footprints:
+/// cost = (1 - weight) x cost(loKiB) + weight x cost(hiKiB).
+struct BarrierPoint {
+  double loKiB = 0, hiKiB = 0, weight = 0;
+};
+/// The bar1p footprints whose sweeps on \p Base at \p Threads (mbw1p's time
+/// per sweep of one thread) bracket \p IntervalUs of work between barriers,
+/// interpolated in log time (the nearest end outside the range); absent
+/// without bar1p/mbw1p pairs there.
+std::optional<BarrierPoint> barrierPoint(const TpiLookup &L, const std::string &Base,
+                                         unsigned Threads, double IntervalUs);
+/// barrierCostUs at a BarrierPoint; absent when the node lacks either end.
+std::optional<double> barrierCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads,
+                                    const BarrierPoint &P);
 std::optional<Projection> parseProjection(const std::string &S);
 
 struct EstimateOptions {
