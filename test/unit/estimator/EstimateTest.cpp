@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -341,6 +342,174 @@ nlohmann::ordered_json doc(double Tn1, const std::string &Cand = "mbwXA2hc") {
 }
 
 } // namespace
+
+namespace {
+
+/// Profiles by exact stream footprint, with family(): what barrier pricing
+/// reads (bar1p and its mbw1p twins).
+class ProfileLookup : public TpiLookup {
+public:
+  struct Row {
+    std::string node, ubench;
+    unsigned threads;
+    double footprintKiB, tpiUs;
+  };
+  std::vector<Row> Rows;
+  static StreamTuple unit(double K) { return T(K, 8, 8, Access::Private); }
+  std::optional<double> tpi(const std::string &Node, const std::string &UBench,
+                            const std::vector<StreamTuple> &S, unsigned Threads) const override {
+    for (const Row &R : Rows)
+      if (R.node == Node && R.ubench == UBench && R.threads == Threads && S.size() == 1 &&
+          S[0].footprintKiB == R.footprintKiB)
+        return R.tpiUs;
+    return std::nullopt;
+  }
+  std::vector<unsigned> threadCounts(const std::string &Node) const override {
+    std::set<unsigned> S;
+    for (const Row &R : Rows)
+      if (R.node == Node)
+        S.insert(R.threads);
+    return {S.begin(), S.end()};
+  }
+  std::vector<std::pair<StreamTuple, double>> family(const std::string &Node,
+                                                     const std::string &UBench,
+                                                     unsigned Threads) const override {
+    std::vector<std::pair<StreamTuple, double>> Out;
+    for (const Row &R : Rows)
+      if (R.node == Node && R.ubench == UBench && R.threads == Threads)
+        Out.emplace_back(unit(R.footprintKiB), R.tpiUs);
+    return Out;
+  }
+  /// bar1p and mbw1p at \p K KiB: the barrier costs \p CostUs per sweep of
+  /// one thread's slice (K KiB / 8 B / threads iterations).
+  void pair(const std::string &Node, unsigned Th, double K, double MbwTpi, double CostUs) {
+    double Iters = K * 1024 / 8 / Th;
+    Rows.push_back({Node, "mbw1p", Th, K, MbwTpi});
+    Rows.push_back({Node, "bar1p", Th, K, MbwTpi + CostUs / Iters});
+  }
+};
+
+/// One region with 1000 barriers, 40 us of work between them (base "bn",
+/// 2 threads), no matched phase: only the synchronization term moves.
+PhaseFile syncFile() {
+  PhaseFile F;
+  F.program.totalTimeS = 0.05;
+  F.program.threads = 2;
+  Phase R;
+  R.id = "r.c:1:1";
+  R.kind = "parallel";
+  R.threads = 2;
+  R.timeS = 0.04;
+  R.iterations = 1e6;
+  R.tpiUs = 0.04;
+  R.invocations = 100;
+  R.barriers = 1000;
+  F.phases = {R};
+  return F;
+}
+
+} // namespace
+
+TEST(Sync, BarrierCostIsTheBarrierLoopMinusItsTwinPerSweep) {
+  ProfileLookup L;
+  L.pair("n", 2, 16, 0.002, 38);
+  EXPECT_NEAR(*barrierCostUs(L, "n", 2, 16.0), 38, 1e-9);
+  EXPECT_NEAR(*barrierCostUs(L, "n", 2, 16.4), 38, 1e-9) << "within 5%: the kernel rounds";
+  EXPECT_FALSE(barrierCostUs(L, "n", 2, 32.0));
+  EXPECT_FALSE(barrierCostUs(L, "n", 1, 16.0));
+  // A barrier loop measured faster than its twin (noise) costs nothing.
+  L.pair("m", 2, 16, 0.002, -5);
+  EXPECT_EQ(*barrierCostUs(L, "m", 2, 16.0), 0);
+}
+
+TEST(Sync, TheBaseNodeChoosesWhereTheWorkBetweenBarriersFalls) {
+  ProfileLookup L;
+  // mbw1p sweeps on the base: 16 KiB -> 1024 iterations x 0.01 us = 10.24 us;
+  // 1024 KiB -> 65536 x 0.01 = 655.36 us.
+  L.pair("bn", 2, 16, 0.01, 1);
+  L.pair("bn", 2, 1024, 0.01, 3);
+  L.pair("tn", 2, 16, 0.02, 40);
+  L.pair("tn", 2, 1024, 0.02, 80);
+  auto P = barrierPoint(L, "bn", 2, std::sqrt(10.24 * 655.36)); // halfway in log
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->loKiB, 16);
+  EXPECT_EQ(P->hiKiB, 1024);
+  EXPECT_NEAR(P->weight, 0.5, 1e-9);
+  EXPECT_NEAR(*barrierCostUs(L, "bn", 2, *P), 2, 1e-9);
+  EXPECT_NEAR(*barrierCostUs(L, "tn", 2, *P), 60, 1e-9) << "the base node's weights";
+  // Outside the measured range: the nearest end.
+  EXPECT_EQ(barrierPoint(L, "bn", 2, 1)->loKiB, 16);
+  EXPECT_EQ(barrierPoint(L, "bn", 2, 1)->weight, 0);
+  EXPECT_EQ(barrierPoint(L, "bn", 2, 1e6)->loKiB, 1024);
+  EXPECT_FALSE(barrierPoint(L, "bn", 4, 100));
+  EXPECT_FALSE(barrierPoint(L, "bn", 2, 0));
+}
+
+TEST(Sync, EachNodeGetsBarriersTimesItsCostMinusTheBases) {
+  PhaseFile F = syncFile();
+  ProfileLookup L;
+  for (double K : {16.0, 1024.0}) {
+    L.pair("bn", 2, K, 0.01, 1);
+    L.pair("shared-core", 2, K, 0.02, 41);
+    L.pair("fast", 2, K, 0.01, 0.5);
+  }
+  L.pair("half", 2, 16, 0.01, 1); // lacks the 1024 KiB pair
+  Estimate E = estimate(F, {}, L, "bn", {"shared-core", "fast", "half"}, ThreadProjection::own());
+  EXPECT_EQ(E.barriers, 1000);
+  EXPECT_EQ(node(E, "bn").syncS, 0);
+  EXPECT_NEAR(node(E, "bn").barrierCostUs, 1, 1e-9);
+  EXPECT_NEAR(node(E, "shared-core").syncS, 1000 * 40e-6, 1e-12);
+  EXPECT_NEAR(node(E, "shared-core").timeS, 0.05 + 0.04, 1e-12);
+  EXPECT_NEAR(node(E, "shared-core").absoluteS, 0.05 + 0.04, 1e-12);
+  EXPECT_NEAR(node(E, "fast").syncS, -1000 * 0.5e-6, 1e-12) << "cheaper barriers save time";
+  EXPECT_EQ(node(E, "half").syncS, 0);
+  EXPECT_EQ(node(E, "half").syncUnpriced, 1u);
+  EXPECT_EQ(E.nodes.back().node, "shared-core");
+  // The rule off, or a file without barrier counts: METHOD.md's estimate.
+  Estimate Off = estimate(F, {}, L, "bn", {"shared-core"}, ThreadProjection::own(),
+                          Projection::Absolute, SyncRule::Off);
+  EXPECT_EQ(node(Off, "shared-core").syncS, 0);
+  EXPECT_EQ(Off.barriers, 1000) << "still counted, for the report";
+  F.phases[0].barriers.reset();
+  EXPECT_EQ(node(estimate(F, {}, L, "bn", {"shared-core"}, ThreadProjection::own()), "shared-core")
+                .syncS,
+            0);
+  // A nested region's barriers are already its outer region's.
+  F = syncFile();
+  F.phases.push_back(F.phases[0]);
+  F.phases[1].id = "r.c:2:1";
+  F.phases[1].parent = "r.c:1:1";
+  EXPECT_EQ(estimate(F, {}, L, "bn", {"shared-core"}, ThreadProjection::own()).barriers, 1000);
+}
+
+TEST(Sync, CheaperBarriersTakeAtMostTheRegionsTime) {
+  PhaseFile F = syncFile();
+  ProfileLookup L;
+  L.pair("bn", 2, 16, 0.01, 1000); // 1000 barriers x 1 ms > the region's 40 ms
+  L.pair("tn", 2, 16, 0.01, 0);
+  Estimate E = estimate(F, {}, L, "bn", {"tn"}, ThreadProjection::own());
+  EXPECT_NEAR(node(E, "tn").syncS, -0.04, 1e-12);
+}
+
+TEST(Sync, ANodeAtAnotherThreadCountIsPricedThere) {
+  PhaseFile F = syncFile();
+  ProfileLookup L;
+  L.pair("bn", 2, 16, 0.01, 1);
+  L.pair("one", 1, 16, 0.01, 0.1);
+  Estimate E = estimate(F, {}, L, "bn", {"one"}, ThreadProjection::native());
+  EXPECT_NEAR(node(E, "one").syncS, 1000 * (0.1 - 1) * 1e-6, 1e-12);
+}
+
+TEST(Sync, ReportsCarryTheTerm) {
+  PhaseFile F = syncFile();
+  ProfileLookup L;
+  L.pair("bn", 2, 16, 0.01, 1);
+  L.pair("tn", 2, 16, 0.01, 11);
+  Estimate E = estimate(F, {}, L, "bn", {"tn"}, ThreadProjection::own());
+  std::string Csv = estimateCsv(F, {}, E);
+  EXPECT_NE(Csv.find("tn,2,"), std::string::npos);
+  EXPECT_NE(Csv.find(",(synchronization),0.01,,,,,barriers,"), std::string::npos) << Csv;
+}
 
 TEST(Check, SlowerBeyondToleranceRegresses) {
   std::string Base = doc(100).dump();

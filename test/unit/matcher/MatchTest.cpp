@@ -113,6 +113,20 @@ TEST(Match, WorkedExampleCandidateAndQueries) {
   EXPECT_EQ(M.ranked[2].score.index, 85);
 }
 
+// bar1p has mbw1p's tuples but a barrier after every sweep: the estimator
+// prices barriers with it, so it is never a phase's twin, even a perfect one.
+TEST(Match, SyncUBenchesAreNeverCandidates) {
+  Phase P = mmPhase();
+  std::vector<Profile> V = studyProfiles();
+  V.push_back(Prof("bar1p", {T(15624, 32000, 8, Sh)}, 0.01325));
+  VectorProfileSource Src(V);
+  PhaseMatch M = matchPhase(P, significantStreams(P, 32), Src, MatchConfig::defaults(), opts());
+  ASSERT_TRUE(M.candidate);
+  EXPECT_EQ(M.candidate->ubench, "mbwXA2hc");
+  for (const Candidate &C : M.ranked)
+    EXPECT_NE(C.ubench, "bar1p");
+}
+
 TEST(Match, ExplainSeesEveryProfileIncludingDiscardedOnes) {
   Phase P = mmPhase();
   VectorProfileSource Src(studyProfiles());

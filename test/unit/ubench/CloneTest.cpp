@@ -54,6 +54,13 @@ TEST(Clone, SharedDoubleStreamIsMbw1c) {
   EXPECT_TRUE(C.notes.empty());
 }
 
+TEST(Clone, APrivateDoubleStreamIsMbw1pNeverTheBarrierUB) {
+  CloneSet C = cloneOne("[" + phase("a.c:1:1", {stream("v1", 1024, 8, 8, "private")}) + "]");
+  for (const std::string &L : lines(C))
+    EXPECT_EQ(L.rfind("bar1p", 0), std::string::npos) << L;
+  EXPECT_FALSE(lines(C).empty());
+}
+
 TEST(Clone, PrivateFloatStreamIsTheFloatUBRoundedToTheKernelsSlices) {
   // 100.01 KiB at 2 threads: whole floats per thread slice (12801 each).
   CloneSet C = cloneOne("[" + phase("a.c:1:1", {stream("v1", 100.01, 4, 4, "private")}) + "]");

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Estimation rules side by side on ONE accuracy run's data.
+
+`run.py` compares two rules (the default and --alt) against the measured
+times of one run. To see what another option changes (`--sync off`, another
+projection) without a second run, whose base runs and measurements would
+carry other noise, this re-estimates every workload of a results folder
+from its stored base phase file and NPPDB, under each named rule, against
+the same measured medians, and prints one table:
+
+    bench/accuracy/rules.py RESULTS --db NPPDB [--build build] \\
+        --rule 'default=' --rule 'nosync=--sync off' \\
+        --rule 'ratio=--projection ratio --relax-unmatched' ...
+
+Per rule: every program estimate's error, and the median and maximum of
+|error| over all of them, in total and per configuration.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import provenance  # noqa: E402
+
+SRC_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def fail(msg):
+    print("rules.py: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def parse_rule(spec):
+    label, _, args = spec.partition("=")
+    if not label:
+        raise argparse.ArgumentTypeError("expected LABEL=ARGS, found %r" % spec)
+    return label, shlex.split(args)
+
+
+def estimate(build, phases, db, base, cfg, base_threads, extra):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "estimate.json")
+        cmd = [os.path.join(build, "bin", "phaseprobe-estimate"), phases, "--db", db, "--base", base,
+               "--nodes", cfg["node"], "--json", out] + extra
+        if cfg["threads"] != base_threads:
+            cmd += ["--threads", str(cfg["threads"])]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            fail("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
+        with open(out) as f:
+            doc = json.load(f)
+    for n in doc["nodes"]:
+        if n["node"] == cfg["node"]:
+            return n["time_s"]
+    fail("%s: no estimate for %s" % (phases, cfg["node"]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("results", help="a bench/accuracy/run.py results folder (data.json, raw/)")
+    ap.add_argument("--db", required=True, help="the NPPDB that run used")
+    ap.add_argument("--build", default=os.path.join(SRC_ROOT, "build"))
+    ap.add_argument("--rule", action="append", type=parse_rule, required=True, metavar="LABEL=ARGS")
+    args = ap.parse_args()
+    try:
+        with open(os.path.join(args.results, "data.json")) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as ex:
+        fail("%s: %s" % (args.results, ex))
+    if not os.path.exists(args.db):
+        fail("%s: no such database" % args.db)
+    configs = {c["label"]: c for c in data["configs"]}
+    base = configs[data["base"]]
+    raw = os.path.join(args.results, "raw")
+
+    errors = {label: [] for label, _ in args.rule}
+    lines = []
+    for app in data["apps"]:
+        tag = "%s.%s" % (app["app"], re.sub(r"[^A-Za-z0-9._-]+", "_", app["workload"]))
+        phases = os.path.join(raw, "%s.base.phases.json" % tag)
+        if not os.path.exists(phases):
+            fail("%s: missing (was the run complete?)" % phases)
+        for row in app["rows"]:
+            cfg = configs[row["config"]]
+            cells = []
+            for label, extra in args.rule:
+                est = estimate(args.build, phases, args.db, base["node"], cfg, base["threads"], extra)
+                err = (est - row["measured_s"]) / row["measured_s"] * 100
+                errors[label].append((row["config"], abs(err)))
+                cells.append("%9.4f %+7.1f" % (est, err))
+            lines.append("%-44s %-9s %9.4f  %s" % (tag[:44], row["config"], row["measured_s"],
+                                                   "  ".join(cells)))
+
+    print("phaseprobe accuracy: estimation rules side by side on one run's data")
+    print("machine : %s" % provenance.machine())
+    print("commit  : %s" % provenance.commit(SRC_ROOT, ["estimator", "matcher", "core"]))
+    print("command : %s" % " ".join(shlex.quote(a) for a in sys.argv))
+    print("data    : %s (measured = that run's median plain wall time)" % args.results)
+    print()
+    head = "  ".join("%17s" % ("est_s  err% " + label)[-17:] for label, _ in args.rule)
+    print("%-44s %-9s %9s  %s" % ("workload", "config", "meas_s", head))
+    for l in lines:
+        print(l)
+    print()
+    print("%-14s %-10s %8s %8s %4s" % ("rule", "config", "median%", "max%", "n"))
+    for label, _ in args.rule:
+        groups = [("all", [e for _, e in errors[label]])]
+        for c in configs:
+            groups.append((c, [e for cc, e in errors[label] if cc == c]))
+        for name, es in groups:
+            if es:
+                print("%-14s %-10s %8.1f %8.1f %4d" % (label, name, statistics.median(es), max(es),
+                                                       len(es)))
+
+
+if __name__ == "__main__":
+    main()
