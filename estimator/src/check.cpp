@@ -164,6 +164,22 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
                      "the baseline was estimated with --projection " + BaseRule +
                          ", this run with --projection " + CurRule +
                          ": use the same rule, or refresh the baseline");
+  // Priced barriers add a term the other estimate lacks. A document prices
+  // them when its rule is "barriers" and its phase file counted some; older
+  // documents (no "sync") never did.
+  auto Priced = [](const auto &D) {
+    if (!D.contains("sync") || !D["sync"].is_object())
+      return false;
+    const auto &S = D["sync"];
+    return S.value("rule", std::string()) == "barriers" && S.contains("barriers") &&
+           S["barriers"].is_number() && S["barriers"].template get<double>() > 0;
+  };
+  if (Priced(Base) != Priced(Current))
+    throw InputError(BaselinePath, "sync",
+                     std::string("the baseline ") + (Priced(Base) ? "priced" : "did not price") +
+                         " barriers apart, this run " + (Priced(Current) ? "does" : "does not") +
+                         ": use the same --sync (and a runtime that counts barriers for both), "
+                         "or refresh the baseline");
   std::map<std::string, NodeView> BaseNodes = nodesOf(Base, BaselinePath);
   std::map<std::string, PhaseView> BasePhases = phasesOf(Base, BaselinePath);
   std::map<std::string, NodeView> CurNodes = nodesOf(Current, "");

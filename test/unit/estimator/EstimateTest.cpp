@@ -572,6 +572,28 @@ TEST(Check, AnotherTimeRuleIsAnInputError) {
   EXPECT_THROW(checkAgainstBaseline(Cur, Base.dump(), "b.json", 0), InputError);
 }
 
+TEST(Check, PricedBarriersOnOneSideOnlyIsAnInputError) {
+  nlohmann::ordered_json Cur = doc(100), Base = doc(100);
+  Cur["sync"] = {{"rule", "barriers"}, {"barriers", 27760}};
+  try {
+    checkAgainstBaseline(Cur, Base.dump(), "b.json", 0);
+    FAIL() << "no error";
+  } catch (const InputError &E) {
+    EXPECT_NE(std::string(E.what()).find("b.json: sync: the baseline did not price barriers "
+                                         "apart, this run does"),
+              std::string::npos)
+        << E.what();
+  }
+  Base["sync"] = Cur["sync"];
+  EXPECT_FALSE(checkAgainstBaseline(Cur, Base.dump(), "b.json", 0).regressed);
+  // Nothing to price (no barrier counts) compares with an older baseline.
+  Cur["sync"]["barriers"] = 0;
+  Base.erase("sync");
+  EXPECT_FALSE(checkAgainstBaseline(Cur, Base.dump(), "b.json", 0).regressed);
+  Cur["sync"] = {{"rule", "off"}, {"barriers", 27760}};
+  EXPECT_FALSE(checkAgainstBaseline(Cur, Base.dump(), "b.json", 0).regressed);
+}
+
 TEST(Check, BadBaselinesAreInputErrors) {
   auto Err = [](const std::string &Text) -> std::string {
     try {
