@@ -184,8 +184,10 @@ def header_lines(doc):
         "commit  : %s%s" % (c.get("commit", "?"), " (+ uncommitted changes)" if c.get("dirty") else ""),
         "date    : %s" % c.get("date", "?"),
         "command : %s" % c.get("command", "?"),
-        "base    : %s; uB grid: %s%s; repetitions: %s (median); measured = %s"
-        % (doc.get("base", "?"), c.get("grid", "?"),
+        "base    : %s%s; uB grid: %s%s; repetitions: %s (median); measured = %s"
+        % (doc.get("base", "?"),
+           " (median of %d instrumented runs)" % c["base_runs"] if c.get("base_runs", 1) > 1 else "",
+           c.get("grid", "?"),
            " + %d grown from the phases" % c["grown_ubench_configs"] if c.get("grown_ubench_configs") else "",
            c.get("repetitions", "?"),
            c.get("measured", "plain program wall time")),

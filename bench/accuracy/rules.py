@@ -46,8 +46,8 @@ def parse_rule(spec):
 def estimate(build, phases, db, base, cfg, base_threads, extra):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "estimate.json")
-        cmd = [os.path.join(build, "bin", "phaseprobe-estimate"), phases, "--db", db, "--base", base,
-               "--nodes", cfg["node"], "--json", out] + extra
+        cmd = [os.path.join(build, "bin", "phaseprobe-estimate")] + phases + [
+            "--db", db, "--base", base, "--nodes", cfg["node"], "--json", out] + extra
         if cfg["threads"] != base_threads:
             cmd += ["--threads", str(cfg["threads"])]
         p = subprocess.run(cmd, capture_output=True, text=True)
@@ -67,6 +67,8 @@ def main():
     ap.add_argument("--db", required=True, help="the NPPDB that run used")
     ap.add_argument("--build", default=os.path.join(SRC_ROOT, "build"))
     ap.add_argument("--rule", action="append", type=parse_rule, required=True, metavar="LABEL=ARGS")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="base runs to merge (the run's tag.base.K.phases.json, K = 2..RUNS; default 1)")
     args = ap.parse_args()
     try:
         with open(os.path.join(args.results, "data.json")) as f:
@@ -83,9 +85,12 @@ def main():
     lines = []
     for app in data["apps"]:
         tag = "%s.%s" % (app["app"], re.sub(r"[^A-Za-z0-9._-]+", "_", app["workload"]))
-        phases = os.path.join(raw, "%s.base.phases.json" % tag)
-        if not os.path.exists(phases):
-            fail("%s: missing (was the run complete?)" % phases)
+        phases = [os.path.join(raw, "%s.base.phases.json" % tag)]
+        phases += [os.path.join(raw, "%s.base.%d.phases.json" % (tag, k))
+                   for k in range(2, args.runs + 1)]
+        for f in phases:
+            if not os.path.exists(f):
+                fail("%s: missing (was the run complete, with --base-runs %d?)" % (f, args.runs))
         for row in app["rows"]:
             cfg = configs[row["config"]]
             cells = []
@@ -101,7 +106,8 @@ def main():
     print("machine : %s" % provenance.machine())
     print("commit  : %s" % provenance.commit(SRC_ROOT, ["estimator", "matcher", "core"]))
     print("command : %s" % " ".join(shlex.quote(a) for a in sys.argv))
-    print("data    : %s (measured = that run's median plain wall time)" % args.results)
+    print("data    : %s (measured = that run's median plain wall time); base: %s" % (
+        args.results, "median of %d instrumented runs" % args.runs if args.runs > 1 else "first instrumented run"))
     print()
     head = "  ".join("%17s" % ("est_s  err% " + label)[-17:] for label, _ in args.rule)
     print("%-44s %-9s %9s  %s" % ("workload", "config", "meas_s", head))

@@ -256,10 +256,13 @@ def load_json(path, what):
         raise WorkError("%s: %s: %s" % (what, path, ex))
 
 
-def estimate(args, base_cfg, cfg, phases_path, node_of, raw, tag, variant="estimate", extra=()):
-    """phaseprobe-estimate for one target configuration; returns (doc, note)."""
+def estimate(args, base_cfg, cfg, phases_paths, node_of, raw, tag, variant="estimate", extra=()):
+    """phaseprobe-estimate for one target configuration from one base phase
+    file or a list of them (several base runs); returns (doc, note)."""
     out = os.path.join(raw, "%s.%s.%s.json" % (tag, variant, cfg["label"]))
-    cmd = [tool(args.build, "phaseprobe-estimate"), phases_path, "--db", args.db,
+    if isinstance(phases_paths, str):
+        phases_paths = [phases_paths]
+    cmd = [tool(args.build, "phaseprobe-estimate")] + list(phases_paths) + ["--db", args.db,
            "--base", node_of(base_cfg), "--nodes", node_of(cfg), "--json", out] + list(extra)
     if cfg["threads"] != base_cfg["threads"]:
         cmd += ["--threads", str(cfg["threads"])]
@@ -318,8 +321,21 @@ def base_run(args, app, base_cfg, node_of, work, raw):
     ph = load_json(base_phases, "phase file")
     entry["instrumented_base_wall_s"] = wall
     entry["instrumented_base_total_s"] = ph.get("program", {}).get("total_time_s")
+    # More base runs for --base-runs N: the estimator merges them into
+    # per-phase medians (the first one alone is also what grows the grid).
+    base_files = [base_phases]
+    for k in range(2, args.base_runs + 1):
+        more = os.path.join(raw, "%s.base.%d.phases.json" % (tag, k))
+        log("%s: instrumented run %d/%d on %s" % (tag, k, args.base_runs, base_cfg["label"]))
+        run([instr] + app_argv(app, base_cfg), dict(env, PHASEPROBE_OUT=more), work,
+            "%s instrumented on %s (run %d)" % (tag, base_cfg["label"], k), args.timeout, ok=ok)
+        if not os.path.exists(more):
+            raise WorkError("%s: the instrumented run wrote no phase file %s" % (tag, more))
+        base_files.append(more)
+    entry["base_runs"] = len(base_files)
     state = {"app": app, "tag": tag, "instr": instr, "plain": plain, "ok": ok, "entry": entry,
-             "base_phases": base_phases, "ph": ph, "timing": {}, "unsampled_phases": None}
+             "base_phases": base_phases, "base_files": base_files, "ph": ph, "timing": {},
+             "unsampled_phases": None}
     if args.phase_times:
         # The base's timing run (sampling off) gives both the base's measured
         # phase times and the times of the unsampled alternative estimate.
@@ -429,7 +445,7 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
     # 4. Estimates.
     ests = {}
     for cfg in configs:
-        est, note = estimate(args, base_cfg, cfg, base_phases, node_of, raw, tag)
+        est, note = estimate(args, base_cfg, cfg, state["base_files"], node_of, raw, tag)
         ests[cfg["label"]] = est
         if note:
             entry["warnings"].append(note)
@@ -438,8 +454,8 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
     if label != "unsampled":
         # Another estimator setting on the same base phase file, side by side.
         for cfg in configs:
-            alts[cfg["label"]], _ = estimate(args, base_cfg, cfg, base_phases, node_of, raw, tag,
-                                             "estimate-" + label, extra)
+            alts[cfg["label"]], _ = estimate(args, base_cfg, cfg, state["base_files"], node_of, raw,
+                                             tag, "estimate-" + label, extra)
     elif state["unsampled_phases"]:
         for cfg in configs:
             alts[cfg["label"]], _ = estimate(args, base_cfg, cfg, state["unsampled_phases"], node_of, raw, tag,
@@ -582,6 +598,9 @@ def parse_args(argv):
                     help="also characterize, on every configuration, uBs with exactly the significant "
                          "streams of the applications' phases (phaseprobe-ubench --params; see README)")
     ap.add_argument("--reps", type=int, default=3, help="plain runs per configuration, median (default 3)")
+    ap.add_argument("--base-runs", type=int, default=1,
+                    help="instrumented runs on the base configuration, merged by the estimator into "
+                         "per-phase medians (default 1: the product's one run)")
     ap.add_argument("--examples", default="mm,nbody,bt",
                     help="bundled examples to run (comma list, or 'none') (default: %(default)s)")
     ap.add_argument("--size", action="append", default=[], metavar="NAME=S1,S2",
@@ -617,6 +636,8 @@ def parse_args(argv):
     a.build = os.path.abspath(a.build)
     if a.reps < 1:
         raise InputError("--reps must be at least 1")
+    if a.base_runs < 1:
+        raise InputError("--base-runs must be at least 1")
     codes = {}
     for spec in a.ok_exit:
         name, _, vals = spec.partition("=")
@@ -720,7 +741,8 @@ def main(argv=None):
                        "command": " ".join(map(shlex.quote, ["bench/accuracy/run.py"] + argv)),
                        "load_note": args.load_note,
                        "alt": {"label": args.alt[0], "estimate_args": args.alt[1]}, "loadavg_start": list(os.getloadavg()),
-                       "grid": args.grid, "repetitions": args.reps, "tie_pct": args.tie_pct,
+                       "grid": args.grid, "repetitions": args.reps, "base_runs": args.base_runs,
+                       "tie_pct": args.tie_pct,
                        "top_phases": args.top_phases, "db": args.db, "build": args.build,
                        "measured": "median wall time of the plain program; per-phase: instrumented run "
                                    "(PHASEPROBE_SAMPLING=off) on each configuration"},

@@ -189,11 +189,14 @@ int main(int Argc, char **Argv) {
   CLI::App App{"Estimate an OpenMP program's time on every node of an NPPDB from one "
                "instrumented run on the base node (METHOD.md, stages 3 and 4)."};
   App.name("phaseprobe-estimate");
-  std::string PhasesPath, DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
+  std::vector<std::string> PhasesPaths;
+  std::string DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
   std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers";
   bool Relax = false;
   double Tolerance = 0;
-  App.add_option("phases", PhasesPath, "Phase file (phaseprobe.phases/1)");
+  App.add_option("phases", PhasesPaths,
+                 "Phase file (phaseprobe.phases/1); several runs of the same program on the base "
+                 "node are merged into per-phase medians");
   App.add_option("--db", DbPath, "NPPDB (SQLite) with the profiles of all nodes");
   App.add_option("--base", Base, "Label of the base node (where the phase file was measured)");
   App.add_option("--nodes", NodesArg, "Comma-separated nodes to estimate (default: all)");
@@ -237,7 +240,7 @@ int main(int Argc, char **Argv) {
       ->check(CLI::NonNegativeNumber);
 
   return runTool("phaseprobe-estimate", App, Argc, Argv, [&]() -> int {
-    if (PhasesPath.empty())
+    if (PhasesPaths.empty())
       throw InputError("", "", "no phase file given (see --help)");
     if (DbPath.empty())
       throw InputError("", "", "--db is required");
@@ -250,7 +253,7 @@ int main(int Argc, char **Argv) {
     std::string BaselineText;
     if (!Baseline.empty())
       BaselineText = readFile(Baseline);
-    MatchInputs In = loadMatchInputs(PhasesPath, DbPath, Base, ConfigPath, PairingArg);
+    MatchInputs In = loadMatchInputs(PhasesPaths, DbPath, Base, ConfigPath, PairingArg);
     std::vector<std::string> Nodes = NodesArg.empty() ? In.db->nodes() : splitNodes(NodesArg);
     for (const std::string &N : Nodes)
       if (!In.db->node(N))

@@ -10,6 +10,7 @@
 #include "phaseprobe/matcher.h"
 #include "phaseprobe/nppdb.h"
 #include "phaseprobe/phase_file.h"
+#include "phaseprobe/phase_runs.h"
 #include "phaseprobe/stream_notation.h"
 
 #include <algorithm>
@@ -40,8 +41,21 @@ void checkWritable(const std::string &Path) {
 MatchInputs loadMatchInputs(const std::string &PhasesPath, const std::string &DbPath,
                             const std::string &Base, const std::string &ConfigPath,
                             const std::string &PairingArg) {
+  return loadMatchInputs(std::vector<std::string>{PhasesPath}, DbPath, Base, ConfigPath,
+                         PairingArg);
+}
+
+MatchInputs loadMatchInputs(const std::vector<std::string> &PhasesPaths,
+                            const std::string &DbPath, const std::string &Base,
+                            const std::string &ConfigPath, const std::string &PairingArg) {
+  if (PhasesPaths.empty())
+    throw InputError("", "", "no phase file given (see --help)");
   MatchInputs In;
-  In.phasesPath = PhasesPath;
+  In.runs = PhasesPaths.size();
+  for (const std::string &P : PhasesPaths)
+    In.phasesPath += (In.phasesPath.empty() ? "" : ", ") + P;
+  if (In.runs > 1)
+    In.phasesPath += " (median of " + std::to_string(In.runs) + " runs)";
   In.dbPath = DbPath;
   In.base = Base;
   In.config = ConfigPath.empty() ? MatchConfig::defaults() : readMatchConfig(ConfigPath);
@@ -52,7 +66,10 @@ MatchInputs loadMatchInputs(const std::string &PhasesPath, const std::string &Db
       throw InputError("", "--pairing", "'" + PairingArg + "' is neither ordered nor best");
     In.pairing = *P;
   }
-  In.phases = readPhaseFile(PhasesPath);
+  std::vector<PhaseFile> Runs;
+  for (const std::string &P : PhasesPaths)
+    Runs.push_back(readPhaseFile(P));
+  In.phases = mergePhaseRuns(Runs, PhasesPaths);
   In.db = Nppdb::open(DbPath, Nppdb::Mode::ReadOnly);
   std::optional<NodeInfo> Node = In.db->node(Base);
   if (!Node) {

@@ -24,10 +24,13 @@ int main(int Argc, char **Argv) {
   CLI::App App{"Find, for each phase of an instrumented run, the most similar "
                "microbenchmark profile measured on the base node (METHOD.md, stage 3)."};
   App.name("phaseprobe-match");
-  std::string PhasesPath, DbPath, Base, JsonOut, ConfigPath, PairingArg;
+  std::vector<std::string> PhasesPaths;
+  std::string DbPath, Base, JsonOut, ConfigPath, PairingArg;
   bool Explain = false, PrintConfig = false, Relax = false;
   size_t Top = 0;
-  App.add_option("phases", PhasesPath, "Phase file (phaseprobe.phases/1)");
+  App.add_option("phases", PhasesPaths,
+                 "Phase file (phaseprobe.phases/1); several runs of the same program on the base "
+                 "node are merged into per-phase medians");
   App.add_option("--db", DbPath, "NPPDB (SQLite) with the base node's profiles");
   App.add_option("--base", Base, "Label of the base node (where the phase file was measured)");
   App.add_option("--json", JsonOut, "Also write the result as JSON (phaseprobe.estimate/1)");
@@ -52,7 +55,7 @@ int main(int Argc, char **Argv) {
       std::fputs(formatMatchConfig(C).c_str(), stdout);
       return ExitOk;
     }
-    if (PhasesPath.empty())
+    if (PhasesPaths.empty())
       throw InputError("", "", "no phase file given (see --help)");
     if (DbPath.empty())
       throw InputError("", "", "--db is required");
@@ -60,7 +63,7 @@ int main(int Argc, char **Argv) {
       throw InputError("", "", "--base is required");
     if (!JsonOut.empty())
       checkWritable(JsonOut);
-    MatchInputs In = loadMatchInputs(PhasesPath, DbPath, Base, ConfigPath, PairingArg);
+    MatchInputs In = loadMatchInputs(PhasesPaths, DbPath, Base, ConfigPath, PairingArg);
 
     NppdbProfileSource Src(*In.db, In.base);
     ExplainLog Log;

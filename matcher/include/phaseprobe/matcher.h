@@ -299,8 +299,10 @@ struct MatchInputs {
   ~MatchInputs();
   MatchInputs(MatchInputs &&);
 
+  /// The phase file, or "A, B, C (median of 3 runs)" for several runs.
   std::string phasesPath, dbPath, base;
-  PhaseFile phases;
+  PhaseFile phases; ///< several runs: merged by mergePhaseRuns
+  size_t runs = 1;  ///< base runs merged into phases
   std::unique_ptr<Nppdb> db;
   MatchConfig config;
   Pairing pairing = Pairing::Ordered;
@@ -316,6 +318,11 @@ struct MatchInputs {
 MatchInputs loadMatchInputs(const std::string &PhasesPath, const std::string &DbPath,
                             const std::string &Base, const std::string &ConfigPath,
                             const std::string &PairingArg);
+/// The same with several runs of one program on the base node (at least
+/// one), merged into per-phase medians (phaseprobe/phase_runs.h).
+MatchInputs loadMatchInputs(const std::vector<std::string> &PhasesPaths,
+                            const std::string &DbPath, const std::string &Base,
+                            const std::string &ConfigPath, const std::string &PairingArg);
 
 /// Adds a note to every phase that found no profile while the base node has
 /// no profile at all at its thread count (the usual cause: the uB suite was

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "phaseprobe/error.h"
 #include "phaseprobe/phase_file.h"
+#include "phaseprobe/phase_runs.h"
 
 #include <gtest/gtest.h>
 
@@ -161,4 +162,85 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_DOUBLE_EQ(G.node->l1dKiB, 32);
   EXPECT_FALSE(G.phases[0].weight.has_value());
   EXPECT_EQ(G.phases[0].streams[1].tuple, F.phases[0].streams[1].tuple);
+}
+
+namespace {
+
+PhaseFile run(double Total, std::vector<std::pair<std::string, double>> Phases,
+              const std::string &Arg = "64") {
+  PhaseFile F;
+  F.schema = PhaseFileSchema;
+  F.program.name = "bt";
+  F.program.argv = {"./bt", Arg};
+  F.program.threads = 2;
+  F.program.totalTimeS = Total;
+  for (auto &[Id, T] : Phases) {
+    Phase P;
+    P.id = Id;
+    P.threads = 2;
+    P.timeS = T;
+    P.iterations = 1000;
+    P.tpiUs = T * 1e6 / 1000;
+    P.invocations = 10;
+    P.barriers = 20;
+    P.weight = T / Total;
+    PhaseStream S;
+    S.id = "v1";
+    S.tuple.footprintKiB = T * 100; // tells which run a phase's streams came from
+    P.streams = {S};
+    F.phases.push_back(P);
+  }
+  return F;
+}
+
+} // namespace
+
+// Several base runs: per-phase medians, tpi and weight recomputed, the
+// streams of the median run, phases missing from a run keep the others.
+TEST(PhaseRuns, MediansPerPhase) {
+  std::vector<PhaseFile> R = {run(2.0, {{"a", 1.0}, {"b", 0.5}}), run(3.0, {{"a", 1.6}}),
+                              run(2.2, {{"a", 1.2}, {"b", 0.7}, {"c", 0.1}})};
+  PhaseFile M = mergePhaseRuns(R, {"1.json", "2.json", "3.json"});
+  EXPECT_EQ(M.program.totalTimeS, 2.2);
+  ASSERT_EQ(M.phases.size(), 3u);
+  EXPECT_EQ(M.phases[0].id, "a");
+  EXPECT_EQ(M.phases[0].timeS, 1.2);
+  EXPECT_NEAR(M.phases[0].tpiUs, 1.2e6 / 1000, 1e-9);
+  EXPECT_NEAR(*M.phases[0].weight, 1.2 / 2.2, 1e-12);
+  EXPECT_EQ(M.phases[0].streams[0].tuple.footprintKiB, 120) << "the median run's streams";
+  EXPECT_EQ(M.phases[1].id, "b");
+  EXPECT_NEAR(M.phases[1].timeS, 0.6, 1e-12) << "even count: mean of the middle two";
+  EXPECT_EQ(M.phases[1].streams[0].tuple.footprintKiB, 50) << "the lower median's";
+  EXPECT_EQ(M.phases[2].timeS, 0.1);
+  EXPECT_EQ(*M.phases[0].barriers, 20u);
+  // One run comes back as it was.
+  PhaseFile One = mergePhaseRuns({R[1]}, {"2.json"});
+  EXPECT_EQ(One.program.totalTimeS, 3.0);
+  EXPECT_EQ(One.phases[0].timeS, 1.6);
+}
+
+TEST(PhaseRuns, OnlyRunsOfOneProgramOnOneNode) {
+  auto Err = [](const std::vector<PhaseFile> &R) -> std::string {
+    try {
+      mergePhaseRuns(R, {"1.json", "2.json"});
+    } catch (const InputError &E) {
+      return E.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(Err({run(2, {{"a", 1}}), run(2, {{"a", 1}}, "96")}),
+            "2.json: program: not another run of 1.json (arguments './bt 96', not './bt 64'): "
+            "only runs of one program on one node are merged");
+  PhaseFile Other = run(2, {{"a", 1}});
+  Other.program.threads = 4;
+  EXPECT_NE(Err({run(2, {{"a", 1}}), Other}).find("(4 threads, not 2)"), std::string::npos);
+  Other = run(2, {{"a", 1}});
+  Other.program.name = "sp";
+  EXPECT_NE(Err({run(2, {{"a", 1}}), Other}).find("(program 'sp', not 'bt')"), std::string::npos);
+  PhaseFile A = run(2, {{"a", 1}}), B = run(2, {{"a", 1}});
+  A.node = NodeInfo{};
+  A.node->label = "bn";
+  B.node = NodeInfo{};
+  B.node->label = "tn";
+  EXPECT_NE(Err({A, B}).find("(node 'tn', not 'bn')"), std::string::npos);
 }

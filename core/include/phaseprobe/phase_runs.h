@@ -1,0 +1,32 @@
+//===- phaseprobe/phase_runs.h - Several base runs, one characterization -*- C++ -*-===//
+//
+// On a shared or noisy machine one run of a program can be 10-50% off its
+// typical time (measured on this project's VM), and an estimate built on one
+// instrumented run carries that error onto every node. Users of tools like
+// LIKWID or Score-P repeat runs and take the median; this does the same for
+// phase files: several runs of the same program (same name, arguments and
+// thread count, on the same node) become one characterization whose times
+// are per-phase medians.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+#include "phaseprobe/model.h"
+#include <string>
+#include <vector>
+
+namespace phaseprobe {
+
+/// Merges \p Runs (parsed from \p Paths, same order; at least one) into one
+/// phase file: program.total_time_s, and per phase time_s, iterations,
+/// invocations and barriers, are medians over the runs that have the phase
+/// (the mean of the middle two for an even count); tpi_us and weight are
+/// recomputed from the medians; streams, kind and parent are those of the
+/// run whose time for that phase is the (lower) median. A phase missing
+/// from some runs keeps the runs it has. One run comes back unchanged.
+/// Throws InputError(Paths[i], "program", ...) when run i is not a run of
+/// the same program as the first (name, argv or threads differ) or was
+/// measured on another node label.
+PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
+                         const std::vector<std::string> &Paths);
+
+} // namespace phaseprobe

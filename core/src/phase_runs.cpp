@@ -1,0 +1,97 @@
+//===- phase_runs.cpp - Median of several base runs ------------------------===//
+#include "phaseprobe/phase_runs.h"
+#include "phaseprobe/error.h"
+
+#include <algorithm>
+#include <map>
+
+namespace phaseprobe {
+
+namespace {
+
+double median(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+std::string joinArgv(const std::vector<std::string> &A) {
+  std::string S;
+  for (const std::string &X : A)
+    S += (S.empty() ? "" : " ") + X;
+  return S;
+}
+
+void checkSameProgram(const PhaseFile &First, const PhaseFile &Run, const std::string &Path,
+                      const std::string &FirstPath) {
+  const ProgramInfo &A = First.program, &B = Run.program;
+  std::string Why;
+  if (A.name != B.name)
+    Why = "program '" + B.name + "', not '" + A.name + "'";
+  else if (A.argv.size() > 1 && B.argv.size() > 1 &&
+           std::vector<std::string>(A.argv.begin() + 1, A.argv.end()) !=
+               std::vector<std::string>(B.argv.begin() + 1, B.argv.end()))
+    Why = "arguments '" + joinArgv(B.argv) + "', not '" + joinArgv(A.argv) + "'";
+  else if (A.threads != B.threads)
+    Why = std::to_string(B.threads) + " threads, not " + std::to_string(A.threads);
+  else if (First.node && Run.node && First.node->label != Run.node->label)
+    Why = "node '" + Run.node->label + "', not '" + First.node->label + "'";
+  if (!Why.empty())
+    throw InputError(Path, "program",
+                     "not another run of " + FirstPath + " (" + Why +
+                         "): only runs of one program on one node are merged");
+}
+
+} // namespace
+
+PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
+                         const std::vector<std::string> &Paths) {
+  if (Runs.size() <= 1)
+    return Runs.empty() ? PhaseFile{} : Runs[0];
+  for (size_t I = 1; I < Runs.size(); ++I)
+    checkSameProgram(Runs[0], Runs[I], Paths[I], Paths[0]);
+
+  PhaseFile Out = Runs[0];
+  std::vector<double> Totals;
+  for (const PhaseFile &R : Runs)
+    Totals.push_back(R.program.totalTimeS);
+  Out.program.totalTimeS = median(Totals);
+
+  // Phases in first-seen order over the runs.
+  std::vector<std::string> Order;
+  std::map<std::string, std::vector<const Phase *>> ById;
+  for (const PhaseFile &R : Runs)
+    for (const Phase &P : R.phases) {
+      auto &V = ById[P.id];
+      if (V.empty())
+        Order.push_back(P.id);
+      V.push_back(&P);
+    }
+  Out.phases.clear();
+  for (const std::string &Id : Order) {
+    std::vector<const Phase *> V = ById[Id];
+    std::stable_sort(V.begin(), V.end(),
+                     [](const Phase *A, const Phase *B) { return A->timeS < B->timeS; });
+    Phase P = *V[(V.size() - 1) / 2]; // the (lower) median run's streams and shape
+    std::vector<double> Time, Iters, Inv, Bar;
+    for (const Phase *X : V) {
+      Time.push_back(X->timeS);
+      Iters.push_back(X->iterations);
+      Inv.push_back(double(X->invocations));
+      if (X->barriers)
+        Bar.push_back(double(*X->barriers));
+    }
+    P.timeS = median(Time);
+    P.iterations = median(Iters);
+    P.invocations = std::uint64_t(median(Inv) + 0.5);
+    if (!Bar.empty())
+      P.barriers = std::uint64_t(median(Bar) + 0.5);
+    P.tpiUs = P.iterations > 0 ? P.timeS * 1e6 / P.iterations : 0;
+    if (P.weight)
+      P.weight = Out.program.totalTimeS > 0 ? P.timeS / Out.program.totalTimeS : 0;
+    Out.phases.push_back(std::move(P));
+  }
+  return Out;
+}
+
+} // namespace phaseprobe
