@@ -187,7 +187,7 @@ def header_lines(doc):
         "base    : %s%s; uB grid: %s%s; repetitions: %s (median); measured = %s"
         % (doc.get("base", "?"),
            " (median of %d instrumented runs)" % c["base_runs"] if c.get("base_runs", 1) > 1 else "",
-           c.get("grid", "?"),
+           c.get("grid", "?") + (", configurations characterized side by side" if c.get("interleaved") else ""),
            " + %d grown from the phases" % c["grown_ubench_configs"] if c.get("grown_ubench_configs") else "",
            c.get("repetitions", "?"),
            c.get("measured", "plain program wall time")),

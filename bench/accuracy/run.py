@@ -218,9 +218,33 @@ def db_nodes(build, db):
     return {line.split()[0] for line in out.splitlines() if line.strip()}
 
 
+def interleave_args(configs, node_of):
+    """--interleave NODE:THREADS:PLACES:BIND for each configuration."""
+    out = []
+    for cfg in configs:
+        out += ["--interleave", "%s:%d:%s:%s" % (node_of(cfg), cfg["threads"], cfg["env"].get("OMP_PLACES", "cores"),
+                                                 cfg["env"].get("OMP_PROC_BIND", "close"))]
+    return out
+
+
 def characterize(args, configs, node_of, work):
     have = db_nodes(args.build, args.db)
     ub = tool(args.build, "phaseprobe-ubench")
+    if args.interleave:
+        todo = [c for c in configs if args.recharacterize or node_of(c) not in have]
+        for cfg in configs:
+            if cfg not in todo:
+                log("characterize %s: already in %s, reused (--recharacterize to redo)" % (node_of(cfg), args.db))
+        if not todo:
+            return
+        cmd = [ub, "run", "--db", args.db] + interleave_args(todo, node_of)
+        if args.grid != "default":
+            cmd.append("--" + args.grid)
+        cmd += shlex.split(args.ubench_args or "")
+        log("characterize %s side by side (%s grid, interleaved)" % (", ".join(node_of(c) for c in todo), args.grid))
+        wall, _ = run(cmd, clean_env({}), work, "characterizing", args.timeout * 10 * len(todo))
+        log("  done in %.1f s" % wall)
+        return
     for cfg in configs:
         node = node_of(cfg)
         if node in have and not args.recharacterize:
@@ -415,6 +439,24 @@ def grow(args, configs, node_of, states, raw, work):
         len(lines), path, "; %d streams/phases not cloned (raw/grown.notes)" % len(notes) if notes else ""))
     if not lines:
         return 0
+    if args.interleave:
+        cmd = [ub, "run", "--db", args.db, "--params", path] + interleave_args(configs, node_of)
+        if args.grid == "quick":
+            cmd.append("--quick")
+        p = subprocess.run(cmd, env=clean_env({}), cwd=work, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True,
+                           timeout=args.timeout * 10 * len(configs))
+        rejected = [l for l in p.stderr.splitlines() if "rejected by the kernel" in l]
+        if p.returncode not in (0, 1):
+            raise WorkError("growing the grid: exit %d: %s" % (
+                p.returncode, (p.stderr.strip().splitlines() or ["no message"])[-1]))
+        with open(os.path.join(raw, "grown.log"), "w") as f:
+            f.write(p.stdout + p.stderr)
+        for line in p.stdout.strip().splitlines()[:len(configs)]:
+            log("  %s" % line)
+        if rejected:
+            log("  %d rejected (raw/grown.log)" % len(rejected))
+        return len(lines)
     for cfg in configs:
         cmd = [ub, "run", "--node", node_of(cfg), "--db", args.db, "--threads", str(cfg["threads"]),
                "--bind", cfg["env"].get("OMP_PROC_BIND", ""), "--places", cfg["env"].get("OMP_PLACES", ""),
@@ -598,6 +640,10 @@ def parse_args(argv):
                     help="also characterize, on every configuration, uBs with exactly the significant "
                          "streams of the applications' phases (phaseprobe-ubench --params; see README)")
     ap.add_argument("--reps", type=int, default=3, help="plain runs per configuration, median (default 3)")
+    ap.add_argument("--no-interleave", dest="interleave", action="store_false",
+                    help="characterize the configurations one after the other (default: side by side, "
+                         "phaseprobe-ubench run --interleave, so that a drift of the machine's speed "
+                         "moves all of them alike)")
     ap.add_argument("--base-runs", type=int, default=1,
                     help="instrumented runs on the base configuration, merged by the estimator into "
                          "per-phase medians (default 1: the product's one run)")
@@ -742,6 +788,7 @@ def main(argv=None):
                        "load_note": args.load_note,
                        "alt": {"label": args.alt[0], "estimate_args": args.alt[1]}, "loadavg_start": list(os.getloadavg()),
                        "grid": args.grid, "repetitions": args.reps, "base_runs": args.base_runs,
+                       "interleaved": args.interleave,
                        "tie_pct": args.tie_pct,
                        "top_phases": args.top_phases, "db": args.db, "build": args.build,
                        "measured": "median wall time of the plain program; per-phase: instrumented run "

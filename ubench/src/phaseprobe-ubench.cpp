@@ -25,6 +25,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <unistd.h>
 
 #ifndef PHASEPROBE_UBENCH_COMPILER
@@ -199,20 +201,71 @@ int cmdClone(const std::vector<std::string> &Files, const std::string &Out, doub
 
 struct RunOptions {
   std::string Node, Db, Params, Threads, Bind = "close", Places = "cores";
+  std::vector<std::string> Interleave; ///< NODE:THREADS[:PLACES[:BIND]] each
   std::vector<std::string> FromPhases;
   double L1dKiB = 0;
   bool Quick = false, Full = false;
   std::vector<std::string> Only;
 };
 
+/// One node configuration a run measures: a label (its node in the NPPDB), a
+/// thread count and a placement.
+struct Target {
+  std::string Label;
+  unsigned Threads;
+  std::string Bind, Places;
+};
+
+/// NODE:THREADS[:PLACES[:BIND]] (defaults cores, close), as bench/accuracy's
+/// --config.
+Target parseTarget(const std::string &Spec) {
+  std::vector<std::string> Parts;
+  std::size_t P = 0;
+  for (;;) {
+    std::size_t C = Spec.find(':', P);
+    Parts.push_back(Spec.substr(P, C == std::string::npos ? C : C - P));
+    if (C == std::string::npos)
+      break;
+    P = C + 1;
+  }
+  if (Parts.size() < 2 || Parts.size() > 4 || Parts[0].empty())
+    throw InputError("", "--interleave",
+                     "'" + Spec + "' is not NODE:THREADS[:PLACES[:BIND]] (e.g. n-2t:2:cores:spread)");
+  Target T{Parts[0], parseThreads(Parts[1]).at(0), "close", "cores"};
+  if (Parts[1].find(',') != std::string::npos)
+    throw InputError("", "--interleave", "'" + Spec + "': one thread count per node");
+  if (Parts.size() > 2)
+    T.Places = Parts[2];
+  if (Parts.size() > 3)
+    T.Bind = Parts[3];
+  return T;
+}
+
 int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   if (O.Quick && O.Full)
     throw InputError("", "--quick/--full", "choose one grid");
+  if (!O.Interleave.empty() && (!O.Node.empty() || !O.Threads.empty()))
+    throw InputError("", "--interleave", "names the nodes and thread counts: drop --node/--threads");
   std::vector<const UBenchDef *> Sel = parseOnly(O.Only);
   std::string Label = O.Node.empty() ? hostName() : O.Node;
-  NodeInfo N = probeNode(Label);
-  std::vector<unsigned> Threads =
-      O.Threads.empty() ? defaultThreads(N.cores) : parseThreads(O.Threads);
+  std::vector<Target> Targets;
+  for (const std::string &S : O.Interleave) {
+    Targets.push_back(parseTarget(S));
+    for (std::size_t I = 0; I + 1 < Targets.size(); ++I)
+      if (Targets[I].Label == Targets.back().Label)
+        throw InputError("", "--interleave", "node '" + Targets.back().Label + "' given twice");
+  }
+  NodeInfo N = probeNode(Targets.empty() ? Label : Targets[0].Label);
+  std::vector<unsigned> Threads;
+  if (Targets.empty()) {
+    Threads = O.Threads.empty() ? defaultThreads(N.cores) : parseThreads(O.Threads);
+    for (unsigned T : Threads)
+      Targets.push_back({Label, T, O.Bind, O.Places});
+  } else {
+    for (const Target &T : Targets)
+      Threads.push_back(T.Threads);
+    std::sort(Threads.begin(), Threads.end());
+  }
   GridLevel L = O.Quick ? GridLevel::Quick : O.Full ? GridLevel::Full : GridLevel::Default;
   std::vector<UBenchConfig> Grid;
   std::string GridName = O.Quick ? "quick" : O.Full ? "full" : "default";
@@ -246,7 +299,13 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   std::string Program = kernelProgram();
 
   auto Db = Nppdb::open(O.Db, Nppdb::Mode::Create);
-  Db->transaction([&] { Db->putNode(N); });
+  Db->transaction([&] {
+    for (const Target &T : Targets) {
+      NodeInfo Each = N;
+      Each.label = T.Label; // the same hardware under each configuration's label
+      Db->putNode(Each);
+    }
+  });
   RunInfo R;
   R.compiler = PHASEPROBE_UBENCH_COMPILER;
   R.commandLine = CommandLine;
@@ -259,48 +318,76 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
                  "phaseprobe-ubench: warning: %u threads on %u hardware threads "
                  "(oversubscribed: profiles will be slow and noisy)\n",
                  Threads.back(), N.pus);
-  Progress Prog(Grid.size() * Threads.size());
-  std::size_t Stored = 0, Replaced = 0, Rejected = 0;
+  Progress Prog(Grid.size() * Targets.size());
+  std::map<std::string, std::pair<std::size_t, std::size_t>> Counts; // label -> stored, replaced
+  std::size_t Rejected = 0;
   double MaxCv = 0;
   std::string MaxCvWhat;
   std::vector<double> Cvs;
-  for (unsigned T : Threads) {
-    KernelRunner Runner(Program, T, O.Bind, O.Places);
-    for (const UBenchConfig &C : Grid) {
-      Profile P;
-      std::string What = C.def->name + " " + C.requested() + " th=" + std::to_string(T);
-      std::string Err = Runner.measure(C, Pol, P);
-      if (!Err.empty()) {
-        ++Rejected;
-        Prog.note("phaseprobe-ubench: " + What + ": rejected by the kernel: " + Err);
-        Prog.step(What, "rejected");
-        continue;
-      }
-      P.node = Label;
-      bool Clash = false;
-      Db->transaction([&] {
-        Clash = Db->existing(P).has_value();
-        Db->addProfile(P, RunId, true);
-      });
-      ++(Clash ? Replaced : Stored);
-      double Cv = P.tpiStats->mean > 0 ? P.tpiStats->stddev / P.tpiStats->mean * 100 : 0;
-      Cvs.push_back(Cv);
-      if (Cv > MaxCv)
-        MaxCv = Cv, MaxCvWhat = What;
-      char Res[160];
-      std::snprintf(Res, sizeof Res, "tpi %.4g us, CV %.1f%% over %llu reps", P.tpiUs, Cv,
-                    (unsigned long long)P.tpiStats->count);
-      Prog.step(What, Res);
+  auto Measure = [&](const Target &T, KernelRunner &Runner, const UBenchConfig &C) {
+    Profile P;
+    std::string What = C.def->name + " " + C.requested() + " th=" + std::to_string(T.Threads);
+    if (O.Interleave.size())
+      What += " " + T.Label;
+    std::string Err = Runner.measure(C, Pol, P);
+    if (!Err.empty()) {
+      ++Rejected;
+      Prog.note("phaseprobe-ubench: " + What + ": rejected by the kernel: " + Err);
+      Prog.step(What, "rejected");
+      return;
     }
+    P.node = T.Label;
+    bool Clash = false;
+    Db->transaction([&] {
+      Clash = Db->existing(P).has_value();
+      Db->addProfile(P, RunId, true);
+    });
+    auto &[Stored, Replaced] = Counts[T.Label];
+    ++(Clash ? Replaced : Stored);
+    double Cv = P.tpiStats->mean > 0 ? P.tpiStats->stddev / P.tpiStats->mean * 100 : 0;
+    Cvs.push_back(Cv);
+    if (Cv > MaxCv)
+      MaxCv = Cv, MaxCvWhat = What;
+    char Res[160];
+    std::snprintf(Res, sizeof Res, "tpi %.4g us, CV %.1f%% over %llu reps", P.tpiUs, Cv,
+                  (unsigned long long)P.tpiStats->count);
+    Prog.step(What, Res);
+  };
+  if (O.Interleave.empty()) {
+    for (const Target &T : Targets) {
+      KernelRunner Runner(Program, T.Threads, T.Bind, T.Places);
+      for (const UBenchConfig &C : Grid)
+        Measure(T, Runner, C);
+    }
+  } else {
+    // Every configuration on each node in turn, seconds apart: a drift of
+    // the machine's speed moves all nodes alike, so the node-to-node ratios
+    // the estimator uses stay (measured one node after the other, a slow
+    // minute during one node's grid biased all of that node's ratios).
+    std::vector<std::unique_ptr<KernelRunner>> Runners;
+    for (const Target &T : Targets)
+      Runners.push_back(std::make_unique<KernelRunner>(Program, T.Threads, T.Bind, T.Places));
+    for (const UBenchConfig &C : Grid)
+      for (std::size_t I = 0; I < Targets.size(); ++I)
+        Measure(Targets[I], *Runners[I], C);
   }
   std::sort(Cvs.begin(), Cvs.end());
-  std::string Th;
-  for (unsigned T : Threads)
-    Th += (Th.empty() ? "" : ",") + std::to_string(T);
-  std::printf("%s: node %s: %zu profiles stored (%zu replaced older ones), threads %s, "
-              "grid %s, %.1f s\n",
-              O.Db.c_str(), Label.c_str(), Stored + Replaced, Replaced, Th.c_str(),
-              GridName.c_str(), Prog.elapsed());
+  // One line per node, in the order given.
+  std::vector<std::string> Labels;
+  for (const Target &T : Targets)
+    if (std::find(Labels.begin(), Labels.end(), T.Label) == Labels.end())
+      Labels.push_back(T.Label);
+  for (const std::string &L : Labels) {
+    std::string Th;
+    for (const Target &T : Targets)
+      if (T.Label == L)
+        Th += (Th.empty() ? "" : ",") + std::to_string(T.Threads);
+    auto [Stored, Replaced] = Counts[L];
+    std::printf("%s: node %s: %zu profiles stored (%zu replaced older ones), threads %s, "
+                "grid %s, %.1f s%s\n",
+                O.Db.c_str(), L.c_str(), Stored + Replaced, Replaced, Th.c_str(), GridName.c_str(),
+                Prog.elapsed(), O.Interleave.empty() ? "" : " (interleaved)");
+  }
   if (!Cvs.empty())
     std::printf("dispersion of tpi: median CV %.1f%%, max %.1f%% (%s)\n", Cvs[Cvs.size() / 2],
                 MaxCv, MaxCvWhat.c_str());
@@ -343,6 +430,10 @@ int main(int Argc, char **Argv) {
   Run->add_option("--bind", O.Bind,
                   "OMP_PROC_BIND for the uBs (default close; '' leaves "
                   "the environment's)");
+  Run->add_option("--interleave", O.Interleave,
+                  "NODE:THREADS[:PLACES[:BIND]], several: configurations of this machine "
+                  "characterized side by side, every uB measured on each in turn (their "
+                  "node-to-node ratios then survive a drift of the machine's speed)");
   Run->add_option("--places", O.Places,
                   "OMP_PLACES for the uBs (default cores; '' leaves "
                   "the environment's)");

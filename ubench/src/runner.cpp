@@ -19,6 +19,7 @@
 #include <numeric>
 #include <sstream>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace phaseprobe {
@@ -29,8 +30,11 @@ KernelRunner::KernelRunner(const std::string &Program, unsigned Threads, const s
   if (::access(Program.c_str(), X_OK) != 0)
     throw WorkError(Program + ": cannot run the uB kernel program: " + std::strerror(errno));
   std::signal(SIGPIPE, SIG_IGN);
+  // Close-on-exec: a second runner's child must not inherit this one's pipe
+  // ends, or this child would never see EOF on stdin and never exit
+  // (dup2 below gives the child its own ends without the flag).
   int In[2], Out[2];
-  if (::pipe(In) != 0 || ::pipe(Out) != 0)
+  if (::pipe2(In, O_CLOEXEC) != 0 || ::pipe2(Out, O_CLOEXEC) != 0)
     throw WorkError(std::string("cannot create pipes: ") + std::strerror(errno));
   Pid = ::fork();
   if (Pid < 0)

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -199,6 +201,16 @@ TEST(Runner, DeclaresTheTuplesItWalks) {
   C.footprintKiB = {4};
   C.strideBytes = {4096};
   EXPECT_NE(R.measure(C, Pol, P).find("fewer than 4 strides"), std::string::npos);
+}
+
+// phaseprobe-ubench run --interleave keeps several runners alive; each must
+// end on its own (a child that inherited another's stdin never saw EOF).
+TEST(Runner, RunnersAliveTogetherEachEndOnTheirOwn) {
+  auto A = std::make_unique<KernelRunner>(PP_UBENCH_KERNELS, 1, "", "");
+  auto B = std::make_unique<KernelRunner>(PP_UBENCH_KERNELS, 2, "", "");
+  A.reset(); // hung here before the pipes were close-on-exec
+  B.reset();
+  SUCCEED();
 }
 
 TEST(Runner, MissingProgramIsAWorkError) {
