@@ -443,6 +443,11 @@ TEST(Sync, TheBaseNodeChoosesWhereTheWorkBetweenBarriersFalls) {
   EXPECT_EQ(barrierPoint(L, "bn", 2, 1e6)->loKiB, 1024);
   EXPECT_FALSE(barrierPoint(L, "bn", 4, 100));
   EXPECT_FALSE(barrierPoint(L, "bn", 2, 0));
+  // A sweep over 1 ms (65536 KiB: 4194304 x 0.01 us) is noise, not a cost:
+  // a 10 ms interval uses the 1024 KiB one.
+  L.pair("bn", 2, 65536, 0.01, 500);
+  EXPECT_EQ(barrierPoint(L, "bn", 2, 1e4)->loKiB, 1024);
+  EXPECT_EQ(barrierPoint(L, "bn", 2, 1e4)->weight, 0);
 }
 
 TEST(Sync, EachNodeGetsBarriersTimesItsCostMinusTheBases) {
