@@ -22,7 +22,7 @@ namespace {
 
 constexpr const char *BarrierUB = "bar1p";
 constexpr const char *ReferenceUB = "mbw1p";
-constexpr double MaxSweepUs = 1000;
+constexpr double MaxSweepUs = 100;
 
 /// Iterations of one sweep of one thread: its slice of the private stream.
 double sweepIterations(const StreamTuple &S, unsigned Threads) {
@@ -104,11 +104,11 @@ std::optional<BarrierPoint> barrierPoint(const TpiLookup &L, const std::string &
   if (Sweeps.empty())
     return std::nullopt;
   std::sort(Sweeps.begin(), Sweeps.end());
-  // Beyond a millisecond between barriers the difference of two sweeps'
-  // times is their noise (1% of 7 ms is 70 us, more than a barrier costs
-  // even on a shared core), while the cost itself stays flat (37-43 us from
-  // 16 KiB to 64 MiB on this project's VM): longer intervals use the
-  // longest sweep up to 1 ms.
+  // Beyond 100 us between barriers the difference of two sweeps' times is
+  // mostly their noise (1% of a 1 ms sweep is 10 us, a barrier on idle
+  // cores costs under 1), while the cost itself stays flat with the work
+  // between barriers (37-43 us on a shared core from 16 KiB to 64 MiB on
+  // this project's VM): longer intervals use the longest sweep up to 100 us.
   while (Sweeps.size() > 1 && Sweeps.back().first > std::log(MaxSweepUs))
     Sweeps.pop_back();
   double X = std::log(IntervalUs);

@@ -176,7 +176,7 @@ struct BarrierPoint {
 /// The bar1p footprints whose sweeps on \p Base at \p Threads (mbw1p's time
 /// per sweep of one thread) bracket \p IntervalUs of work between barriers,
 /// interpolated in log time (the nearest end outside the range; sweeps
-/// over 1 ms are left out, their difference being noise); absent without
+/// over 100 us are left out, their difference being noise); absent without
 /// bar1p/mbw1p pairs there.
 std::optional<BarrierPoint> barrierPoint(const TpiLookup &L, const std::string &Base,
                                          unsigned Threads, double IntervalUs);

@@ -425,40 +425,40 @@ TEST(Sync, BarrierCostIsTheBarrierLoopMinusItsTwinPerSweep) {
 TEST(Sync, TheBaseNodeChoosesWhereTheWorkBetweenBarriersFalls) {
   ProfileLookup L;
   // mbw1p sweeps on the base: 16 KiB -> 1024 iterations x 0.01 us = 10.24 us;
-  // 1024 KiB -> 65536 x 0.01 = 655.36 us.
+  // 64 KiB -> 4096 x 0.01 = 40.96 us; 1024 KiB -> 655.36 us (over 100 us).
   L.pair("bn", 2, 16, 0.01, 1);
-  L.pair("bn", 2, 1024, 0.01, 3);
+  L.pair("bn", 2, 64, 0.01, 3);
+  L.pair("bn", 2, 1024, 0.01, 500);
   L.pair("tn", 2, 16, 0.02, 40);
-  L.pair("tn", 2, 1024, 0.02, 80);
-  auto P = barrierPoint(L, "bn", 2, std::sqrt(10.24 * 655.36)); // halfway in log
+  L.pair("tn", 2, 64, 0.02, 80);
+  auto P = barrierPoint(L, "bn", 2, std::sqrt(10.24 * 40.96)); // halfway in log
   ASSERT_TRUE(P);
   EXPECT_EQ(P->loKiB, 16);
-  EXPECT_EQ(P->hiKiB, 1024);
+  EXPECT_EQ(P->hiKiB, 64);
   EXPECT_NEAR(P->weight, 0.5, 1e-9);
   EXPECT_NEAR(*barrierCostUs(L, "bn", 2, *P), 2, 1e-9);
   EXPECT_NEAR(*barrierCostUs(L, "tn", 2, *P), 60, 1e-9) << "the base node's weights";
   // Outside the measured range: the nearest end.
   EXPECT_EQ(barrierPoint(L, "bn", 2, 1)->loKiB, 16);
   EXPECT_EQ(barrierPoint(L, "bn", 2, 1)->weight, 0);
-  EXPECT_EQ(barrierPoint(L, "bn", 2, 1e6)->loKiB, 1024);
+  EXPECT_EQ(barrierPoint(L, "bn", 2, 1e6)->loKiB, 64);
   EXPECT_FALSE(barrierPoint(L, "bn", 4, 100));
   EXPECT_FALSE(barrierPoint(L, "bn", 2, 0));
-  // A sweep over 1 ms (65536 KiB: 4194304 x 0.01 us) is noise, not a cost:
-  // a 10 ms interval uses the 1024 KiB one.
-  L.pair("bn", 2, 65536, 0.01, 500);
-  EXPECT_EQ(barrierPoint(L, "bn", 2, 1e4)->loKiB, 1024);
+  // Sweeps over 100 us (1024 KiB: 655 us) are noise, not a cost: an
+  // interval of 10 ms uses the 64 KiB one, not the 1024 KiB one.
+  EXPECT_EQ(barrierPoint(L, "bn", 2, 1e4)->loKiB, 64);
   EXPECT_EQ(barrierPoint(L, "bn", 2, 1e4)->weight, 0);
 }
 
 TEST(Sync, EachNodeGetsBarriersTimesItsCostMinusTheBases) {
   PhaseFile F = syncFile();
   ProfileLookup L;
-  for (double K : {16.0, 1024.0}) {
+  for (double K : {16.0, 64.0}) {
     L.pair("bn", 2, K, 0.01, 1);
     L.pair("shared-core", 2, K, 0.02, 41);
     L.pair("fast", 2, K, 0.01, 0.5);
   }
-  L.pair("half", 2, 16, 0.01, 1); // lacks the 1024 KiB pair
+  L.pair("half", 2, 16, 0.01, 1); // lacks the 64 KiB pair
   Estimate E = estimate(F, {}, L, "bn", {"shared-core", "fast", "half"}, ThreadProjection::own());
   EXPECT_EQ(E.barriers, 1000);
   EXPECT_EQ(node(E, "bn").syncS, 0);
