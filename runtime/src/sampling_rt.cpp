@@ -37,8 +37,6 @@ using namespace __phaseprobe::streams;
 
 static_assert(sizeof(SiteDesc) == sizeof(__phaseprobe_site),
               "SiteDesc must mirror __phaseprobe_site");
-static_assert(ThreadSampler::Control == PHASEPROBE_BURST_CONTROL,
-              "the sampler's control answer is the ABI's");
 
 namespace {
 

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "phaseprobe/interface.h"
 #include "rt_memory.h"
 
 #include <cstddef>
@@ -204,7 +205,7 @@ public:
   static constexpr std::size_t MaxInvocations = 256;
   static constexpr std::size_t TableSize = 4096; ///< (phase, site) slots
   static constexpr std::size_t MaxTouched = 256; ///< sites per execution
-  static constexpr std::uint32_t Control = 0xffffffffu;
+  static constexpr std::uint32_t Control = PHASEPROBE_BURST_CONTROL; ///< the ABI's answer
   static constexpr std::size_t LoopSlots = 1024; ///< loops with a clean time
 
 private:
