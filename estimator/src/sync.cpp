@@ -29,13 +29,22 @@ double sweepIterations(const StreamTuple &S, unsigned Threads) {
   return S.footprintKiB * 1024.0 / S.elemBytes / std::max(1u, Threads);
 }
 
+/// bar1p's profiles on the node at unit stride: the sweeps its mbw1p twins
+/// are measured with (the grid has no other).
+std::vector<std::pair<StreamTuple, double>> unitSweeps(const TpiLookup &L, const std::string &Node,
+                                                       unsigned Threads) {
+  std::vector<std::pair<StreamTuple, double>> Out = L.family(Node, BarrierUB, Threads);
+  Out.erase(std::remove_if(Out.begin(), Out.end(),
+                           [](const auto &P) { return P.first.strideBytes != P.first.elemBytes; }),
+            Out.end());
+  return Out;
+}
+
 /// bar1p's profile nearest \p FootprintKiB (within 5%) on the node.
 std::optional<std::pair<StreamTuple, double>> nearest(const TpiLookup &L, const std::string &Node,
                                                       unsigned Threads, double FootprintKiB) {
   std::optional<std::pair<StreamTuple, double>> Best;
-  for (const auto &P : L.family(Node, BarrierUB, Threads)) {
-    if (P.first.strideBytes != P.first.elemBytes)
-      continue; // unit stride only: the sweeps the estimator compares with
+  for (const auto &P : unitSweeps(L, Node, Threads)) {
     double D = std::fabs(P.first.footprintKiB - FootprintKiB);
     if (D > 0.05 * FootprintKiB)
       continue;
@@ -94,9 +103,8 @@ std::optional<BarrierPoint> barrierPoint(const TpiLookup &L, const std::string &
     return std::nullopt;
   // (log of mbw1p's sweep time, footprint) of every pair on the base node.
   std::vector<std::pair<double, double>> Sweeps;
-  for (const auto &[S, Tpi] : L.family(Base, BarrierUB, Threads)) {
-    if (S.strideBytes != S.elemBytes)
-      continue;
+  for (const auto &Sweep : unitSweeps(L, Base, Threads)) {
+    const StreamTuple &S = Sweep.first; // the base's mbw1p twin sets the sweep's time
     std::optional<double> Ref = L.tpi(Base, ReferenceUB, {S}, Threads);
     if (Ref && *Ref > 0)
       Sweeps.emplace_back(std::log(*Ref * sweepIterations(S, Threads)), S.footprintKiB);
