@@ -48,27 +48,36 @@ std::string kernelProgram() {
   return Self.substr(0, Self.rfind('/') + 1) + "phaseprobe-ubench-kernels";
 }
 
-std::vector<unsigned> parseThreads(const std::string &S) {
-  std::vector<unsigned> T;
+std::vector<std::string> split(const std::string &S, char Sep) {
+  std::vector<std::string> Parts;
   std::size_t P = 0;
   for (;;) {
-    std::size_t C = S.find(',', P);
-    std::string Part = S.substr(P, C == std::string::npos ? C : C - P);
-    char *E = nullptr;
-    long V = std::strtol(Part.c_str(), &E, 10);
-    if (Part.empty() || *E || V < 1 || V > 1024)
-      throw InputError("", "--threads", "'" + Part + "' is not a thread count (1..1024)");
-    T.push_back(unsigned(V));
+    std::size_t C = S.find(Sep, P);
+    Parts.push_back(S.substr(P, C == std::string::npos ? C : C - P));
     if (C == std::string::npos)
-      break;
+      return Parts;
     P = C + 1;
   }
+}
+
+/// One thread count, as \p Option gave it.
+unsigned threadCount(const std::string &Part, const char *Option) {
+  char *E = nullptr;
+  long V = std::strtol(Part.c_str(), &E, 10);
+  if (Part.empty() || *E || V < 1 || V > 1024)
+    throw InputError("", Option, "'" + Part + "' is not a thread count (1..1024)");
+  return unsigned(V);
+}
+
+std::vector<unsigned> parseThreads(const std::string &S) {
+  std::vector<unsigned> T;
+  for (const std::string &Part : split(S, ','))
+    T.push_back(threadCount(Part, "--threads"));
   std::sort(T.begin(), T.end());
   T.erase(std::unique(T.begin(), T.end()), T.end());
   return T;
 }
 
-/// 1, 2, 4, ... up to the core count, and the core count itself.
 std::vector<unsigned> defaultThreads(unsigned Cores) {
   std::vector<unsigned> T;
   for (unsigned N = 1; N < Cores; N *= 2)
@@ -219,21 +228,11 @@ struct Target {
 /// NODE:THREADS[:PLACES[:BIND]] (defaults cores, close), as bench/accuracy's
 /// --config.
 Target parseTarget(const std::string &Spec) {
-  std::vector<std::string> Parts;
-  std::size_t P = 0;
-  for (;;) {
-    std::size_t C = Spec.find(':', P);
-    Parts.push_back(Spec.substr(P, C == std::string::npos ? C : C - P));
-    if (C == std::string::npos)
-      break;
-    P = C + 1;
-  }
+  std::vector<std::string> Parts = split(Spec, ':');
   if (Parts.size() < 2 || Parts.size() > 4 || Parts[0].empty())
     throw InputError("", "--interleave",
                      "'" + Spec + "' is not NODE:THREADS[:PLACES[:BIND]] (e.g. n-2t:2:cores:spread)");
-  Target T{Parts[0], parseThreads(Parts[1]).at(0), "close", "cores"};
-  if (Parts[1].find(',') != std::string::npos)
-    throw InputError("", "--interleave", "'" + Spec + "': one thread count per node");
+  Target T{Parts[0], threadCount(Parts[1], "--interleave"), "close", "cores"};
   if (Parts.size() > 2)
     T.Places = Parts[2];
   if (Parts.size() > 3)
