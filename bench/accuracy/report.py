@@ -20,6 +20,7 @@ import argparse
 import html
 import json
 import math
+import re
 import statistics
 import sys
 
@@ -33,6 +34,11 @@ class InputError(Exception):
 # --------------------------------------------------------------------------
 # Derived numbers
 # --------------------------------------------------------------------------
+
+def raw_tag(app, workload):
+    """The prefix of a workload's files in a results folder's raw/."""
+    return "%s.%s" % (app, re.sub(r"[^A-Za-z0-9._-]+", "_", workload))
+
 
 def error_pct(est, meas):
     """Signed relative error of an estimate, in % of the measurement."""
@@ -184,11 +190,12 @@ def header_lines(doc):
         "commit  : %s%s" % (c.get("commit", "?"), " (+ uncommitted changes)" if c.get("dirty") else ""),
         "date    : %s" % c.get("date", "?"),
         "command : %s" % c.get("command", "?"),
-        "base    : %s%s; uB grid: %s%s; repetitions: %s (median); measured = %s"
+        "base    : %s%s; uB grid: %s%s%s; repetitions: %s (median); measured = %s"
         % (doc.get("base", "?"),
            " (median of %d instrumented runs)" % c["base_runs"] if c.get("base_runs", 1) > 1 else "",
-           c.get("grid", "?") + (", configurations characterized side by side" if c.get("interleaved") else ""),
+           c.get("grid", "?"),
            " + %d grown from the phases" % c["grown_ubench_configs"] if c.get("grown_ubench_configs") else "",
+           ", configurations characterized side by side" if c.get("interleaved") else "",
            c.get("repetitions", "?"),
            c.get("measured", "plain program wall time")),
         "configs : " + "; ".join("%s = %s" % (k["label"], " ".join(

@@ -18,15 +18,16 @@ Per rule: every program estimate's error, and the median and maximum of
 import argparse
 import json
 import os
-import re
 import shlex
 import statistics
 import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import provenance  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import provenance  # noqa: E402  (bench/provenance.py)
+import report  # noqa: E402
 
 SRC_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -84,7 +85,7 @@ def main():
     errors = {label: [] for label, _ in args.rule}
     lines = []
     for app in data["apps"]:
-        tag = "%s.%s" % (app["app"], re.sub(r"[^A-Za-z0-9._-]+", "_", app["workload"]))
+        tag = report.raw_tag(app["app"], app["workload"])
         phases = [os.path.join(raw, "%s.base.phases.json" % tag)]
         phases += [os.path.join(raw, "%s.base.%d.phases.json" % (tag, k))
                    for k in range(2, args.runs + 1)]
@@ -96,7 +97,7 @@ def main():
             cells = []
             for label, extra in args.rule:
                 est = estimate(args.build, phases, args.db, base["node"], cfg, base["threads"], extra)
-                err = (est - row["measured_s"]) / row["measured_s"] * 100
+                err = report.error_pct(est, row["measured_s"])
                 errors[label].append((row["config"], abs(err)))
                 cells.append("%9.4f %+7.1f" % (est, err))
             lines.append("%-44s %-9s %9.4f  %s" % (tag[:44], row["config"], row["measured_s"],

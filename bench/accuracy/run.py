@@ -227,40 +227,41 @@ def interleave_args(configs, node_of):
     return out
 
 
-def characterize(args, configs, node_of, work):
-    have = db_nodes(args.build, args.db)
+def ubench_runs(args, configs, node_of, extra):
+    """The phaseprobe-ubench runs that measure `extra` (a grid flag, --params
+    FILE, ...) on `configs`: one that measures them side by side (the
+    default), or one per configuration (--no-interleave). Yields (what, how,
+    key, cmd, env, count): what/how for the log, key for per-run file names
+    ('' for the one interleaved run), count = configurations it covers."""
     ub = tool(args.build, "phaseprobe-ubench")
     if args.interleave:
-        todo = [c for c in configs if args.recharacterize or node_of(c) not in have]
-        for cfg in configs:
-            if cfg not in todo:
-                log("characterize %s: already in %s, reused (--recharacterize to redo)" % (node_of(cfg), args.db))
-        if not todo:
-            return
-        cmd = [ub, "run", "--db", args.db] + interleave_args(todo, node_of)
-        if args.grid != "default":
-            cmd.append("--" + args.grid)
-        cmd += shlex.split(args.ubench_args or "")
-        log("characterize %s side by side (%s grid, interleaved)" % (", ".join(node_of(c) for c in todo), args.grid))
-        wall, _ = run(cmd, clean_env({}), work, "characterizing", args.timeout * 10 * len(todo))
-        log("  done in %.1f s" % wall)
+        yield (", ".join(node_of(c) for c in configs) + " side by side", "interleaved", "",
+               [ub, "run", "--db", args.db] + interleave_args(configs, node_of) + extra,
+               clean_env({}), len(configs))
         return
     for cfg in configs:
-        node = node_of(cfg)
-        if node in have and not args.recharacterize:
-            log("characterize %s: already in %s, reused (--recharacterize to redo)" % (node, args.db))
-            continue
         # phaseprobe-ubench pins its uBs itself (close/cores by default): hand it
         # this configuration's placement, '' meaning "as the environment says".
-        cmd = [ub, "run", "--node", node, "--db", args.db, "--threads", str(cfg["threads"]),
-               "--bind", cfg["env"].get("OMP_PROC_BIND", ""), "--places", cfg["env"].get("OMP_PLACES", "")]
-        if args.grid == "quick":
-            cmd.append("--quick")
-        elif args.grid == "full":
-            cmd.append("--full")
-        cmd += shlex.split(args.ubench_args or "")
-        log("characterize %s (%s grid, %s)" % (node, args.grid, env_text(cfg)))
-        wall, _ = run(cmd, clean_env(cfg["env"]), work, "characterizing %s" % node, args.timeout * 10)
+        yield (node_of(cfg), env_text(cfg), cfg["label"],
+               [ub, "run", "--node", node_of(cfg), "--db", args.db, "--threads", str(cfg["threads"]),
+                "--bind", cfg["env"].get("OMP_PROC_BIND", ""), "--places", cfg["env"].get("OMP_PLACES", "")]
+               + extra, clean_env(cfg["env"]), 1)
+
+
+def characterize(args, configs, node_of, work):
+    have = db_nodes(args.build, args.db)
+    todo = []
+    for cfg in configs:
+        if node_of(cfg) in have and not args.recharacterize:
+            log("characterize %s: already in %s, reused (--recharacterize to redo)" % (node_of(cfg), args.db))
+        else:
+            todo.append(cfg)
+    if not todo:
+        return
+    extra = {"quick": ["--quick"], "full": ["--full"]}.get(args.grid, []) + shlex.split(args.ubench_args or "")
+    for what, how, _, cmd, env, count in ubench_runs(args, todo, node_of, extra):
+        log("characterize %s (%s grid, %s)" % (what, args.grid, how))
+        wall, _ = run(cmd, env, work, "characterizing %s" % what, args.timeout * 10 * count)
         log("  done in %.1f s" % wall)
 
 
@@ -330,7 +331,7 @@ def node_time(est, node):
 def base_run(args, app, base_cfg, node_of, work, raw):
     """Builds the application and runs it once instrumented on the base
     configuration; returns the workload's state for finish_workload."""
-    tag = "%s.%s" % (app["app"], re.sub(r"[^A-Za-z0-9._-]+", "_", app["workload"]))
+    tag = report.raw_tag(app["app"], app["workload"])
     instr, plain = build_app(args.build, app, work, args.timeout)
     ok = (0,) + tuple(args.ok_exit.get(app["app"], ()))
     entry = {"app": app["app"], "workload": app["workload"], "args": app["args"],
@@ -439,44 +440,24 @@ def grow(args, configs, node_of, states, raw, work):
         len(lines), path, "; %d streams/phases not cloned (raw/grown.notes)" % len(notes) if notes else ""))
     if not lines:
         return 0
-    if args.interleave:
-        cmd = [ub, "run", "--db", args.db, "--params", path] + interleave_args(configs, node_of)
-        if args.grid == "quick":
-            cmd.append("--quick")
-        p = subprocess.run(cmd, env=clean_env({}), cwd=work, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, universal_newlines=True,
-                           timeout=args.timeout * 10 * len(configs))
-        rejected = [l for l in p.stderr.splitlines() if "rejected by the kernel" in l]
-        if p.returncode not in (0, 1):
-            raise WorkError("growing the grid: exit %d: %s" % (
-                p.returncode, (p.stderr.strip().splitlines() or ["no message"])[-1]))
-        with open(os.path.join(raw, "grown.log"), "w") as f:
-            f.write(p.stdout + p.stderr)
-        for line in p.stdout.strip().splitlines()[:len(configs)]:
-            log("  %s" % line)
-        if rejected:
-            log("  %d rejected (raw/grown.log)" % len(rejected))
-        return len(lines)
-    for cfg in configs:
-        cmd = [ub, "run", "--node", node_of(cfg), "--db", args.db, "--threads", str(cfg["threads"]),
-               "--bind", cfg["env"].get("OMP_PROC_BIND", ""), "--places", cfg["env"].get("OMP_PLACES", ""),
-               "--params", path]
-        if args.grid == "quick":
-            cmd.append("--quick")
+    extra = ["--params", path] + (["--quick"] if args.grid == "quick" else [])
+    for what, _, key, cmd, env, count in ubench_runs(args, configs, node_of, extra):
         # Exit 1 = some configurations were rejected by the kernels (e.g. a
         # stride the kernel cannot walk at this thread count); the others are
         # stored, which is all growing needs. Say how many, keep going.
-        p = subprocess.run(cmd, env=clean_env(cfg["env"]), cwd=work, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, universal_newlines=True, timeout=args.timeout * 10)
+        p = subprocess.run(cmd, env=env, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, timeout=args.timeout * 10 * count)
         rejected = [l for l in p.stderr.splitlines() if "rejected by the kernel" in l]
         if p.returncode not in (0, 1):
             raise WorkError("growing the grid on %s: exit %d: %s" % (
-                node_of(cfg), p.returncode, (p.stderr.strip().splitlines() or ["no message"])[-1]))
-        with open(os.path.join(raw, "grown.%s.log" % cfg["label"]), "w") as f:
+                what, p.returncode, (p.stderr.strip().splitlines() or ["no message"])[-1]))
+        logname = "grown.%s.log" % key if key else "grown.log"
+        with open(os.path.join(raw, logname), "w") as f:
             f.write(p.stdout + p.stderr)
-        log("  %s: %s%s" % (node_of(cfg), (p.stdout.strip().splitlines() or ["nothing stored"])[0],
-                            "; %d rejected (raw/grown.%s.log)" % (len(rejected), cfg["label"])
-                            if rejected else ""))
+        for line in (p.stdout.strip().splitlines() or ["%s: nothing stored" % what])[:count]:
+            log("  %s" % line)
+        if rejected:
+            log("  %d rejected (raw/%s)" % (len(rejected), logname))
     return len(lines)
 
 
