@@ -115,8 +115,9 @@ std::optional<BarrierPoint> barrierPoint(const TpiLookup &L, const std::string &
   // Beyond 100 us between barriers the difference of two sweeps' times is
   // mostly their noise (1% of a 1 ms sweep is 10 us, a barrier on idle
   // cores costs under 1), while the cost itself stays flat with the work
-  // between barriers (37-43 us on a shared core from 16 KiB to 64 MiB on
-  // this project's VM): longer intervals use the longest sweep up to 100 us.
+  // between barriers (36-43 us on a shared core with 2 to 440 us of work on
+  // this project's VM, bench/results/barrier-cost-2026-11-23.txt): longer
+  // intervals use the longest sweep up to 100 us.
   while (Sweeps.size() > 1 && Sweeps.back().first > std::log(MaxSweepUs))
     Sweeps.pop_back();
   double X = std::log(IntervalUs);
