@@ -547,19 +547,65 @@ void unionOf(const InvEntry *B, const InvEntry *E, std::uint64_t Gap,
   }
 }
 
-/// Sorts \p V by invocation and address and unites each invocation's
-/// ranges that are closer than \p Far (one allocation).
+/// A range that several threads' ranges were united into.
+constexpr std::size_t ManyThreads = SIZE_MAX;
+
+bool byThreadThenLo(const InvEntry &A, const InvEntry &B) {
+  return A.Thread != B.Thread ? A.Thread < B.Thread : A.Lo < B.Lo;
+}
+
+/// Sorts \p V by invocation and address and unites each invocation's ranges
+/// that are one allocation. One thread's ranges closer than \p Far are: the
+/// sampled pieces of an array lie far apart in a long loop. Ranges of two
+/// threads are only when the gap between them is no wider than the data the
+/// two threads touch around them over the whole phase: the threads' slices
+/// of one array, but not two threads' stack arrays, tiny and gigabytes apart
+/// (XSBench's per-lookup arrays measured 14 GB with one rule for both).
 void normalizeInvocations(Vec<InvEntry> &V, std::uint64_t Far) {
-  std::sort(V.begin(), V.end(), byInvThenLo);
-  Vec<InvEntry> Out;
-  for (std::size_t I = 0; I < V.Size;) {
-    std::size_t J = I;
-    while (J < V.Size && V[J].Inv == V[I].Inv)
-      ++J;
-    unionOf(&V[I], &V[J - 1] + 1, Far, Out);
-    I = J;
+  // Each thread's extent: its ranges of every invocation, united within Far.
+  Vec<InvEntry> Ext;
+  for (const InvEntry &E : V)
+    Ext.push(E);
+  std::sort(Ext.begin(), Ext.end(), byThreadThenLo);
+  std::size_t N = 0;
+  for (std::size_t I = 0; I < Ext.Size; ++I) {
+    if (N && Ext[N - 1].Thread == Ext[I].Thread && Ext[I].Lo <= Ext[N - 1].Hi + Far)
+      Ext[N - 1].Hi = std::max(Ext[N - 1].Hi, Ext[I].Hi);
+    else
+      Ext[N++] = Ext[I];
   }
-  V = static_cast<Vec<InvEntry> &&>(Out);
+  Ext.Size = N;
+  auto Reach = [&](const InvEntry &E) -> std::uint64_t {
+    const InvEntry *P = std::upper_bound(
+        Ext.begin(), Ext.end(), E, byThreadThenLo); // first past E
+    if (P == Ext.begin() || (P - 1)->Thread != E.Thread)
+      return E.Hi - E.Lo;
+    return (P - 1)->Hi - (P - 1)->Lo;
+  };
+
+  std::sort(V.begin(), V.end(), byInvThenLo);
+  std::size_t Out = 0;
+  std::uint64_t UReach = 0;
+  for (std::size_t I = 0; I < V.Size; ++I) {
+    const InvEntry E = V[I];
+    std::uint64_t R = Reach(E);
+    if (Out && V[Out - 1].Inv == E.Inv) {
+      InvEntry &U = V[Out - 1];
+      std::uint64_t Gap = E.Lo > U.Hi ? E.Lo - U.Hi : 0;
+      std::uint64_t Allowed =
+          U.Thread == E.Thread ? Far : std::min<std::uint64_t>(Far, UReach + R);
+      if (Gap <= Allowed) {
+        U.Hi = std::max(U.Hi, E.Hi);
+        if (U.Thread != E.Thread)
+          U.Thread = ManyThreads;
+        UReach = std::max({UReach, R, std::uint64_t(U.Hi - U.Lo)});
+        continue;
+      }
+    }
+    V[Out++] = E;
+    UReach = R;
+  }
+  V.Size = Out;
 }
 
 /// The footprint is "one invocation's span", but one invocation sees only a

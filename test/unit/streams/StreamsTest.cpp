@@ -498,6 +498,30 @@ TEST(StreamsAnalysis, FarApartAllocationsAreSummed) {
   EXPECT_EQ(S[0].StrideBytes, 8u);
 }
 
+// A per-iteration array on each thread's stack (XSBench's lookup vectors):
+// the main thread's stack and a worker's lie gigabytes apart, closer than
+// the physical memory that bounds one allocation. Two tiny arrays, not the
+// gap between them (the runtime reported 14 GB).
+TEST(StreamsAnalysis, ThreadStacksFarApartAreNotOneArray) {
+  Config C;
+  C.FarGapBytes = 1ull << 35;
+  Team T(2, C);
+  const std::uintptr_t Stack[2] = {Base + (10ull << 30), Base};
+  for (unsigned Inv = 0; Inv < 3; ++Inv)
+    for (unsigned I = 0; I < 2; ++I)
+      for (unsigned Rep = 0; Rep < 50; ++Rep) {
+        T.Loops[I].Countdown = 1;
+        T.Loops[I].run(*T.Threads[I], {0, Inv},
+                       {{&LoadD, [=](auto K) { return Stack[I] + 8 * K; }}}, 10);
+      }
+  std::vector<const ThreadSampler *> P{T.Threads[0].get(), T.Threads[1].get()};
+  Vec<StreamResult> S = analyzePhase(0, P.data(), P.size(), 32, C.FarGapBytes);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_NEAR(S[0].FootprintKiB, kib(2 * 80), 1e-9);
+  EXPECT_FALSE(S[0].Shared);
+  EXPECT_FALSE(S[0].Significant);
+}
+
 // A walk that wraps inside its buffer (uB column walks: index * stride
 // modulo the buffer) looks like one stride during a burst; extrapolated over
 // the trip count it would leave the buffer. An unmapped extrapolated end is
