@@ -27,7 +27,15 @@
  *    stream visits its region as columns (offset 0, step, 2 step, ..., then
  *    offset 1, ...) so every element is touched once per sweep and the
  *    dominant local stride is step*elem; a random stream's "stride" is the
- *    mean |jump| between consecutive accesses, as the runtime reports it.
+ *    mean |jump| between consecutive accesses, as the runtime reports it;
+ *  - a random stream draws uniformly over its region, or, asked for a
+ *    stride of J > 1 elements, walks it: loop executions of WALK_EXEC
+ *    accesses, each from a uniform draw, then steps of up to 2J elements
+ *    either way (mean |jump| about J), reflected at the region's ends.
+ *    That is a search: XSBench's binary searches over a 36 MB table are
+ *    short loop executions at random spots with a 21 KB mean jump inside
+ *    one. The runtime's jumps are those inside a loop execution, and so
+ *    are the declared ones.
  *
  * Built by the project with ${PHASEPROBE_CLANG} -O2 -fopenmp (no plugin), and
  * buildable with -fplugin=libphaseprobe.so for the cross-check test.
@@ -39,7 +47,8 @@
  *   TYPE    double float int
  *   ACCESS  one letter per stream, c (shared) or p (private); stores must be p
  *   PATTERN one letter per stream, s (strided) or r (random)
- *   Kn, Sn  footprint in KiB and stride in bytes of stream n (unused: 0)
+ *   Kn, Sn  footprint in KiB and stride in bytes of stream n (unused: 0); a
+ *           random stream's Sn is its mean jump (<= one element: uniform)
  * Output line: ID ok ITERATIONS SWEEPS STREAMS T1,T2,...   or   ID error MESSAGE
  *   ITERATIONS per repetition (slowest thread), SWEEPS per repetition (R),
  *   STREAMS in the CSV notation k:s:e:access;... in kernel operand order.
@@ -58,6 +67,7 @@
 #define MAX_THREADS 1024
 #define LCG_A 6364136223846793005ULL
 #define LCG_C 1442695040888963407ULL
+#define WALK_EXEC 16
 
 typedef struct {
   long id;
@@ -75,6 +85,7 @@ typedef struct {
   long step;    /* elements between consecutive accesses (strided) */
   int random;   /* random pattern: LCG over the region, with replacement */
   int shift;    /* random: 64 - log2(region) */
+  long reach;   /* random walk: steps of at most reach elements; 0: uniform */
   int priv;     /* private: thread t walks [t*region, (t+1)*region) */
   int store;    /* written by the kernel */
   long sweep;   /* accesses of one thread in one sweep of this stream */
@@ -83,12 +94,33 @@ typedef struct {
 /* Per-thread position of one stream: a strided stream is at element pos of
  * column off, with left accesses to go in that column (columns o < extra
  * hold full + 1 elements, the others full); a random stream at LCG state x,
- * whose draw is the next access. */
+ * whose draw is the next access (a random walk at element lo + at). */
 typedef struct {
-  long lo, hi, step, off, pos, left, full, extra;
+  long lo, hi, step, off, pos, left, full, extra, at, reach;
   uint64_t x;
   int random, shift;
 } walk_t;
+
+/* The next element (from lo) of a random stream over N elements, from the
+ * LCG state *X: a uniform draw, or (REACH > 0) a walk from *AT by a uniform
+ * step in [-REACH, REACH], reflected at the ends. */
+static inline long random_next(uint64_t *x, long *at, int shift, long reach, long n) {
+  uint64_t v = *x;
+  *x = v * LCG_A + LCG_C;
+  if (!reach) return (long)(v >> shift);
+  long p = *at + (long)(((v >> 32) * (uint64_t)(2 * reach + 1)) >> 32) - reach;
+  if (p < 0) p = -p;
+  else if (p >= n) p = 2 * n - 2 - p;
+  *at = p;
+  return p;
+}
+
+/* A walk's next loop execution: from a uniform draw. */
+static inline void walk_restart(walk_t *w) {
+  w->at = (long)(w->x >> w->shift);
+  w->x = w->x * LCG_A + LCG_C;
+  w->left = WALK_EXEC;
+}
 
 static void walk_init(walk_t *w, const stream_t *s, int t) {
   w->lo = s->priv ? (long)t * s->region : 0;
@@ -101,19 +133,25 @@ static void walk_init(walk_t *w, const stream_t *s, int t) {
   w->left = w->full + (w->extra > 0);
   w->random = s->random;
   w->shift = s->shift;
+  w->reach = s->reach;
   w->x = 0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1) * LCG_A + LCG_C;
+  if (w->reach) walk_restart(w);
 }
 
-/* Accesses left in the current column (a random stream has no columns). */
+/* Accesses left in the current column or walk execution (a uniform random
+ * stream has neither). */
 static inline long walk_left(const walk_t *w) {
-  return w->random ? LONG_MAX : w->left;
+  return w->random && !w->reach ? LONG_MAX : w->left;
 }
 
 /* After LEN accesses that stayed in the column: the next column when this
  * one is done, column 0 after the last. No division: with columns of 16
  * elements this runs every 16 iterations. */
 static inline void walk_advance(walk_t *w, long len) {
-  if (w->random) return;
+  if (w->random) {
+    if (w->reach && (w->left -= len) == 0) walk_restart(w);
+    return;
+  }
   w->pos += len * w->step;
   w->left -= len;
   if (w->left == 0) {
@@ -164,6 +202,11 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
   (rnd##q ? (y##q = lo##q + (long)(x##q >> sh##q),                             \
              x##q = x##q * LCG_A + LCG_C, y##q)                                \
           : p##q + n * st##q)
+/* With a random walk among the streams. Not folded into IX_MIXED: the walk's
+ * test in the uniform draw's loop cost it 37% (mbw1cr 32 MiB, 2 threads). */
+#define IX_WALK(q)                                                             \
+  (rnd##q ? lo##q + random_next(&x##q, &at##q, sh##q, re##q, rg##q)            \
+          : p##q + n * st##q)
 
 /* The loop nest of every memory kernel: R sweeps; in a sweep, loop
  * executions of LEN iterations in which every stream moves linearly by its
@@ -195,14 +238,19 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
       int rnd0 = w[0].random, rnd1 = w[1].random, rnd2 = w[2].random;          \
       int sh0 = w[0].shift, sh1 = w[1].shift, sh2 = w[2].shift;                \
       uint64_t x0 = w[0].x, x1 = w[1].x, x2 = w[2].x;                          \
-      long y0, y1, y2;                                                         \
+      long at0 = w[0].at, at1 = w[1].at, at2 = w[2].at, y0, y1, y2;            \
+      long re0 = w[0].reach, re1 = w[1].reach, re2 = w[2].reach;               \
+      long rg0 = w[0].hi - lo0, rg1 = w[1].hi - lo1, rg2 = w[2].hi - lo2;      \
       (void)p0, (void)p1, (void)p2, (void)st0, (void)st1, (void)st2;           \
       (void)lo0, (void)lo1, (void)lo2, (void)rnd0, (void)rnd1, (void)rnd2;     \
-      (void)sh0, (void)sh1, (void)sh2, (void)y0, (void)y1, (void)y2;           \
+      (void)sh0, (void)sh1, (void)sh2, (void)at0, (void)at1, (void)at2;        \
+      (void)re0, (void)re1, (void)re2, (void)rg0, (void)rg1, (void)rg2;        \
+      (void)y0, (void)y1, (void)y2;                                            \
       for (long n = 0; n < len; ++n) {                                         \
         BODY                                                                   \
       }                                                                        \
       w[0].x = x0, w[1].x = x1, w[2].x = x2;                                   \
+      w[0].at = at0, w[1].at = at1, w[2].at = at2;                             \
       walk_advance(&w[0], len);                                                \
       walk_advance(&w[1], len);                                                \
       walk_advance(&w[2], len);                                                \
@@ -256,6 +304,8 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
       int plain = ns == 1 && !S[0].random;                                     \
       int mixed = S[0].random || (ns > 1 && S[1].random) ||                    \
                   (ns > 2 && S[2].random);                                     \
+      int walks = S[0].reach || (ns > 1 && S[1].reach) ||                      \
+                  (ns > 2 && S[2].reach);                                      \
       int rotate = (ns > 1 && (S[1].sweep != S[0].sweep ||                     \
                                S[1].step != S[0].step)) ||                     \
                    (ns > 2 && (S[2].sweep != S[0].sweep ||                     \
@@ -307,6 +357,8 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
               c3 = c3 * x + x;                                                 \
             }                                                                  \
           }                                                                    \
+      } else if (walks) {                                                      \
+        RUN(IX_WALK, T)                                                       \
       } else if (mixed) {                                                      \
         RUN(IX_MIXED, T)                                                      \
       } else {                                                                 \
@@ -335,21 +387,22 @@ static int kernel_streams(const char *K) {
   return 0;
 }
 
-/* The mean |jump| of thread 0's first 10^5 accesses of a random stream:
- * the same LCG sequence the kernels draw. */
+/* The mean |jump| of thread 0's first 10^5 accesses of a random stream,
+ * inside loop executions: the same sequence the kernels draw. */
 static double mean_abs_jump(const stream_t *S, size_t elem) {
   walk_t w;
   walk_init(&w, S, 0);
   long n = S->sweep < 100000 ? S->sweep : 100000;
   double sum = 0;
   long prev = 0;
+  long jumps = 0;
   for (long k = 0; k < n; ++k) {
-    long i = w.lo + (long)(w.x >> w.shift);
-    w.x = w.x * LCG_A + LCG_C;
-    if (k) sum += (double)labs(i - prev);
+    long i = w.lo + random_next(&w.x, &w.at, w.shift, w.reach, w.hi - w.lo);
+    if (k && (!w.reach || w.left != WALK_EXEC)) sum += (double)labs(i - prev), ++jumps;
     prev = i;
+    if (w.reach) walk_advance(&w, 1);
   }
-  return n > 1 ? sum / (double)(n - 1) * (double)elem : 0;
+  return jumps ? sum / (double)jumps * (double)elem : 0;
 }
 
 /* Runs one configuration; writes the answer line to stdout. */
@@ -397,6 +450,11 @@ static void run_config(const config_t *C, int threads) {
       s->shift = 64 - lg;
       if (lg == 0) FAIL("stream %d: a random stream needs 2 elements or more", q + 1);
       s->step = 1;
+      /* A walk's steps are uniform in [-2J, 2J] (mean |step| ~ J); one of
+       * a third of the region or more is the uniform draw's mean jump. */
+      double jump = floor(C->s[q] / (double)elem + 0.5);
+      if (jump > 1 && 3 * jump < (double)s->region && jump < (double)(1L << 30))
+        s->reach = 2 * (long)jump;
     } else {
       double st = C->s[q] / (double)elem;
       if (st < 1 || st != floor(st))

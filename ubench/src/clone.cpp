@@ -87,7 +87,9 @@ std::string describe(const Wanted &W) {
 /// region of whole elements, for a private stream one equal slice per
 /// thread; a strided stream steps whole elements and its slice holds at
 /// least 4 steps; a random stream's slice is a power of two elements (the
-/// nearest one, so the stored footprint stays within a factor √2).
+/// nearest one, so the stored footprint stays within a factor √2), walked
+/// with the phase's mean jump, or drawn uniformly where that jump is a
+/// uniform draw's (a third of the slice or more) or one element.
 Wanted roundStream(const PhaseStream &S, char Pattern, unsigned Threads) {
   Wanted W;
   W.stream = &S;
@@ -104,7 +106,8 @@ Wanted roundStream(const PhaseStream &S, char Pattern, unsigned Threads) {
   if (Pattern == 'r') {
     double P = std::exp2(std::round(std::log2(std::max(2.0, Slice))));
     W.kib = P * Th * E / 1024;
-    W.stride = E; // the kernel measures a random stream's stride itself
+    double Jump = std::round(std::fabs(T.strideBytes) / E);
+    W.stride = Jump > 1 && 3 * Jump < P ? Jump * E : E;
     return W;
   }
   double Stride = std::fabs(T.strideBytes);

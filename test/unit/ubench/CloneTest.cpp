@@ -152,8 +152,9 @@ TEST(Clone, RandomStreamsAndSignificanceAndLeaves) {
                         stream("v3", 8, 8, 8, "shared", R"(, "significant": true)")}) + // flagged
       "]");
   // 3000 KiB private at 2 threads: 192000 doubles per thread → nearest power
-  // of two 2^18 = 262144 → 4096 KiB walked.
-  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 8:8", "mbw1pr 4096:8"}));
+  // of two 2^18 = 262144 → 4096 KiB walked, with the phase's mean jump (154
+  // elements).
+  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 8:8", "mbw1pr 4096:1232"}));
   ASSERT_EQ(C.notes.size(), 2u);
   EXPECT_EQ(C.notes[0], "p.json: a.c:2:1 v1: stride 0 B (one element over and over): no kernel "
                         "walks it");
@@ -161,6 +162,20 @@ TEST(Clone, RandomStreamsAndSignificanceAndLeaves) {
                             "shared 8-byte stream"),
             std::string::npos)
       << C.notes[1];
+}
+
+// A random stream's stride is its mean jump: a search over a table jumps a
+// little at a time (XSBench: 21 KB in 36 MB), and the clone walks it so; a
+// jump of a third of the region or more is a uniform draw's, and the uniform
+// draw is asked for with a stride of one element.
+TEST(Clone, RandomStreamsKeepTheirMeanJump) {
+  const char *R = R"(, "pattern": "random")";
+  CloneSet C = cloneOne(
+      "[" + phase("a.c:1:1", {stream("v1", 36011.7, 21612, 8, "shared", R)}) + "," +
+      phase("a.c:2:1", {stream("v1", 1024, 400000, 8, "shared", R)}) + "," +
+      phase("a.c:3:1", {stream("v1", 1024, 8, 8, "shared", R)}) + "]");
+  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1cr 1024:8", "mbw1cr 32768:21616"}));
+  EXPECT_TRUE(C.notes.empty());
 }
 
 TEST(Clone, TooFewStridesAndDuplicatesAcrossFiles) {
