@@ -125,6 +125,17 @@ bool valid(const UBenchDef &D, std::size_t Q, double K, double S, unsigned MaxTh
   return S >= D.elemBytes() && std::fmod(S, D.elemBytes()) == 0 && Bytes >= 4 * S;
 }
 
+/// Whether the kernel walks random stream 0 of \p D at footprint \p K as a
+/// search with mean jump \p J: over one element, under a third of the
+/// per-thread region (a power of two elements); else it draws uniformly.
+bool isSearch(const UBenchDef &D, double K, double J, unsigned MaxThreads) {
+  double E = D.elemBytes();
+  double Slice = K * 1024 / E / (D.access[0] == 'p' ? MaxThreads : 1);
+  double Region = std::exp2(std::floor(std::log2(std::max(1.0, Slice))));
+  double Steps = std::round(J / E);
+  return Steps > 1 && 3 * Steps < Region;
+}
+
 } // namespace
 
 std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double L3,
@@ -138,6 +149,10 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
   MaxThreads = std::max(1u, MaxThreads);
   std::vector<double> FP, FPSmall;
   std::vector<double> Strides; // multiples of 8 bytes; element-size strides added per uB
+  // Mean jumps of random streams walked as searches (ubench_kernels.c), 16x
+  // apart: the matcher keeps a profile whose stride is within 80% of the
+  // phase's, so 16 KiB serves XSBench's 21 KB searches.
+  std::vector<double> Jumps;
   switch (Level) {
   case GridLevel::Quick:
     FP = {kib(L1 / 2), kib(L2 / 2), kib(2 * LLC)};
@@ -150,6 +165,7 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
     FP = {kib(L1 / 2), kib(2 * L1), kib(L2 / 2), kib(2 * L2), kib(LLC / 2), kib(2 * LLC)};
     FPSmall = {kib(L2 / 2), kib(LLC / 2)};
     Strides = {64, 256, 4096, 32768};
+    Jumps = {1024, 16384};
     break;
   case GridLevel::Full:
     for (double K = 4; K <= 8 * LLC; K *= 2)
@@ -157,6 +173,7 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
     FPSmall = {kib(L1 / 2), kib(L2 / 2), kib(LLC / 2), kib(2 * LLC)};
     for (double S = 8; S <= 65536; S *= 2)
       Strides.push_back(S);
+    Jumps = {64, 256, 1024, 4096, 16384, 65536};
     break;
   }
   FP = uniq(FP);
@@ -214,6 +231,9 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
       for (double K : FP) {
         if (D.pattern == "r") {
           Add(D, {K}, {E});
+          for (double J : Jumps)
+            if (isSearch(D, K, J, MaxThreads))
+              Add(D, {K}, {J});
           continue;
         }
         for (double St : (Variant ? SV : S))

@@ -91,6 +91,28 @@ TEST(Grid, SpansL1ToBeyondLLCAndSmallToLargeStrides) {
   EXPECT_EQ(NoL3.front().def->name, "mbw1c");
 }
 
+// Random streams come as uniform draws in every grid and, beyond the quick
+// one, as searches (a walk with a mean jump) wherever the region holds the
+// jump three times over.
+TEST(Grid, RandomStreamsAlsoComeAsSearches) {
+  for (GridLevel L : {GridLevel::Quick, GridLevel::Default, GridLevel::Full}) {
+    auto G = makeGrid(L, 32, 1024, 32768, 4, {findUBench("mbw1cr"), findUBench("mbw1pr")});
+    std::set<double> Jumps;
+    for (const UBenchConfig &C : G) {
+      double S = C.strideBytes[0];
+      if (S == 8)
+        continue;
+      Jumps.insert(S);
+      double Slice = C.footprintKiB[0] * 1024 / (C.def->access[0] == 'p' ? 4 : 1);
+      EXPECT_LT(3 * S, Slice) << C.def->name << " " << C.requested();
+    }
+    if (L == GridLevel::Quick)
+      EXPECT_TRUE(Jumps.empty());
+    else
+      EXPECT_TRUE(Jumps.count(16384)) << "XSBench's 21 KB searches";
+  }
+}
+
 // bar1p prices barriers against mbw1p at the same footprint: every grid has
 // it at unit stride from inside L1 to beyond the LLC, each with its twin,
 // and phase clones never use it (its tuples are mbw1p's).
