@@ -451,7 +451,8 @@ static void run_config(const config_t *C, int threads) {
       if (lg == 0) FAIL("stream %d: a random stream needs 2 elements or more", q + 1);
       s->step = 1;
       /* A walk's steps are uniform in [-2J, 2J] (mean |step| ~ J); one of
-       * a third of the region or more is the uniform draw's mean jump. */
+       * a third of the region or more is the uniform draw's mean jump.
+       * phaseprobe-ubench's isSearchJump mirrors this test. */
       double jump = floor(C->s[q] / (double)elem + 0.5);
       if (jump > 1 && 3 * jump < (double)s->region && jump < (double)(1L << 30))
         s->reach = 2 * (long)jump;

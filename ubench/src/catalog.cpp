@@ -66,6 +66,11 @@ const std::vector<UBenchDef> &ubenchCatalog() {
   return C;
 }
 
+bool isSearchJump(double RegionElems, double JumpElems) {
+  // Mirrors run_config in ubench_kernels.c (2^30: its step arithmetic).
+  return JumpElems > 1 && 3 * JumpElems < RegionElems && JumpElems < 1073741824.0;
+}
+
 const UBenchDef *findUBench(const std::string &Name) {
   for (const UBenchDef &D : ubenchCatalog())
     if (D.name == Name)
@@ -125,15 +130,14 @@ bool valid(const UBenchDef &D, std::size_t Q, double K, double S, unsigned MaxTh
   return S >= D.elemBytes() && std::fmod(S, D.elemBytes()) == 0 && Bytes >= 4 * S;
 }
 
-/// Whether the kernel walks random stream 0 of \p D at footprint \p K as a
-/// search with mean jump \p J: over one element, under a third of the
-/// per-thread region (a power of two elements); else it draws uniformly.
+/// Whether random stream 0 of \p D at footprint \p K is walked as a search
+/// with mean jump \p J bytes at up to \p MaxThreads threads (the kernel
+/// rounds a region down to a power of two elements).
 bool isSearch(const UBenchDef &D, double K, double J, unsigned MaxThreads) {
   double E = D.elemBytes();
   double Slice = K * 1024 / E / (D.access[0] == 'p' ? MaxThreads : 1);
-  double Region = std::exp2(std::floor(std::log2(std::max(1.0, Slice))));
-  double Steps = std::round(J / E);
-  return Steps > 1 && 3 * Steps < Region;
+  return isSearchJump(std::exp2(std::floor(std::log2(std::max(1.0, Slice)))),
+                      std::round(J / E));
 }
 
 } // namespace
@@ -150,8 +154,9 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
   std::vector<double> FP, FPSmall;
   std::vector<double> Strides; // multiples of 8 bytes; element-size strides added per uB
   // Mean jumps of random streams walked as searches (ubench_kernels.c), 16x
-  // apart: the matcher keeps a profile whose stride is within 80% of the
-  // phase's, so 16 KiB serves XSBench's 21 KB searches.
+  // apart in the default grid, 4x in the full one: the matcher keeps a
+  // profile whose stride is within 80% of the phase's, so 16 KiB serves
+  // XSBench's 21 KB searches.
   std::vector<double> Jumps;
   switch (Level) {
   case GridLevel::Quick:

@@ -107,7 +107,7 @@ Wanted roundStream(const PhaseStream &S, char Pattern, unsigned Threads) {
     double P = std::exp2(std::round(std::log2(std::max(2.0, Slice))));
     W.kib = P * Th * E / 1024;
     double Jump = std::round(std::fabs(T.strideBytes) / E);
-    W.stride = Jump > 1 && 3 * Jump < P ? Jump * E : E;
+    W.stride = isSearchJump(P, Jump) ? Jump * E : E;
     return W;
   }
   double Stride = std::fabs(T.strideBytes);

@@ -40,6 +40,12 @@ const std::vector<UBenchDef> &ubenchCatalog();
 /// The uB named \p Name, or nullptr.
 const UBenchDef *findUBench(const std::string &Name);
 
+/// Whether the kernel walks a random stream whose per-thread region holds
+/// \p RegionElems elements (a power of two) as a search with a mean jump of
+/// \p JumpElems elements: over one, and under a third of the region (a
+/// uniform draw's mean jump); otherwise it draws uniformly.
+bool isSearchJump(double RegionElems, double JumpElems);
+
 /// One configuration to measure: a uB with a requested footprint and stride
 /// per stream (in kernel operand order).
 struct UBenchConfig {
