@@ -64,7 +64,10 @@ TpiLookup::family(const std::string &, const std::string &, unsigned) const {
 std::vector<std::pair<StreamTuple, double>>
 NppdbTpiLookup::family(const std::string &Node, const std::string &UBench,
                        unsigned Threads) const {
-  std::vector<std::pair<StreamTuple, double>> Out;
+  auto Key = std::make_tuple(Node, UBench, Threads);
+  if (auto It = Families.find(Key); It != Families.end())
+    return It->second;
+  std::vector<std::pair<StreamTuple, double>> &Out = Families[Key];
   Nppdb::ScanFilter F;
   F.Node = Node;
   F.Threads = Threads;

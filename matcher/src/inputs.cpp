@@ -38,13 +38,6 @@ void checkWritable(const std::string &Path) {
     throw InputError(Path, "", std::string("cannot write: ") + std::strerror(errno));
 }
 
-MatchInputs loadMatchInputs(const std::string &PhasesPath, const std::string &DbPath,
-                            const std::string &Base, const std::string &ConfigPath,
-                            const std::string &PairingArg) {
-  return loadMatchInputs(std::vector<std::string>{PhasesPath}, DbPath, Base, ConfigPath,
-                         PairingArg);
-}
-
 MatchInputs loadMatchInputs(const std::vector<std::string> &PhasesPaths,
                             const std::string &DbPath, const std::string &Base,
                             const std::string &ConfigPath, const std::string &PairingArg) {

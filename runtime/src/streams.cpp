@@ -562,19 +562,19 @@ bool byThreadThenLo(const InvEntry &A, const InvEntry &B) {
 /// of one array, but not two threads' stack arrays, tiny and gigabytes apart
 /// (XSBench's per-lookup arrays measured 14 GB with one rule for both).
 void normalizeInvocations(Vec<InvEntry> &V, std::uint64_t Far) {
-  // Each thread's extent: its ranges of every invocation, united within Far.
-  Vec<InvEntry> Ext;
+  // Each thread's extent: its ranges of every invocation, united within Far
+  // (sorted by thread and address, as unionOf leaves each thread's).
+  Vec<InvEntry> ByThread, Ext;
   for (const InvEntry &E : V)
-    Ext.push(E);
-  std::sort(Ext.begin(), Ext.end(), byThreadThenLo);
-  std::size_t N = 0;
-  for (std::size_t I = 0; I < Ext.Size; ++I) {
-    if (N && Ext[N - 1].Thread == Ext[I].Thread && Ext[I].Lo <= Ext[N - 1].Hi + Far)
-      Ext[N - 1].Hi = std::max(Ext[N - 1].Hi, Ext[I].Hi);
-    else
-      Ext[N++] = Ext[I];
+    ByThread.push(E);
+  std::sort(ByThread.begin(), ByThread.end(), byThreadThenLo);
+  for (std::size_t I = 0; I < ByThread.Size;) {
+    std::size_t J = I;
+    while (J < ByThread.Size && ByThread[J].Thread == ByThread[I].Thread)
+      ++J;
+    unionOf(&ByThread[I], &ByThread[J - 1] + 1, Far, Ext);
+    I = J;
   }
-  Ext.Size = N;
   auto Reach = [&](const InvEntry &E) -> std::uint64_t {
     const InvEntry *P = std::upper_bound(
         Ext.begin(), Ext.end(), E, byThreadThenLo); // first past E

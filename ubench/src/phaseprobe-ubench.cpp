@@ -78,6 +78,7 @@ std::vector<unsigned> parseThreads(const std::string &S) {
   return T;
 }
 
+/// 1, 2, 4, ... up to the core count, and the core count itself.
 std::vector<unsigned> defaultThreads(unsigned Cores) {
   std::vector<unsigned> T;
   for (unsigned N = 1; N < Cores; N *= 2)

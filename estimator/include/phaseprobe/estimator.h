@@ -42,8 +42,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace phaseprobe {
@@ -81,6 +84,11 @@ public:
 
 private:
   const Nppdb &Db;
+  /// family() scans every one-stream profile of a node; the estimator asks
+  /// for the same family per region and per footprint, so each is read once.
+  mutable std::map<std::tuple<std::string, std::string, unsigned>,
+                   std::vector<std::pair<StreamTuple, double>>>
+      Families;
 };
 
 /// How one matched phase was projected onto one node.

@@ -313,13 +313,10 @@ struct MatchInputs {
 };
 
 /// Loads and validates everything; throws InputError naming the file and
-/// what is wrong. \p ConfigPath may be empty (defaults); \p PairingArg may be
-/// empty (the configuration's pairing).
-MatchInputs loadMatchInputs(const std::string &PhasesPath, const std::string &DbPath,
-                            const std::string &Base, const std::string &ConfigPath,
-                            const std::string &PairingArg);
-/// The same with several runs of one program on the base node (at least
-/// one), merged into per-phase medians (phaseprobe/phase_runs.h).
+/// what is wrong. \p PhasesPaths are one or several runs of one program on
+/// the base node, merged into per-phase medians (phaseprobe/phase_runs.h).
+/// \p ConfigPath may be empty (defaults); \p PairingArg may be empty (the
+/// configuration's pairing).
 MatchInputs loadMatchInputs(const std::vector<std::string> &PhasesPaths,
                             const std::string &DbPath, const std::string &Base,
                             const std::string &ConfigPath, const std::string &PairingArg);

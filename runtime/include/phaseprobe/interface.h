@@ -108,9 +108,9 @@ PHASEPROBE_API extern __thread uint64_t __phaseprobe_iterations
     __attribute__((tls_model("initial-exec")));
 
 /** OpenMP barriers crossed by the calling thread: instrumented code adds one
- *  before every __kmpc_barrier / __kmpc_cancel_barrier call. Added in ABI 2
- *  without a version change: objects that do not reference it are counted
- *  only their regions' joins. */
+ *  before every __kmpc_barrier / __kmpc_cancel_barrier call (ABI 2). Objects
+ *  that do not reference it (built before it existed) are counted only
+ *  their regions' joins. */
 PHASEPROBE_API extern __thread uint64_t __phaseprobe_barriers
     __attribute__((tls_model("initial-exec")));
 
