@@ -203,7 +203,8 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
              x##q = x##q * LCG_A + LCG_C, y##q)                                \
           : p##q + n * st##q)
 /* With a random walk among the streams. Not folded into IX_MIXED: the walk's
- * test in the uniform draw's loop cost it 37% (mbw1cr 32 MiB, 2 threads). */
+ * test in the uniform draw's loop slowed that loop by about a third when
+ * tried (mbw1cr 32 MiB, 2 threads; one development run, not kept). */
 #define IX_WALK(q)                                                             \
   (rnd##q ? lo##q + random_next(&x##q, &at##q, sh##q, re##q, rg##q)            \
           : p##q + n * st##q)
