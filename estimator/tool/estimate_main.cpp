@@ -265,7 +265,7 @@ int main(int Argc, char **Argv) {
     O.keep = 16; // the fallbacks a node without the candidate may use
     std::vector<PhaseMatch> M = matchPhases(In.phases, Src, In.config, In.streamKiB, O);
     if (Relax)
-      relaxUnmatched(In.phases, Src, In.config, O, M);
+      relaxUnmatched(In.phases, Src, In.config, In.streamKiB, O, M);
     noteMissingThreadCounts(In, M);
     NppdbTpiLookup Lookup(*In.db);
     ThreadProjection TP;

@@ -210,10 +210,11 @@ const char *tieBreakRule(const Candidate &Winner, const Candidate &Other) {
   return Names[Rule];
 }
 
-std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB) {
+std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB, bool IgnoreFlags) {
   std::vector<unsigned> Out;
   for (unsigned I = 0; I < P.streams.size(); ++I)
-    if (isSignificantStream(P.streams[I], StreamKiB))
+    if (IgnoreFlags ? P.streams[I].tuple.footprintKiB > StreamKiB
+                    : isSignificantStream(P.streams[I], StreamKiB))
       Out.push_back(I);
   std::stable_sort(Out.begin(), Out.end(), [&](unsigned A, unsigned B) {
     return P.streams[A].tuple.footprintKiB > P.streams[B].tuple.footprintKiB;
@@ -341,16 +342,32 @@ std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src
 }
 
 void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchConfig &C,
-                    const MatchOptions &O, std::vector<PhaseMatch> &M) {
+                    double StreamKiB, const MatchOptions &O, std::vector<PhaseMatch> &M) {
   MatchConfig Relaxed = C;
   Relaxed.tpi.discardAbove.reset();
   for (PhaseMatch &PM : M) {
-    if (PM.status != MatchStatus::NoProfile)
+    if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams &&
+        PM.status != MatchStatus::NotSignificant)
       continue;
     const Phase &P = F.phases[PM.phaseIndex];
+    // A leaf left out for its weight or for streams that fit in L1 still
+    // runs on every node; under the ratio rule its own streams say more
+    // about how it scales than keeping its base time would.
+    std::vector<unsigned> Streams = PM.status == MatchStatus::NoProfile
+                                        ? PM.streams
+                                        : significantStreams(P, StreamKiB);
+    std::string Why;
+    if (PM.status == MatchStatus::NotSignificant)
+      Why = "weight below the significance threshold; ";
+    if (Streams.empty()) {
+      Streams = significantStreams(P, 0, /*IgnoreFlags=*/true);
+      Why += "no significant stream, queried with its L1-resident ones; ";
+    }
+    if (Streams.empty())
+      continue;
     if (O.onPhase)
       O.onPhase(PM.phaseIndex);
-    PhaseMatch R = matchPhase(P, PM.streams, Src, Relaxed, O);
+    PhaseMatch R = matchPhase(P, Streams, Src, Relaxed, O);
     if (!R.matched())
       continue;
     R.phaseIndex = PM.phaseIndex;
@@ -358,9 +375,9 @@ void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchCon
     R.relaxed = true;
     char Diff[32];
     std::snprintf(Diff, sizeof Diff, "%.1f%%", R.candidate->score.tpiDiff);
-    R.notes.push_back(std::string("no profile within the tpi discard; matched with it off "
-                                  "(relaxed): the candidate's tpi differs from the phase's by ") +
-                      Diff);
+    Why += PM.status == MatchStatus::NoProfile ? "no profile within the tpi discard; matched with it off"
+                                               : "matched with the tpi discard off";
+    R.notes.push_back(Why + " (relaxed): the candidate's tpi differs from the phase's by " + Diff);
     PM = std::move(R);
   }
 }

@@ -74,7 +74,7 @@ int main(int Argc, char **Argv) {
       Log.attach(O);
     std::vector<PhaseMatch> M = matchPhases(In.phases, Src, In.config, In.streamKiB, O);
     if (Relax)
-      relaxUnmatched(In.phases, Src, In.config, O, M);
+      relaxUnmatched(In.phases, Src, In.config, In.streamKiB, O, M);
     noteMissingThreadCounts(In, M);
 
     if (!JsonOut.empty())

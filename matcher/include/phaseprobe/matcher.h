@@ -267,8 +267,10 @@ struct MatchOptions {
 };
 
 /// Significant streams of \p P, ordered by footprint, largest first (stable:
-/// equal footprints keep file order).
-std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB);
+/// equal footprints keep file order). \p IgnoreFlags: every stream larger
+/// than \p StreamKiB, whatever the phase file's `significant` says.
+std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB,
+                                         bool IgnoreFlags = false);
 
 /// Matches one phase (already known to be a significant leaf) against \p Src.
 PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
@@ -280,14 +282,20 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
 std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src,
                                     const MatchConfig &C, double StreamKiB, const MatchOptions &O);
 
-/// Matches again, with the tpi discard switched off, every phase of \p M
-/// that no profile survived (NoProfile), and marks those that match now as
-/// relaxed. Meant for the ratio projection, which takes the time per
-/// iteration from the phase itself and only the node-to-node ratio from the
-/// uB: a uB that walks the same streams is then a better guide than none,
-/// however much faster or slower per iteration it is. The tpi still scores.
+/// Matches again, with the tpi discard switched off, every leaf that
+/// METHOD.md's rule leaves unmatched and marks those that match now as
+/// relaxed: phases that no profile survived (NoProfile), phases under the
+/// weight threshold (NotSignificant; their significant streams) and phases
+/// whose streams all fit in L1 (NoStreams, or NotSignificant without
+/// significant streams: queried with all their streams, largest first).
+/// Meant for the ratio projection, which takes the time per iteration from
+/// the phase itself and only the node-to-node ratio from the uB: a uB that
+/// walks the same streams is then a better guide than none, however much
+/// faster or slower per iteration it is, and a phase it covers is projected
+/// instead of kept at its base time. The tpi still scores. \p StreamKiB is
+/// the significance threshold matchPhases() used.
 void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchConfig &C,
-                    const MatchOptions &O, std::vector<PhaseMatch> &M);
+                    double StreamKiB, const MatchOptions &O, std::vector<PhaseMatch> &M);
 
 //===--- Loading the inputs of a command -----------------------------------===//
 

@@ -298,7 +298,7 @@ TEST(Match, RelaxUnmatchedLiftsOnlyTheTpiDiscard) {
   auto M = matchPhases(F, Src, C, 32, opts());
   ASSERT_EQ(M[0].status, MatchStatus::NoProfile);
   ASSERT_EQ(M[1].status, MatchStatus::NoProfile);
-  relaxUnmatched(F, Src, C, opts(), M);
+  relaxUnmatched(F, Src, C, 32, opts(), M);
   ASSERT_TRUE(M[0].matched());
   EXPECT_TRUE(M[0].relaxed);
   EXPECT_EQ(M[0].phaseIndex, 0u);
@@ -313,4 +313,36 @@ TEST(Match, RelaxUnmatchedLiftsOnlyTheTpiDiscard) {
   auto J = matchReportJson(F, "bn", M, C, Pairing::Ordered);
   EXPECT_EQ(J["phases"][0]["relaxed"], true);
   EXPECT_FALSE(J["phases"][1].contains("relaxed"));
+}
+
+TEST(Match, RelaxUnmatchedAlsoCoversLightAndL1ResidentLeaves) {
+  PhaseFile F;
+  F.program.totalTimeS = 100;
+  F.program.threads = 4;
+  Phase P = mmPhase(); // streams 15624 and 3906 KiB, tpi 0.01325
+  P.timeS = 0.5;       // 0.5%: under the 1% weight threshold
+  F.phases.push_back(P);
+  P.id = "inL1";
+  P.timeS = 30;
+  P.streams[0].tuple.footprintKiB = 24; // both below the 32 KiB L1d
+  P.streams[1].tuple.footprintKiB = 12;
+  P.streams[1].significant = false; // as the runtime writes it
+  F.phases.push_back(P);
+  VectorProfileSource Src({Prof("mbw1cX", {T(15869, 30000, 8, Sh)}, 0.01242),
+                           Prof("l1", {T(24, 8, 8, Pr)}, 0.002)});
+  MatchConfig C = MatchConfig::defaults();
+  auto M = matchPhases(F, Src, C, 32, opts());
+  ASSERT_EQ(M[0].status, MatchStatus::NotSignificant);
+  ASSERT_EQ(M[1].status, MatchStatus::NoStreams);
+  relaxUnmatched(F, Src, C, 32, opts(), M);
+  ASSERT_TRUE(M[0].matched());
+  EXPECT_TRUE(M[0].relaxed);
+  EXPECT_EQ(M[0].candidate->ubench, "mbw1cX"); // its significant stream decides
+  EXPECT_DOUBLE_EQ(M[0].weight, 0.005);
+  EXPECT_NE(M[0].notes.back().find("weight below"), std::string::npos);
+  ASSERT_TRUE(M[1].matched());
+  EXPECT_TRUE(M[1].relaxed);
+  EXPECT_EQ(M[1].candidate->ubench, "l1"); // 84% off in tpi, kept by the relaxation
+  EXPECT_EQ(M[1].streams, (std::vector<unsigned>{0, 1}));
+  EXPECT_NE(M[1].notes.back().find("L1-resident"), std::string::npos);
 }
