@@ -192,7 +192,8 @@ def header_lines(doc):
         "command : %s" % c.get("command", "?"),
         "base    : %s%s; uB grid: %s%s%s; repetitions: %s (median); measured = %s"
         % (doc.get("base", "?"),
-           " (median of %d instrumented runs)" % c["base_runs"] if c.get("base_runs", 1) > 1 else "",
+           (" (median of %d instrumented runs)" % c["base_runs"] if c.get("base_runs", 1) > 1 else "")
+           + (", taken in turn with the measured repetitions" if c.get("base_alongside") else ""),
            c.get("grid", "?"),
            " + %d grown from the phases" % c["grown_ubench_configs"] if c.get("grown_ubench_configs") else "",
            ", configurations characterized side by side" if c.get("interleaved") else "",

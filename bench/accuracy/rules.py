@@ -69,7 +69,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(SRC_ROOT, "build"))
     ap.add_argument("--rule", action="append", type=parse_rule, required=True, metavar="LABEL=ARGS")
     ap.add_argument("--runs", type=int, default=1,
-                    help="base runs to merge (the run's tag.base.K.phases.json, K = 2..RUNS; default 1)")
+                    help="base runs to merge for a run that did not record its base files (the run's "
+                         "tag.base.K.phases.json, K = 2..RUNS; default 1)")
     args = ap.parse_args()
     try:
         with open(os.path.join(args.results, "data.json")) as f:
@@ -86,9 +87,12 @@ def main():
     lines = []
     for app in data["apps"]:
         tag = report.raw_tag(app["app"], app["workload"])
-        phases = [os.path.join(raw, "%s.base.phases.json" % tag)]
-        phases += [os.path.join(raw, "%s.base.%d.phases.json" % (tag, k))
-                   for k in range(2, args.runs + 1)]
+        if app.get("base_files"):  # the files that run's estimates used
+            phases = [os.path.join(raw, f) for f in app["base_files"]]
+        else:
+            phases = [os.path.join(raw, "%s.base.phases.json" % tag)]
+            phases += [os.path.join(raw, "%s.base.%d.phases.json" % (tag, k))
+                       for k in range(2, args.runs + 1)]
         for f in phases:
             if not os.path.exists(f):
                 fail("%s: missing (was the run complete, with --base-runs %d?)" % (f, args.runs))
@@ -108,7 +112,9 @@ def main():
     print("commit  : %s" % provenance.commit(SRC_ROOT, ["estimator", "matcher", "core"]))
     print("command : %s" % " ".join(shlex.quote(a) for a in sys.argv))
     print("data    : %s (measured = that run's median plain wall time); base: %s" % (
-        args.results, "median of %d instrumented runs" % args.runs if args.runs > 1 else "first instrumented run"))
+        args.results, "the base files the run recorded (median of %d)" % len(data["apps"][0]["base_files"])
+        if data["apps"] and data["apps"][0].get("base_files") else
+        "median of %d instrumented runs" % args.runs if args.runs > 1 else "first instrumented run"))
     print()
     head = "  ".join("%17s" % ("est_s  err% " + label)[-17:] for label, _ in args.rule)
     print("%-44s %-9s %9s  %s" % ("workload", "config", "meas_s", head))

@@ -12,7 +12,9 @@ OpenMP environment: OMP_NUM_THREADS, OMP_PLACES, OMP_PROC_BIND). The harness
      build (instrumented, and plain with --phaseprobe-off: the same compiler
      and flags), or takes a prebuilt pair,
   3. runs each application and workload ONCE instrumented on the base
-     configuration (the phase file the estimator reads),
+     configuration (the phase file the estimator reads; with --base-runs N,
+     N runs merged into per-phase medians, made in turn with the
+     repetitions of step 5 unless --no-base-alongside),
   4. estimates every configuration with phaseprobe-estimate (--nodes <node>,
      and --threads <n> when the configuration's thread count differs from the
      base one),
@@ -348,8 +350,10 @@ def base_run(args, app, base_cfg, node_of, work, raw):
     entry["instrumented_base_total_s"] = ph.get("program", {}).get("total_time_s")
     # More base runs for --base-runs N: the estimator merges them into
     # per-phase medians (the first one alone is also what grows the grid).
+    # With --base-alongside they are made later, between the measured
+    # repetitions (finish_workload).
     base_files = [base_phases]
-    for k in range(2, args.base_runs + 1):
+    for k in range(2, 1 if args.base_alongside else args.base_runs + 1):
         more = os.path.join(raw, "%s.base.%d.phases.json" % (tag, k))
         log("%s: instrumented run %d/%d on %s" % (tag, k, args.base_runs, base_cfg["label"]))
         run([instr] + app_argv(app, base_cfg), dict(env, PHASEPROBE_OUT=more), work,
@@ -358,9 +362,10 @@ def base_run(args, app, base_cfg, node_of, work, raw):
             raise WorkError("%s: the instrumented run wrote no phase file %s" % (tag, more))
         base_files.append(more)
     entry["base_runs"] = len(base_files)
+    entry["base_files"] = [os.path.basename(f) for f in base_files]
     state = {"app": app, "tag": tag, "instr": instr, "plain": plain, "ok": ok, "entry": entry,
              "base_phases": base_phases, "base_files": base_files, "ph": ph, "timing": {},
-             "unsampled_phases": None}
+             "unsampled_phases": None, "env": env}
     if args.phase_times:
         # The base's timing run (sampling off) gives both the base's measured
         # phase times and the times of the unsampled alternative estimate.
@@ -465,6 +470,36 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
     app, tag, instr, plain, ok = state["app"], state["tag"], state["instr"], state["plain"], state["ok"]
     entry, base_phases, ph = state["entry"], state["base_phases"], state["ph"]
 
+    # Measured program times: plain, interleaved repetitions. With
+    # --base-alongside the base's instrumented runs take turns with them, so
+    # that the base time the estimates start from and the times they are
+    # compared with see the same machine (this VM's speed drifts by tens of
+    # percent over minutes; a real node's does not).
+    reps = {cfg["label"]: [] for cfg in configs}
+    alongside = []
+    rounds = max(args.reps, args.base_runs) if args.base_alongside else args.reps
+    for i in range(rounds):
+        if args.base_alongside and i < args.base_runs:
+            more = os.path.join(raw, "%s.base.a%d.phases.json" % (tag, i + 1))
+            log("%s: instrumented run alongside %d/%d on %s" % (tag, i + 1, args.base_runs, base_cfg["label"]))
+            run([instr] + app_argv(app, base_cfg), dict(state["env"], PHASEPROBE_OUT=more), work,
+                "%s instrumented on %s (alongside %d)" % (tag, base_cfg["label"], i + 1), args.timeout, ok=ok)
+            if not os.path.exists(more):
+                raise WorkError("%s: the instrumented run wrote no phase file %s" % (tag, more))
+            alongside.append(more)
+        if i >= args.reps:
+            continue
+        for cfg in configs:
+            wall, _ = run([plain] + app_argv(app, cfg), clean_env(cfg["env"]), work,
+                          "%s plain on %s" % (tag, cfg["label"]), args.timeout, ok=ok)
+            reps[cfg["label"]].append(wall)
+        log("%s: plain repetition %d/%d: %s" % (tag, i + 1, args.reps, ", ".join(
+            "%s %.3fs" % (c["label"], reps[c["label"]][-1]) for c in configs)))
+    if alongside:
+        state["base_files"] = alongside
+        entry["base_files"] = [os.path.basename(f) for f in alongside]
+        entry["base_runs"] = len(alongside)
+
     # 4. Estimates.
     ests = {}
     for cfg in configs:
@@ -495,16 +530,6 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
             doc = state["timing"].get(cfg["label"]) or timing_run(args, state, cfg, node_of, work, raw)
             if doc:
                 measured_phases[cfg["label"]] = {p["id"]: p for p in doc.get("phases", [])}
-
-    # 5b. Measured program times: plain, interleaved repetitions.
-    reps = {cfg["label"]: [] for cfg in configs}
-    for i in range(args.reps):
-        for cfg in configs:
-            wall, _ = run([plain] + app_argv(app, cfg), clean_env(cfg["env"]), work,
-                          "%s plain on %s" % (tag, cfg["label"]), args.timeout, ok=ok)
-            reps[cfg["label"]].append(wall)
-        log("%s: plain repetition %d/%d: %s" % (tag, i + 1, args.reps, ", ".join(
-            "%s %.3fs" % (c["label"], reps[c["label"]][-1]) for c in configs)))
 
     for cfg in configs:
         est = ests[cfg["label"]]
@@ -628,6 +653,10 @@ def parse_args(argv):
     ap.add_argument("--base-runs", type=int, default=1,
                     help="instrumented runs on the base configuration, merged by the estimator into "
                          "per-phase medians (default 1: the product's one run)")
+    ap.add_argument("--no-base-alongside", dest="base_alongside", action="store_false",
+                    help="make all --base-runs right after the first one (default: the first base run "
+                         "grows the grid; the --base-runs the estimates use take turns with the "
+                         "measured repetitions)")
     ap.add_argument("--examples", default="mm,nbody,bt",
                     help="bundled examples to run (comma list, or 'none') (default: %(default)s)")
     ap.add_argument("--size", action="append", default=[], metavar="NAME=S1,S2",
@@ -769,7 +798,7 @@ def main(argv=None):
                        "load_note": args.load_note,
                        "alt": {"label": args.alt[0], "estimate_args": args.alt[1]}, "loadavg_start": list(os.getloadavg()),
                        "grid": args.grid, "repetitions": args.reps, "base_runs": args.base_runs,
-                       "interleaved": args.interleave,
+                       "interleaved": args.interleave, "base_alongside": args.base_alongside,
                        "tie_pct": args.tie_pct,
                        "top_phases": args.top_phases, "db": args.db, "build": args.build,
                        "measured": "median wall time of the plain program; per-phase: instrumented run "
