@@ -478,12 +478,18 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
     reps = {cfg["label"]: [] for cfg in configs}
     alongside = []
     rounds = max(args.reps, args.base_runs) if args.base_alongside else args.reps
+    # Spread over the rounds: first, last and evenly between (one: the middle).
+    base_rounds = set()
+    if args.base_alongside:
+        n = args.base_runs
+        base_rounds = {rounds // 2} if n == 1 else {round(k * (rounds - 1) / (n - 1)) for k in range(n)}
     for i in range(rounds):
-        if args.base_alongside and i < args.base_runs:
-            more = os.path.join(raw, "%s.base.a%d.phases.json" % (tag, i + 1))
-            log("%s: instrumented run alongside %d/%d on %s" % (tag, i + 1, args.base_runs, base_cfg["label"]))
+        if i in base_rounds:
+            k = len(alongside) + 1
+            more = os.path.join(raw, "%s.base.a%d.phases.json" % (tag, k))
+            log("%s: instrumented run alongside %d/%d on %s" % (tag, k, args.base_runs, base_cfg["label"]))
             run([instr] + app_argv(app, base_cfg), dict(state["env"], PHASEPROBE_OUT=more), work,
-                "%s instrumented on %s (alongside %d)" % (tag, base_cfg["label"], i + 1), args.timeout, ok=ok)
+                "%s instrumented on %s (alongside %d)" % (tag, base_cfg["label"], k), args.timeout, ok=ok)
             if not os.path.exists(more):
                 raise WorkError("%s: the instrumented run wrote no phase file %s" % (tag, more))
             alongside.append(more)
