@@ -346,6 +346,31 @@ void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchCon
   MatchConfig Relaxed = C;
   Relaxed.tpi.discardAbove.reset();
   for (PhaseMatch &PM : M) {
+    if (PM.matched() && !PM.relaxed) {
+      // The discard may have left only profiles that share little with the
+      // phase but its tpi (the base run and the uBs measured minutes apart
+      // on a drifting machine, or a phase with more work per iteration than
+      // the uBs that walk its streams): a profile it threw out that scores
+      // higher, tpi points and all, is the better guide for the ratio rule.
+      if (O.onPhase)
+        O.onPhase(PM.phaseIndex);
+      PhaseMatch R = matchPhase(F.phases[PM.phaseIndex], PM.streams, Src, Relaxed, O);
+      if (R.matched() && R.candidate->score.index > PM.candidate->score.index + 1e-9) {
+        char Why[160];
+        std::snprintf(Why, sizeof Why,
+                      "a profile outside the tpi discard scores %g where the best inside it "
+                      "scores %g; matched with the discard off (relaxed): its tpi differs from "
+                      "the phase's by %.1f%%",
+                      R.candidate->score.index, PM.candidate->score.index,
+                      R.candidate->score.tpiDiff);
+        R.phaseIndex = PM.phaseIndex;
+        R.weight = PM.weight;
+        R.relaxed = true;
+        R.notes.push_back(Why);
+        PM = std::move(R);
+      }
+      continue;
+    }
     if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams &&
         PM.status != MatchStatus::NotSignificant)
       continue;

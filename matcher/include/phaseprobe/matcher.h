@@ -287,7 +287,9 @@ std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src
 /// relaxed: phases that no profile survived (NoProfile), phases under the
 /// weight threshold (NotSignificant; their significant streams) and phases
 /// whose streams all fit in L1 (NoStreams, or NotSignificant without
-/// significant streams: queried with all their streams, largest first).
+/// significant streams: queried with all their streams, largest first);
+/// and a matched phase whose candidate a profile thrown out by the tpi
+/// discard outscores (tpi points included) takes that profile, relaxed.
 /// Meant for the ratio projection, which takes the time per iteration from
 /// the phase itself and only the node-to-node ratio from the uB: a uB that
 /// walks the same streams is then a better guide than none, however much

@@ -346,3 +346,37 @@ TEST(Match, RelaxUnmatchedAlsoCoversLightAndL1ResidentLeaves) {
   EXPECT_EQ(M[1].streams, (std::vector<unsigned>{0, 1}));
   EXPECT_NE(M[1].notes.back().find("L1-resident"), std::string::npos);
 }
+
+TEST(Match, RelaxUnmatchedReplacesACandidateOnlyItsTpiKeptIn) {
+  PhaseFile F;
+  F.program.totalTimeS = 100;
+  F.program.threads = 4;
+  Phase P = mmPhase(); // v1 15624 KiB stride 32000 shared, tpi 0.01325
+  P.timeS = 50;
+  P.streams.erase(P.streams.begin()); // v1 only
+  F.phases.push_back(P);
+  // "weak" shares only the element size and the tpi (index 50); "same" walks
+  // v1 exactly but ten times faster (discarded by the tpi: index 100 without).
+  VectorProfileSource Src({Prof("weak", {T(10900, 48000, 8, Pr)}, 0.01325),
+                           Prof("same", {T(15624, 32000, 8, Sh)}, 0.001325)});
+  MatchConfig C = MatchConfig::defaults();
+  auto M = matchPhases(F, Src, C, 32, opts());
+  ASSERT_TRUE(M[0].matched());
+  EXPECT_EQ(M[0].candidate->ubench, "weak");
+  EXPECT_EQ(M[0].candidate->score.index, 50);
+  relaxUnmatched(F, Src, C, 32, opts(), M);
+  ASSERT_TRUE(M[0].matched());
+  EXPECT_TRUE(M[0].relaxed);
+  EXPECT_EQ(M[0].candidate->ubench, "same");
+  EXPECT_EQ(M[0].candidate->score.index, 100);
+  EXPECT_NE(M[0].notes.back().find("scores 100 where the best inside it scores 50"),
+            std::string::npos);
+  // A strict candidate that scores at least as well stays, not relaxed.
+  VectorProfileSource Good({Prof("same", {T(15624, 32000, 8, Sh)}, 0.01325),
+                            Prof("fast", {T(15624, 32000, 8, Sh)}, 0.001325)});
+  auto G = matchPhases(F, Good, C, 32, opts());
+  relaxUnmatched(F, Good, C, 32, opts(), G);
+  ASSERT_TRUE(G[0].matched());
+  EXPECT_FALSE(G[0].relaxed);
+  EXPECT_EQ(G[0].candidate->ubench, "same");
+}
