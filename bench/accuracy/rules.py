@@ -12,8 +12,9 @@ the same measured medians, and prints one table:
         --rule 'default=' --rule 'nosync=--sync off' \\
         --rule 'ratio=--projection ratio --relax-unmatched' ...
 
-Per rule: every program estimate's error, and the median and maximum of
-|error| over all of them, in total and per configuration.
+Per rule: every program estimate's error, the median and maximum of
+|error| over all of them, in total and per configuration, and whether every
+ranking is right ignoring measured ties (the run's own verdict, report.py).
 """
 import argparse
 import json
@@ -84,8 +85,9 @@ def main():
     raw = os.path.join(args.results, "raw")
 
     errors = {label: [] for label, _ in args.rule}
+    ests = {label: {} for label, _ in args.rule}  # (app index, row index) -> estimate
     lines = []
-    for app in data["apps"]:
+    for ai, app in enumerate(data["apps"]):
         tag = report.raw_tag(app["app"], app["workload"])
         if app.get("base_files"):  # the files that run's estimates used
             phases = [os.path.join(raw, f) for f in app["base_files"]]
@@ -96,11 +98,12 @@ def main():
         for f in phases:
             if not os.path.exists(f):
                 fail("%s: missing (was the run complete, with --base-runs %d?)" % (f, args.runs))
-        for row in app["rows"]:
+        for ri, row in enumerate(app["rows"]):
             cfg = configs[row["config"]]
             cells = []
             for label, extra in args.rule:
                 est = estimate(args.build, phases, args.db, base["node"], cfg, base["threads"], extra)
+                ests[label][(ai, ri)] = est
                 err = report.error_pct(est, row["measured_s"])
                 errors[label].append((row["config"], abs(err)))
                 cells.append("%9.4f %+7.1f" % (est, err))
@@ -122,6 +125,17 @@ def main():
         print(l)
     print()
     print("%-14s %-10s %8s %8s %4s" % ("rule", "config", "median%", "max%", "n"))
+    ranking = {}
+    for label, _ in args.rule:
+        # The run's own ranking verdict (report.derive: measured ties are
+        # pairs closer than their repetitions spread) with this rule's estimates.
+        doc = json.loads(json.dumps(data))
+        for (ai, ri), est in ests[label].items():
+            doc["apps"][ai]["rows"][ri]["estimated_s"] = est
+        report.derive(doc)
+        wrong = [report.raw_tag(a["app"], a["workload"]) for a in doc["apps"]
+                 if not a["ranking"]["distinguishable"]]
+        ranking[label] = "yes" if not wrong else "NO (%s)" % ", ".join(wrong)
     for label, _ in args.rule:
         groups = [("all", [e for _, e in errors[label]])]
         for c in configs:
@@ -130,6 +144,7 @@ def main():
             if es:
                 print("%-14s %-10s %8.1f %8.1f %4d" % (label, name, statistics.median(es), max(es),
                                                        len(es)))
+        print("%-14s ranking right ignoring measured ties: %s" % (label, ranking[label]))
 
 
 if __name__ == "__main__":
