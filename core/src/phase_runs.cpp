@@ -94,4 +94,18 @@ PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
   return Out;
 }
 
+RunSpread runSpread(const std::vector<PhaseFile> &Runs) {
+  RunSpread R;
+  for (const PhaseFile &F : Runs)
+    R.totalS.push_back(F.program.totalTimeS);
+  if (R.totalS.empty())
+    return R;
+  auto [Lo, Hi] = std::minmax_element(R.totalS.begin(), R.totalS.end());
+  R.minS = *Lo;
+  R.maxS = *Hi;
+  R.medianS = median(R.totalS);
+  R.spreadPct = R.medianS > 0 ? (R.maxS - R.minS) / R.medianS * 100 : 0;
+  return R;
+}
+
 } // namespace phaseprobe

@@ -93,6 +93,10 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
                          {"rule", projectionName(Projection::Absolute)}};
   else
     Doc["self_check"] = nullptr;
+  if (In.runs > 1)
+    Doc["base_runs"] = {{"n", In.runs},
+                        {"total_time_s", In.runSpread.totalS},
+                        {"spread_pct", tidy(In.runSpread.spreadPct)}};
   // Last: the time rule of every estimate above (--check compares it).
   Doc["projection"] = projectionName(E.rule);
   return Doc;

@@ -59,6 +59,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
           : std::string("each phase at its own thread count");
   std::fprintf(Out, "%s: base node %s (%s), pairing %s, %s\n", In.phasesPath.c_str(),
                In.base.c_str(), In.dbPath.c_str(), pairingName(In.pairing), How.c_str());
+  if (std::string Runs = baseRunsLine(In); !Runs.empty())
+    std::fprintf(Out, "%s\n", Runs.c_str());
   if (E.rule == Projection::Ratio)
     std::fprintf(Out,
                  "\nphase estimates (--projection ratio): T = phase time on %s x tpi of the "

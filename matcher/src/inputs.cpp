@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -63,6 +64,7 @@ MatchInputs loadMatchInputs(const std::vector<std::string> &PhasesPaths,
   for (const std::string &P : PhasesPaths)
     Runs.push_back(readPhaseFile(P));
   In.phases = mergePhaseRuns(Runs, PhasesPaths);
+  In.runSpread = runSpread(Runs);
   In.db = Nppdb::open(DbPath, Nppdb::Mode::ReadOnly);
   std::optional<NodeInfo> Node = In.db->node(Base);
   if (!Node) {
@@ -104,6 +106,20 @@ void noteMissingThreadCounts(const MatchInputs &In, std::vector<PhaseMatch> &M) 
     PM.notes.push_back(In.base + " has no profiles at " + std::to_string(Th) + " threads (" +
                        (List.empty() ? std::string("it has none") : "it has " + List) + ")");
   }
+}
+
+std::string baseRunsLine(const MatchInputs &In, double WarnPct) {
+  if (In.runs < 2)
+    return "";
+  const RunSpread &R = In.runSpread;
+  char Buf[320];
+  std::snprintf(Buf, sizeof Buf, "base runs: %zu, program time %.4g-%.4g s (median %.4g s, spread %.1f%%)",
+                In.runs, R.minS, R.maxS, R.medianS, R.spreadPct);
+  std::string S = Buf;
+  if (R.spreadPct > WarnPct)
+    S += ": the base node was noisy; every estimate inherits that uncertainty (more runs or a "
+         "quieter base node narrow it)";
+  return S;
 }
 
 } // namespace phaseprobe

@@ -28,6 +28,8 @@ void printMatchTable(std::FILE *Out, const MatchInputs &In, const std::vector<Ph
   std::fprintf(Out, "%s: base node %s (%s), pairing %s, max similarity %s\n", In.phasesPath.c_str(),
                In.base.c_str(), In.dbPath.c_str(), pairingName(In.pairing),
                pts(In.config.maxIndex()).c_str());
+  if (std::string Runs = baseRunsLine(In); !Runs.empty())
+    std::fprintf(Out, "%s\n", Runs.c_str());
   std::string Streams =
       In.streamKiB > 0 ? "footprint > " + fmt("%g", In.streamKiB) + " KiB" : std::string("all");
   std::fprintf(Out, "significant streams: %s (%s); significant phases: weight >= %s%%\n\n",

@@ -29,4 +29,15 @@ namespace phaseprobe {
 PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
                          const std::vector<std::string> &Paths);
 
+/// How far several runs' program times are apart: what every estimate built
+/// on their medians inherits, shown to the user instead of hidden in them.
+struct RunSpread {
+  std::vector<double> totalS; ///< program.total_time_s of each run, in input order
+  double minS = 0, medianS = 0, maxS = 0;
+  double spreadPct = 0; ///< (max - min) / median x 100; 0 for one run
+};
+
+/// The spread of \p Runs' program times (at least one run).
+RunSpread runSpread(const std::vector<PhaseFile> &Runs);
+
 } // namespace phaseprobe

@@ -20,6 +20,7 @@
 
 #include "phaseprobe/model.h"
 #include "phaseprobe/phase_file.h"
+#include "phaseprobe/phase_runs.h"
 
 #include <nlohmann/json.hpp>
 
@@ -313,6 +314,7 @@ struct MatchInputs {
   std::string phasesPath, dbPath, base;
   PhaseFile phases; ///< several runs: merged by mergePhaseRuns
   size_t runs = 1;  ///< base runs merged into phases
+  RunSpread runSpread; ///< their program times
   std::unique_ptr<Nppdb> db;
   MatchConfig config;
   Pairing pairing = Pairing::Ordered;
@@ -330,6 +332,10 @@ struct MatchInputs {
 MatchInputs loadMatchInputs(const std::vector<std::string> &PhasesPaths,
                             const std::string &DbPath, const std::string &Base,
                             const std::string &ConfigPath, const std::string &PairingArg);
+
+/// "" for one base run; else one line on how far the runs' program times are
+/// apart, with a warning above \p WarnPct that every estimate inherits it.
+std::string baseRunsLine(const MatchInputs &In, double WarnPct = 10);
 
 /// Adds a note to every phase that found no profile while the base node has
 /// no profile at all at its thread count (the usual cause: the uB suite was
