@@ -346,63 +346,50 @@ void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchCon
   MatchConfig Relaxed = C;
   Relaxed.tpi.discardAbove.reset();
   for (PhaseMatch &PM : M) {
+    const Phase &P = F.phases[PM.phaseIndex];
+    std::vector<unsigned> Streams = PM.streams;
+    std::string Why; // what the note says before "(relaxed)"
     if (PM.matched() && !PM.relaxed) {
       // The discard may have left only profiles that share little with the
       // phase but its tpi (the base run and the uBs measured minutes apart
       // on a drifting machine, or a phase with more work per iteration than
       // the uBs that walk its streams): a profile it threw out that scores
       // higher, tpi points and all, is the better guide for the ratio rule.
-      if (O.onPhase)
-        O.onPhase(PM.phaseIndex);
-      PhaseMatch R = matchPhase(F.phases[PM.phaseIndex], PM.streams, Src, Relaxed, O);
-      if (R.matched() && R.candidate->score.index > PM.candidate->score.index + 1e-9) {
-        char Why[160];
-        std::snprintf(Why, sizeof Why,
-                      "a profile outside the tpi discard scores %g where the best inside it "
-                      "scores %g; matched with the discard off (relaxed): its tpi differs from "
-                      "the phase's by %.1f%%",
-                      R.candidate->score.index, PM.candidate->score.index,
-                      R.candidate->score.tpiDiff);
-        R.phaseIndex = PM.phaseIndex;
-        R.weight = PM.weight;
-        R.relaxed = true;
-        R.notes.push_back(Why);
-        PM = std::move(R);
+      Why = "the best profile inside the tpi discard scores " +
+            formatNumber(PM.candidate->score.index) + "; one outside it scores more";
+    } else if (PM.status == MatchStatus::NoProfile) {
+      Why = "no profile within the tpi discard";
+    } else if (PM.status == MatchStatus::NoStreams || PM.status == MatchStatus::NotSignificant) {
+      // A leaf left out for its weight or for streams that fit in L1 still
+      // runs on every node; under the ratio rule its own streams say more
+      // about how it scales than keeping its base time would.
+      Streams = significantStreams(P, StreamKiB);
+      if (PM.status == MatchStatus::NotSignificant)
+        Why = "weight below the significance threshold";
+      if (Streams.empty()) {
+        Streams = significantStreams(P, 0, /*IgnoreFlags=*/true);
+        Why += std::string(Why.empty() ? "" : "; ") +
+               "no significant stream, queried with its L1-resident ones";
       }
+    } else {
       continue;
-    }
-    if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams &&
-        PM.status != MatchStatus::NotSignificant)
-      continue;
-    const Phase &P = F.phases[PM.phaseIndex];
-    // A leaf left out for its weight or for streams that fit in L1 still
-    // runs on every node; under the ratio rule its own streams say more
-    // about how it scales than keeping its base time would.
-    std::vector<unsigned> Streams = PM.status == MatchStatus::NoProfile
-                                        ? PM.streams
-                                        : significantStreams(P, StreamKiB);
-    std::string Why;
-    if (PM.status == MatchStatus::NotSignificant)
-      Why = "weight below the significance threshold; ";
-    if (Streams.empty()) {
-      Streams = significantStreams(P, 0, /*IgnoreFlags=*/true);
-      Why += "no significant stream, queried with its L1-resident ones; ";
     }
     if (Streams.empty())
       continue;
     if (O.onPhase)
       O.onPhase(PM.phaseIndex);
     PhaseMatch R = matchPhase(P, Streams, Src, Relaxed, O);
-    if (!R.matched())
+    if (!R.matched() ||
+        (PM.matched() && R.candidate->score.index <= PM.candidate->score.index + 1e-9))
       continue;
+    char Diff[32];
+    std::snprintf(Diff, sizeof Diff, "%.1f%%", R.candidate->score.tpiDiff);
+    R.notes.push_back(Why + "; matched with the tpi discard off (relaxed, similarity " +
+                      formatNumber(R.candidate->score.index) +
+                      "): the candidate's tpi differs from the phase's by " + Diff);
     R.phaseIndex = PM.phaseIndex;
     R.weight = PM.weight;
     R.relaxed = true;
-    char Diff[32];
-    std::snprintf(Diff, sizeof Diff, "%.1f%%", R.candidate->score.tpiDiff);
-    Why += PM.status == MatchStatus::NoProfile ? "no profile within the tpi discard; matched with it off"
-                                               : "matched with the tpi discard off";
-    R.notes.push_back(Why + " (relaxed): the candidate's tpi differs from the phase's by " + Diff);
     PM = std::move(R);
   }
 }
