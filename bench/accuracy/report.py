@@ -195,7 +195,9 @@ def header_lines(doc):
            (" (median of %d instrumented runs)" % c["base_runs"] if c.get("base_runs", 1) > 1 else "")
            + (", taken in turn with the measured repetitions" if c.get("base_alongside") else ""),
            c.get("grid", "?"),
-           " + %d grown from the phases" % c["grown_ubench_configs"] if c.get("grown_ubench_configs") else "",
+           (" + %d grown from the phases" % c["grown_ubench_configs"] if c.get("grown_ubench_configs") else "")
+           + (" + %d phase clones padded to their phase's tpi" % sum(a.get("padded_clones", 0) for a in doc.get("apps", []))
+              if any(a.get("padded_clones") for a in doc.get("apps", [])) else ""),
            ", configurations characterized side by side" if c.get("interleaved") else "",
            c.get("repetitions", "?"),
            c.get("measured", "plain program wall time")),

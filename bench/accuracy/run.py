@@ -420,31 +420,25 @@ def unsampled_phase_file(sampled, timing):
     return doc
 
 
-def grow(args, configs, node_of, states, raw, work):
-    """Runs the phase clones of the base runs (`phaseprobe-ubench clone`:
-    uB configurations with exactly the significant streams of every leaf
-    phase; METHOD.md: "when an application shows a behaviour that no uB
-    covers, a new uB is added and run on every node") on every node."""
-    path = os.path.join(raw, "grown.params")
-    ub = tool(args.build, "phaseprobe-ubench")
-    files = [st["base_phases"] for st in states]
-    if not files:
-        return 0
-    p = subprocess.run([ub, "clone", "--out", path] + files, cwd=work, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, universal_newlines=True, timeout=args.timeout)
+def clone(args, files, out, work, base_cfg=None):
+    """`phaseprobe-ubench clone` of \p files into \p out; with \p base_cfg,
+    --calibrate there (its placement). Returns (params lines, notes)."""
+    cmd = [tool(args.build, "phaseprobe-ubench"), "clone", "--out", out] + files
+    if base_cfg:
+        cmd += ["--calibrate", "--bind", base_cfg["env"].get("OMP_PROC_BIND", ""),
+                "--places", base_cfg["env"].get("OMP_PLACES", "")]
+    p = subprocess.run(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=args.timeout * 10)
     if p.returncode != 0:
         raise WorkError("phaseprobe-ubench clone: exit %d: %s" % (
             p.returncode, (p.stderr.strip().splitlines() or ["no message"])[-1]))
-    # Streams and phases no uB reproduces: one line each, kept with the run.
-    notes = p.stderr.splitlines()
-    with open(os.path.join(raw, "grown.notes"), "w") as f:
-        f.write(p.stderr)
-    with open(path) as f:
+    with open(out) as f:
         lines = [l for l in f.read().splitlines() if l.strip() and not l.startswith("#")]
-    log("grow: %d uB configurations from the phases (%s)%s" % (
-        len(lines), path, "; %d streams/phases not cloned (raw/grown.notes)" % len(notes) if notes else ""))
-    if not lines:
-        return 0
+    return lines, p.stderr
+
+
+def run_params(args, configs, node_of, path, raw, work, logstem):
+    """Measures the configurations of a --params file on every node."""
     extra = ["--params", path] + (["--quick"] if args.grid == "quick" else [])
     for what, _, key, cmd, env, count in ubench_runs(args, configs, node_of, extra):
         # Exit 1 = some configurations were rejected by the kernels (e.g. a
@@ -456,14 +450,54 @@ def grow(args, configs, node_of, states, raw, work):
         if p.returncode not in (0, 1):
             raise WorkError("growing the grid on %s: exit %d: %s" % (
                 what, p.returncode, (p.stderr.strip().splitlines() or ["no message"])[-1]))
-        logname = "grown.%s.log" % key if key else "grown.log"
+        logname = "%s.%s.log" % (logstem, key) if key else "%s.log" % logstem
         with open(os.path.join(raw, logname), "w") as f:
             f.write(p.stdout + p.stderr)
         for line in (p.stdout.strip().splitlines() or ["%s: nothing stored" % what])[:count]:
             log("  %s" % line)
         if rejected:
             log("  %d rejected (raw/%s)" % (len(rejected), logname))
+
+
+def grow(args, configs, node_of, states, raw, work):
+    """Runs the phase clones of the base runs (`phaseprobe-ubench clone`:
+    uB configurations with exactly the significant streams of every leaf
+    phase; METHOD.md: "when an application shows a behaviour that no uB
+    covers, a new uB is added and run on every node") on every node."""
+    path = os.path.join(raw, "grown.params")
+    files = [st["base_phases"] for st in states]
+    if not files:
+        return 0
+    lines, notes = clone(args, files, path, work)
+    # Streams and phases no uB reproduces: one line each, kept with the run.
+    with open(os.path.join(raw, "grown.notes"), "w") as f:
+        f.write(notes)
+    n = len(notes.splitlines())
+    log("grow: %d uB configurations from the phases (%s)%s" % (
+        len(lines), path, "; %d streams/phases not cloned (raw/grown.notes)" % n if n else ""))
+    if lines:
+        run_params(args, configs, node_of, path, raw, work, "grown")
     return len(lines)
+
+
+def pad(args, state, configs, base_cfg, node_of, raw, work):
+    """Each phase's own clone padded with arithmetic until it takes the
+    phase's time per iteration (`clone --calibrate`, on the base
+    configuration, against the median of the base files the estimates use),
+    then measured on every node. Returns the number of padded clones."""
+    tag = state["tag"]
+    path = os.path.join(raw, "%s.padded.params" % tag)
+    lines, notes = clone(args, state["base_files"], path, work, base_cfg)
+    padded = [l for l in lines if "+w" in l.split()[0]]
+    report.write_atomic(path, "# phase clones of %s padded on %s (raw/%s.padded.notes)\n%s" % (
+        tag, base_cfg["label"], tag, "".join(l + "\n" for l in padded)))
+    with open(os.path.join(raw, "%s.padded.notes" % tag), "w") as f:
+        f.write(notes)
+    log("%s: %d phase clones padded to their phase's time per iteration, %d not (raw/%s.padded.notes)" % (
+        tag, len(padded), sum(" not padded: " in l for l in notes.splitlines()), tag))
+    if padded:
+        run_params(args, configs, node_of, path, raw, work, "%s.padded" % tag)
+    return len(padded)
 
 
 def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
@@ -505,6 +539,8 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
         state["base_files"] = alongside
         entry["base_files"] = [os.path.basename(f) for f in alongside]
         entry["base_runs"] = len(alongside)
+    if args.grow_grid and args.pad_clones:
+        entry["padded_clones"] = pad(args, state, configs, base_cfg, node_of, raw, work)
 
     # 4. Estimates.
     ests = {}
@@ -651,6 +687,11 @@ def parse_args(argv):
     ap.add_argument("--grow-grid", action="store_true",
                     help="also characterize, on every configuration, uBs with exactly the significant "
                          "streams of the applications' phases (phaseprobe-ubench --params; see README)")
+    ap.add_argument("--no-pad-clones", dest="pad_clones", action="store_false",
+                    help="with --grow-grid: grow only the phases' clones (default: also, per workload "
+                         "once its base runs are made, each phase's own clone padded with arithmetic "
+                         "to the phase's time per iteration on the base configuration, "
+                         "phaseprobe-ubench clone --calibrate)")
     ap.add_argument("--reps", type=int, default=3, help="plain runs per configuration, median (default 3)")
     ap.add_argument("--no-interleave", dest="interleave", action="store_false",
                     help="characterize the configurations one after the other (default: side by side, "
@@ -805,6 +846,7 @@ def main(argv=None):
                        "alt": {"label": args.alt[0], "estimate_args": args.alt[1]}, "loadavg_start": list(os.getloadavg()),
                        "grid": args.grid, "repetitions": args.reps, "base_runs": args.base_runs,
                        "interleaved": args.interleave, "base_alongside": args.base_alongside,
+                       "pad_clones": args.pad_clones,
                        "tie_pct": args.tie_pct,
                        "top_phases": args.top_phases, "db": args.db, "build": args.build,
                        "measured": "median wall time of the plain program; per-phase: instrumented run "

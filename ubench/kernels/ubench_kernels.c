@@ -41,7 +41,7 @@
  * buildable with -fplugin=libphaseprobe.so for the cross-check test.
  *
  * Input line:  ID KERNEL TYPE NSTREAMS ACCESS PATTERN K1 S1 K2 S2 K3 S3
- *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S
+ *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S [WORK]
  *   KERNEL  sum sum3 madd add2 copy update store triad cadd cmul cfma, and
  *           sumb: sum with a barrier after every sweep (strided only)
  *   TYPE    double float int
@@ -49,6 +49,12 @@
  *   PATTERN one letter per stream, s (strided) or r (random)
  *   Kn, Sn  footprint in KiB and stride in bytes of stream n (unused: 0); a
  *           random stream's Sn is its mean jump (<= one element: uniform)
+ *   WORK    padding (memory kernels, default 0): WORK steps of 4 independent
+ *           multiply-add chains after every iteration's accesses, so that a
+ *           phase clone can do the arithmetic its phase does between
+ *           accesses (phaseprobe-ubench clone --calibrate). A padded
+ *           configuration runs in its own function and parallel region: the
+ *           padding loop is never the innermost loop of an unpadded one.
  * Output line: ID ok ITERATIONS SWEEPS STREAMS T1,T2,...   or   ID error MESSAGE
  *   ITERATIONS per repetition (slowest thread), SWEEPS per repetition (R),
  *   STREAMS in the CSV notation k:s:e:access;... in kernel operand order.
@@ -74,6 +80,7 @@ typedef struct {
   char kernel[16], type[8], access[MAX_STREAMS + 1], pattern[MAX_STREAMS + 1];
   int ns;
   double k[MAX_STREAMS], s[MAX_STREAMS];
+  long work;
   int min_reps, max_reps;
   double cv_pct, cap_s, min_rep_s;
 } config_t;
@@ -260,25 +267,34 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
   }
 
 /* Kernel K over the streams, strided-only or with random streams. */
-#define RUN(IX, T)                                                             \
+#define RUN(IX, T, PAD)                                                        \
   if (!strcmp(K, "sum")) {                                                     \
-    SEGMENTS(IX, long i0 = IX(0); acc += a[i0];)                               \
+    SEGMENTS(IX, long i0 = IX(0); acc += a[i0]; PAD)                               \
   } else if (!strcmp(K, "update")) {                                           \
-    SEGMENTS(IX, long i0 = IX(0); a[i0] = a[i0] * (T)3 + (T)1;)                \
+    SEGMENTS(IX, long i0 = IX(0); a[i0] = a[i0] * (T)3 + (T)1; PAD)                \
   } else if (!strcmp(K, "store")) {                                            \
-    SEGMENTS(IX, long i0 = IX(0); a[i0] = (T)n;)                               \
+    SEGMENTS(IX, long i0 = IX(0); a[i0] = (T)n; PAD)                               \
   } else if (!strcmp(K, "madd")) {                                             \
-    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); acc += a[i0] * b[i1];)      \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); acc += a[i0] * b[i1]; PAD)      \
   } else if (!strcmp(K, "add2")) {                                             \
-    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); acc += a[i0] + b[i1];)      \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); acc += a[i0] + b[i1]; PAD)      \
   } else if (!strcmp(K, "copy")) {                                             \
-    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); b[i1] = a[i0];)             \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); b[i1] = a[i0]; PAD)             \
   } else if (!strcmp(K, "sum3")) {                                             \
     SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); long i2 = IX(2);            \
-             acc += a[i0] + b[i1] + c[i2];)                                    \
+             acc += a[i0] + b[i1] + c[i2]; PAD)                                    \
   } else if (!strcmp(K, "triad")) {                                            \
     SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); long i2 = IX(2);            \
-             a[i0] = b[i1] + (T)3 * c[i2];)                                    \
+             a[i0] = b[i1] + (T)3 * c[i2]; PAD)                                    \
+  }
+
+/* The padding of a padded kernel: WORK steps of 4 independent chains, each
+ * a multiply and an add (the chains converge: |0.5| < 1), carried from
+ * iteration to iteration so that no step can be skipped or hoisted. */
+#define PAD_WORK                                                               \
+  for (long q = 0; q < work; ++q) {                                            \
+    d0 = d0 * 0.5 + 1.0; d1 = d1 * 0.5 + 2.0;                                  \
+    d2 = d2 * 0.5 + 3.0; d3 = d3 * 0.5 + 4.0;                                  \
   }
 
 /* The kernels, one instance per element type. ACC is the accumulator type
@@ -359,13 +375,47 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
             }                                                                  \
           }                                                                    \
       } else if (walks) {                                                      \
-        RUN(IX_WALK, T)                                                       \
+        RUN(IX_WALK, T, )                                                      \
       } else if (mixed) {                                                      \
-        RUN(IX_MIXED, T)                                                      \
+        RUN(IX_MIXED, T, )                                                     \
       } else {                                                                 \
-        RUN(IX_STRIDED, T)                                                    \
+        RUN(IX_STRIDED, T, )                                                   \
       }                                                                        \
       Sink[t * 8] = (double)acc + (double)(c0 + c1 + c2 + c3);                 \
+    }                                                                          \
+  }                                                                            \
+  /* The same memory kernels, each iteration padded with WORK steps. */       \
+  static void kernel_pad_##SUFFIX(const char *K, stream_t *S, int ns, long R, \
+                                  long iters, long g0, long work) {            \
+    _Pragma("omp parallel")                                                    \
+    {                                                                          \
+      int t = omp_get_thread_num();                                            \
+      walk_t w[MAX_STREAMS];                                                   \
+      walk_init(&w[0], &S[0], t);                                              \
+      w[1] = w[2] = w[0];                                                      \
+      if (ns > 1) walk_init(&w[1], &S[1], t);                                  \
+      if (ns > 2) walk_init(&w[2], &S[2], t);                                  \
+      T *a = (T *)S[0].base;                                                   \
+      T *b = ns > 1 ? (T *)S[1].base : a;                                      \
+      T *c = ns > 2 ? (T *)S[2].base : a;                                      \
+      ACC acc = 0;                                                             \
+      double d0 = 0, d1 = 0, d2 = 0, d3 = 0;                                   \
+      int mixed = S[0].random || (ns > 1 && S[1].random) ||                    \
+                  (ns > 2 && S[2].random);                                     \
+      int walks = S[0].reach || (ns > 1 && S[1].reach) ||                      \
+                  (ns > 2 && S[2].reach);                                      \
+      int rotate = (ns > 1 && (S[1].sweep != S[0].sweep ||                     \
+                               S[1].step != S[0].step)) ||                     \
+                   (ns > 2 && (S[2].sweep != S[0].sweep ||                     \
+                               S[2].step != S[0].step));                       \
+      if (walks) {                                                             \
+        RUN(IX_WALK, T, PAD_WORK)                                              \
+      } else if (mixed) {                                                      \
+        RUN(IX_MIXED, T, PAD_WORK)                                             \
+      } else {                                                                 \
+        RUN(IX_STRIDED, T, PAD_WORK)                                           \
+      }                                                                        \
+      Sink[t * 8] = (double)acc + d0 + d1 + d2 + d3;                           \
     }                                                                          \
   }
 
@@ -431,6 +481,10 @@ static void run_config(const config_t *C, int threads) {
   if (threads > MAX_THREADS) FAIL("more than %d threads", MAX_THREADS);
   if (!strcmp(C->kernel, "sumb") && C->pattern[0] != 's')
     FAIL("kernel sumb walks a strided stream only");
+  if (C->work < 0 || C->work > 1000000) FAIL("work %ld is not within 0 to 1000000", C->work);
+  if (C->work && (C->kernel[0] == 'c' && C->kernel[1] != 'o'))
+    FAIL("compute kernels take no padding (work)");
+  if (C->work && !strcmp(C->kernel, "sumb")) FAIL("kernel sumb takes no padding (work)");
   long iters = 0;
   for (int q = 0; q < ns; ++q) {
     stream_t *s = &S[q];
@@ -488,8 +542,12 @@ static void run_config(const config_t *C, int threads) {
   }
   /* Every stream is swept completely at least once per sweep: loops run for
    * the stream with the most accesses, smaller streams wrap. */
-  void (*fn)(const char *, stream_t *, int, long, long, long) =
+  void (*plain)(const char *, stream_t *, int, long, long, long) =
       elem == 8 ? kernel_double : !strcmp(C->type, "float") ? kernel_float : kernel_int;
+  void (*padded)(const char *, stream_t *, int, long, long, long, long) =
+      elem == 8 ? kernel_pad_double : !strcmp(C->type, "float") ? kernel_pad_float : kernel_pad_int;
+#define fn(K, S, NS, R, IT, G)                                                 \
+  (C->work ? padded(K, S, NS, R, IT, G, C->work) : plain(K, S, NS, R, IT, G))
 
   /* Calibrate R: one sweep, then enough sweeps for min_rep_s. */
   double t0 = omp_get_wtime();
@@ -537,6 +595,7 @@ out:
   fflush(stdout);
   free(times);
   for (int q = 0; q < MAX_STREAMS; ++q) free(S[q].base);
+#undef fn
 #undef FAIL
 }
 
@@ -555,11 +614,11 @@ int main(int argc, char **argv) {
     if (line[0] == '\n' || line[0] == '#') continue;
     config_t C;
     memset(&C, 0, sizeof C);
-    int got = sscanf(line, "%ld %15s %7s %d %3s %3s %lf %lf %lf %lf %lf %lf %d %d %lf %lf %lf",
+    int got = sscanf(line, "%ld %15s %7s %d %3s %3s %lf %lf %lf %lf %lf %lf %d %d %lf %lf %lf %ld",
                      &C.id, C.kernel, C.type, &C.ns, C.access, C.pattern, &C.k[0], &C.s[0],
                      &C.k[1], &C.s[1], &C.k[2], &C.s[2], &C.min_reps, &C.max_reps,
-                     &C.cv_pct, &C.cap_s, &C.min_rep_s);
-    if (got != 17) {
+                     &C.cv_pct, &C.cap_s, &C.min_rep_s, &C.work);
+    if (got != 17 && got != 18) {
       printf("%ld error malformed configuration line (%d fields)\n", got > 0 ? C.id : -1L, got);
       fflush(stdout);
       continue;

@@ -85,6 +85,10 @@ std::string UBenchConfig::requested() const {
   return S;
 }
 
+std::string UBenchConfig::name() const {
+  return work ? def->name + "+w" + std::to_string(work) : def->name;
+}
+
 RepPolicy repPolicy(GridLevel L) {
   RepPolicy P;
   switch (L) {
@@ -300,14 +304,29 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     if (Sp == std::string::npos)
       throw InputError(File, Place, "expected 'UBENCH K:S[;K:S...]'");
     std::string Name = L.substr(B, Sp - B);
+    long Work = 0;
+    if (auto Plus = Name.find("+w"); Plus != std::string::npos) {
+      std::string N = Name.substr(Plus + 2);
+      char *E = nullptr;
+      long V = std::strtol(N.c_str(), &E, 10);
+      if (N.empty() || *E || V < 1 || V > MaxWork)
+        throw InputError(File, Place,
+                         "'" + Name + "': the padding after +w must be a whole number from 1 to " +
+                             std::to_string(MaxWork));
+      Work = V;
+      Name.resize(Plus);
+    }
     const UBenchDef *D = findUBench(Name);
     if (!D)
       throw InputError(File, Place, "unknown uB '" + Name + "' (see phaseprobe-ubench list)");
+    if (Work && (D->compute() || D->kernel == "sumb"))
+      throw InputError(File, Place, "'" + Name + "' takes no padding (+w): only memory uBs do");
     std::string Rest = L.substr(Sp);
     Rest.erase(0, Rest.find_first_not_of(" \t"));
     Rest.erase(Rest.find_last_not_of(" \t\r") + 1);
     UBenchConfig C;
     C.def = D;
+    C.work = Work;
     std::size_t P = 0;
     for (unsigned Q = 0;; ++Q) {
       std::size_t Semi = Rest.find(';', P);

@@ -53,7 +53,7 @@ ClonePhases parseClonePhases(const std::string &Text, const std::string &File) {
   return C;
 }
 
-std::string paramsLine(const UBenchConfig &C) { return C.def->name + " " + C.requested(); }
+std::string paramsLine(const UBenchConfig &C) { return C.name() + " " + C.requested(); }
 
 namespace {
 
@@ -213,6 +213,9 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
     double Sig = L1dKiB > 0                                   ? L1dKiB
                  : F.phases.node && F.phases.node->l1dKiB > 0 ? F.phases.node->l1dKiB
                                                               : 0;
+    std::string Program = F.phases.program.name;
+    for (std::size_t A = 1; A < F.phases.program.argv.size(); ++A)
+      Program += " " + F.phases.program.argv[A];
     for (std::size_t PI : leafPhases(F.phases)) {
       const Phase &P = F.phases.phases[PI];
       std::string Where = F.file + ": " + P.id;
@@ -239,6 +242,8 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
           Note(Name + "no uB walks a " + describe(W));
         for (const UBenchConfig &C : Cs)
           Keep(C);
+        if (Idx.size() == 1 && !Cs.empty())
+          Out.targets.push_back({Where, Program, P.id, P.threads, P.tpiUs, Cs.front()});
         Ws.push_back(W);
       }
       if (Idx.size() < 2)
@@ -259,6 +264,8 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
         for (const Wanted &W : Ws)
           L += (L.empty() ? "" : ", ") + describe(W) + (W.op != "load" ? " (" + W.op + ")" : "");
         Note(Where + ": no uB has " + std::to_string(Ws.size()) + " streams like its " + L);
+      } else {
+        Out.targets.push_back({Where, Program, P.id, P.threads, P.tpiUs, Cs.front()});
       }
       for (const UBenchConfig &C : Cs)
         Keep(C);

@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <unistd.h>
 
@@ -177,23 +178,98 @@ int cmdList(const std::string &Grid, const std::vector<std::string> &Only) {
               "configurations per thread count\n",
               Grid.c_str(), N.hostname.c_str(), N.l1dKiB, N.l2KiB, N.l3KiB, N.cores, G.size());
   for (const UBenchConfig &C : G)
-    std::printf("%s %s\n", C.def->name.c_str(), C.requested().c_str());
+    std::printf("%s %s\n", C.name().c_str(), C.requested().c_str());
   return ExitOk;
 }
 
 /// The phase clones of \p Files; notes go to stderr, one line each.
-std::vector<UBenchConfig> clonesOf(const std::vector<std::string> &Files, double L1dKiB) {
+CloneSet cloneSetOf(const std::vector<std::string> &Files, double L1dKiB) {
   std::vector<ClonePhases> In;
   for (const std::string &F : Files)
     In.push_back(parseClonePhases(readFile(F), F));
   CloneSet S = clonePhases(In, L1dKiB);
   for (const std::string &N : S.notes)
     std::fprintf(stderr, "phaseprobe-ubench: %s\n", N.c_str());
-  return S.configs;
+  return S;
 }
 
-int cmdClone(const std::vector<std::string> &Files, const std::string &Out, double L1dKiB) {
-  std::vector<UBenchConfig> Cs = clonesOf(Files, L1dKiB);
+std::vector<UBenchConfig> clonesOf(const std::vector<std::string> &Files, double L1dKiB) {
+  return cloneSetOf(Files, L1dKiB).configs;
+}
+
+struct CloneOptions {
+  std::vector<std::string> Files;
+  std::string Out;
+  double L1dKiB = 0;
+  bool Calibrate = false;
+  std::string Bind = "close", Places = "cores";
+};
+
+/// The padded twins of the phases' own clones (calibrateWork), measured
+/// here at each phase's thread count; one line on stderr per phase. Several
+/// runs of one program (same name and arguments) give each phase one
+/// padding, calibrated to the median of its runs' times per iteration (the
+/// run with that median supplies the clone), as the estimator merges them.
+std::vector<UBenchConfig> paddedClones(const CloneSet &S, const CloneOptions &O) {
+  std::map<std::tuple<std::string, std::string, unsigned>, std::vector<const CloneTarget *>> Runs;
+  std::vector<std::tuple<std::string, std::string, unsigned>> Order;
+  for (const CloneTarget &T : S.targets) {
+    auto Key = std::make_tuple(T.program, T.phase, T.threads);
+    if (Runs[Key].empty())
+      Order.push_back(Key);
+    Runs[Key].push_back(&T);
+  }
+  std::string Program = kernelProgram();
+  std::map<unsigned, std::unique_ptr<KernelRunner>> Runners;
+  std::map<std::string, UBenchConfig> Out; // by params line: equal paddings meet
+  RepPolicy Pol = repPolicy(GridLevel::Default);
+  for (const auto &Key : Order) {
+    std::vector<const CloneTarget *> &V = Runs[Key];
+    std::sort(V.begin(), V.end(),
+              [](const CloneTarget *A, const CloneTarget *B) { return A->tpiUs < B->tpiUs; });
+    const CloneTarget &T = *V[(V.size() - 1) / 2]; // the (lower) median
+    auto &R = Runners[T.threads];
+    if (!R)
+      R = std::make_unique<KernelRunner>(Program, T.threads, O.Bind, O.Places);
+    Calibration C = calibrateWork(*R, T.config, T.tpiUs, Pol);
+    std::string Clone = paramsLine(T.config);
+    if (!C.work) {
+      std::fprintf(stderr, "phaseprobe-ubench: %s: %s not padded: %s (phase %s us, clone %s us)\n",
+                   T.where.c_str(), Clone.c_str(), C.why.c_str(), formatNumber(T.tpiUs).c_str(),
+                   formatNumber(C.unpaddedUs).c_str());
+      continue;
+    }
+    UBenchConfig P = T.config;
+    P.work = C.work;
+    std::fprintf(stderr,
+                 "phaseprobe-ubench: %s: padded %s: %s us per iteration for the phase's %s us "
+                 "(unpadded %s us, %d measurements, %u threads)\n",
+                 T.where.c_str(), paramsLine(P).c_str(), formatNumber(C.tpiUs).c_str(),
+                 formatNumber(T.tpiUs).c_str(), formatNumber(C.unpaddedUs).c_str(), C.measurements,
+                 T.threads);
+    Out.emplace(paramsLine(P), P);
+  }
+  std::vector<UBenchConfig> V;
+  for (auto &KV : Out)
+    V.push_back(KV.second);
+  return V;
+}
+
+int cmdClone(const CloneOptions &O) {
+  const std::vector<std::string> &Files = O.Files;
+  if (!O.Out.empty()) {
+    // Before minutes of calibration, not after.
+    auto Slash = O.Out.rfind('/');
+    std::string Dir = Slash == std::string::npos ? "." : Slash == 0 ? "/" : O.Out.substr(0, Slash);
+    if (::access(Dir.c_str(), W_OK) != 0)
+      throw InputError(O.Out, "", "cannot write into " + Dir);
+  }
+  CloneSet S = cloneSetOf(Files, O.L1dKiB);
+  std::vector<UBenchConfig> Cs = S.configs;
+  if (O.Calibrate)
+    for (UBenchConfig &P : paddedClones(S, O))
+      Cs.push_back(std::move(P));
+  const std::string &Out = O.Out;
   std::string Text;
   for (const UBenchConfig &C : Cs)
     Text += paramsLine(C) + "\n";
@@ -326,7 +402,7 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   std::vector<double> Cvs;
   auto Measure = [&](const Target &T, KernelRunner &Runner, const UBenchConfig &C) {
     Profile P;
-    std::string What = C.def->name + " " + C.requested() + " th=" + std::to_string(T.Threads);
+    std::string What = C.name() + " " + C.requested() + " th=" + std::to_string(T.Threads);
     if (O.Interleave.size())
       What += " " + T.Label;
     std::string Err = Runner.measure(C, Pol, P);
@@ -437,17 +513,25 @@ int main(int Argc, char **Argv) {
   Run->add_option("--places", O.Places,
                   "OMP_PLACES for the uBs (default cores; '' leaves "
                   "the environment's)");
-  std::vector<std::string> CloneFiles;
-  std::string CloneOut;
-  double CloneL1d = 0;
+  CloneOptions CO;
   CLI::App *Clone = App.add_subcommand(
       "clone", "the uB configurations (--params lines) that reproduce the significant streams "
                "of the leaf phases of phase files");
-  Clone->add_option("phases", CloneFiles, "phase files (phaseprobe.phases/1)")->required();
-  Clone->add_option("--out", CloneOut, "write the lines to this file (atomically)");
-  Clone->add_option("--l1d-kib", CloneL1d,
+  Clone->add_option("phases", CO.Files, "phase files (phaseprobe.phases/1)")->required();
+  Clone->add_option("--out", CO.Out, "write the lines to this file (atomically)");
+  Clone->add_option("--l1d-kib", CO.L1dKiB,
                     "streams up to this footprint are not significant (default: their flag, "
                     "else the phase file's node L1d, else every stream counts)");
+  Clone->add_flag("--calibrate", CO.Calibrate,
+                  "on the node the phases were measured on: also write, per phase, its clone "
+                  "padded with arithmetic until it takes the phase's time per iteration "
+                  "(measured here at the phase's thread count; 'UB+wN' lines)");
+  Clone->add_option("--bind", CO.Bind,
+                    "with --calibrate: OMP_PROC_BIND for the measurements (default close; '' "
+                    "leaves the environment's); use the phases' run's");
+  Clone->add_option("--places", CO.Places,
+                    "with --calibrate: OMP_PLACES for the measurements (default cores; '' "
+                    "leaves the environment's)");
   std::string Cmd;
   for (int I = 0; I < Argc; ++I)
     Cmd += (I ? " " : "") + std::string(Argv[I]);
@@ -455,7 +539,7 @@ int main(int Argc, char **Argv) {
     if (*List)
       return cmdList(Grid, Only);
     if (*Clone)
-      return cmdClone(CloneFiles, CloneOut, CloneL1d);
+      return cmdClone(CO);
     return cmdRun(O, Cmd);
   });
 }

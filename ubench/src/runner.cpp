@@ -86,9 +86,10 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
   for (std::size_t Q = 0; Q < C.footprintKiB.size() && Q < 3; ++Q)
     K[Q] = C.footprintKiB[Q], S[Q] = C.strideBytes[Q];
   std::snprintf(
-      Buf, sizeof Buf, "%ld %s %s %u %s %s %.17g %.17g %.17g %.17g %.17g %.17g %d %d %g %g %g\n",
+      Buf, sizeof Buf, "%ld %s %s %u %s %s %.17g %.17g %.17g %.17g %.17g %.17g %d %d %g %g %g %ld\n",
       Id, D.kernel.c_str(), D.type.c_str(), D.streams(), D.access.c_str(), D.pattern.c_str(), K[0],
-      S[0], K[1], S[1], K[2], S[2], Pol.minReps, Pol.maxReps, Pol.cvPct, Pol.capS, Pol.minRepS);
+      S[0], K[1], S[1], K[2], S[2], Pol.minReps, Pol.maxReps, Pol.cvPct, Pol.capS, Pol.minRepS,
+      C.work);
   std::string Cmd = Buf;
   if (::write(ToChild, Cmd.data(), Cmd.size()) != ssize_t(Cmd.size()))
     throw WorkError("the uB kernel program stopped reading (crashed?)");
@@ -97,7 +98,7 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
   while ((Ch = std::fgetc(FromChild)) != EOF && Ch != '\n')
     Line += char(Ch);
   if (Ch == EOF)
-    throw WorkError("the uB kernel program died while measuring " + D.name + " " + C.requested() +
+    throw WorkError("the uB kernel program died while measuring " + C.name() + " " + C.requested() +
                     " with " + std::to_string(Threads) + " threads");
   std::istringstream In(Line);
   long GotId;
@@ -145,7 +146,7 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
     return T[A].footprintKiB > T[B].footprintKiB;
   });
   P = Profile();
-  P.ubench = D.name;
+  P.ubench = C.name();
   P.threads = Threads;
   std::string OpsS, PatS;
   for (std::size_t I : Order) {
@@ -163,6 +164,8 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
               {"bind", Bind.empty() ? "unset" : Bind},
               {"places", Places.empty() ? "unset" : Places},
               {"sweeps", std::to_string(Sweeps)}};
+  if (C.work)
+    P.params["work"] = std::to_string(C.work);
   Stats TS, US;
   computeStats(Reps, Iters, TS, US);
   P.timeS = TS.mean;

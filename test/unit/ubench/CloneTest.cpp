@@ -219,3 +219,24 @@ TEST(Clone, BadPatternIsAnInputError) {
               "p.json: phases[0].streams[0].pattern: 'zigzag' is not strided or random");
   }
 }
+
+TEST(Clone, EveryPhaseWhoseStreamsOneUBWalksIsATarget) {
+  CloneSet C = cloneOne("[" +
+                        phase("one", {stream("v1", 1024, 8, 8, "shared")}) + "," +
+                        phase("two", {stream("v1", 256, 8, 8, "shared"),
+                                      stream("v2", 1024, 64, 8, "shared")}) + "," +
+                        phase("four", {stream("v1", 1024, 8, 8, "shared"),
+                                       stream("v2", 512, 8, 8, "shared"),
+                                       stream("v3", 256, 8, 8, "shared"),
+                                       stream("v4", 128, 8, 8, "shared")}) +
+                        "]");
+  ASSERT_EQ(C.targets.size(), 2u); // no uB walks four streams together
+  EXPECT_EQ(C.targets[0].phase, "one");
+  EXPECT_EQ(paramsLine(C.targets[0].config), "mbw1c 1024:8");
+  EXPECT_EQ(C.targets[1].phase, "two");
+  EXPECT_EQ(paramsLine(C.targets[1].config), "mbw2hc 1024:64;256:8"); // both streams
+  EXPECT_EQ(C.targets[1].threads, 2u);
+  EXPECT_DOUBLE_EQ(C.targets[1].tpiUs, 5000);
+  EXPECT_EQ(C.targets[1].where, "p.json: two");
+  EXPECT_EQ(C.targets[0].program, C.targets[1].program);
+}

@@ -157,6 +157,24 @@ TEST(Params, ParsesAndNamesTheLine) {
             std::string::npos);
 }
 
+TEST(Params, PaddedConfigurationsAreUBsOfTheirOwn) {
+  auto V = parseParamsFile("mbw2hc+w31 1024:64;256:8\nmbw1c 1024:8\n", "p.txt");
+  ASSERT_EQ(V.size(), 2u);
+  EXPECT_EQ(V[0].def->name, "mbw2hc");
+  EXPECT_EQ(V[0].work, 31);
+  EXPECT_EQ(V[0].name(), "mbw2hc+w31");
+  EXPECT_EQ(paramsLine(V[0]), "mbw2hc+w31 1024:64;256:8");
+  EXPECT_EQ(V[1].work, 0);
+  EXPECT_EQ(V[1].name(), "mbw1c");
+  for (const char *Bad : {"mbw1c+w0 64:8\n", "mbw1c+w 64:8\n", "mbw1c+w2x 64:8\n",
+                          "mbw1c+w1000001 64:8\n"})
+    EXPECT_NE(inputErrorOf([&] { parseParamsFile(Bad, "p.txt"); }).find("whole number from 1"),
+              std::string::npos)
+        << Bad;
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("bar1p+w2 64:8\n", "p.txt"); }),
+            "p.txt: line 1: 'bar1p' takes no padding (+w): only memory uBs do");
+}
+
 TEST(Stats, MeanMedianStddevAndTpi) {
   Stats T, U;
   computeStats({4, 1, 3, 2}, 1e6, T, U);
@@ -217,6 +235,25 @@ TEST(Runner, DeclaresTheTuplesItWalks) {
   C.strideBytes = {8, 8};
   ASSERT_EQ(R.measure(C, Pol, P), "");
   EXPECT_EQ(P.params.at("ops"), "store;load");
+
+  // Padding lengthens every iteration and leaves the declared streams as
+  // they are; the profile is a uB of its own.
+  C.def = findUBench("mbw1c");
+  C.footprintKiB = {64};
+  C.strideBytes = {8};
+  Profile Plain, Padded;
+  ASSERT_EQ(R.measure(C, Pol, Plain), "");
+  C.work = 64;
+  ASSERT_EQ(R.measure(C, Pol, Padded), "");
+  EXPECT_EQ(Padded.ubench, "mbw1c+w64");
+  EXPECT_EQ(Padded.params.at("work"), "64");
+  EXPECT_EQ(formatStreams(Padded.streams), formatStreams(Plain.streams));
+  EXPECT_EQ(std::fmod(*Padded.iterations, 64 * 1024 / 8), 0); // whole sweeps, as unpadded
+  EXPECT_GT(Padded.tpiUs, 5 * Plain.tpiUs);
+  C.def = findUBench("cfma");
+  C.footprintKiB = {4};
+  EXPECT_NE(R.measure(C, Pol, P).find("compute kernels take no padding"), std::string::npos);
+  C.work = 0;
 
   // A configuration the kernel cannot walk as declared is refused.
   C.def = findUBench("mbw1c");

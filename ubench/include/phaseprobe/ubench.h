@@ -51,8 +51,17 @@ bool isSearchJump(double RegionElems, double JumpElems);
 struct UBenchConfig {
   const UBenchDef *def = nullptr;
   std::vector<double> footprintKiB, strideBytes;
+  /// Padding: steps of 4 multiply-add chains after every iteration's
+  /// accesses (memory uBs only; 0 = none). A padded configuration is a uB of
+  /// its own, named "<uB>+w<work>", so that the NPPDB keeps it apart from
+  /// the unpadded one that walks the same streams.
+  long work = 0;
   std::string requested() const; ///< "k:s;k:s" for params and messages
+  std::string name() const;      ///< "mbw1c", or "mbw1c+w24" when padded
 };
+
+/// The most padding a configuration may ask for (the kernel's limit).
+constexpr long MaxWork = 1000000;
 
 enum class GridLevel { Quick, Default, Full };
 
@@ -75,7 +84,8 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1dKiB, double L2KiB,
 
 /// Reads a user's parameter list: one configuration a line,
 /// `UBENCH K:S[;K:S...]` (footprint KiB : stride bytes per stream, in the
-/// uB's operand order), '#' comments. Throws InputError(File, "line N", ...).
+/// uB's operand order; UBENCH may be `<uB>+w<N>`, padded with N steps),
+/// '#' comments. Throws InputError(File, "line N", ...).
 std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::string &File);
 
 /// A phase file as phase clones read it: the validated model plus the
@@ -91,11 +101,25 @@ struct ClonePhases {
 /// "strided" or "random" when present). Throws InputError.
 ClonePhases parseClonePhases(const std::string &Text, const std::string &File);
 
+/// A phase's own clone: the configuration that walks all its significant
+/// streams (1 to 3), with what the phase did per iteration on its node.
+struct CloneTarget {
+  std::string where;   ///< "FILE: PHASE"
+  std::string program; ///< the program's name and arguments: runs of one program meet
+  std::string phase;   ///< the phase's id
+  unsigned threads = 1;
+  double tpiUs = 0; ///< the phase's
+  UBenchConfig config;
+};
+
 /// The uB configurations that reproduce the significant streams of the leaf
 /// phases, and one note per stream or phase that has none.
 struct CloneSet {
   std::vector<UBenchConfig> configs; ///< deduplicated, in catalogue order
   std::vector<std::string> notes;    ///< "FILE: PHASE v2: why", deduplicated
+  /// Per phase whose significant streams one uB walks together: that
+  /// configuration (the first such uB in catalogue order), for calibrateWork.
+  std::vector<CloneTarget> targets;
 };
 
 /// Phase clones (ubench/README.md, "Phase clones"): per significant stream
@@ -110,6 +134,28 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB = 0);
 
 /// One `--params` line: "UBENCH K:S[;K:S...]".
 std::string paramsLine(const UBenchConfig &C);
+
+class KernelRunner;
+
+/// What calibrateWork found: the padding, or why there is none.
+struct Calibration {
+  long work = 0;          ///< 0: no padding (see why)
+  double tpiUs = 0;       ///< the padded clone's, as last measured
+  double unpaddedUs = 0;  ///< the clone's without padding
+  int measurements = 0;
+  std::string why;        ///< empty when padded
+};
+
+/// Pads \p C (see UBenchConfig::work) until its time per iteration, measured
+/// by \p R, is within \p TolPct of \p TargetUs: the phase clone then does
+/// what its phase does between accesses, not only its accesses, and matches
+/// it on the tpi as well as the streams (METHOD.md's index). Run where the
+/// phase was measured, at its thread count; every other node then runs the
+/// same padding. No padding when the unpadded clone is already within 25%
+/// of the target or slower; at most 6 measurements (secant steps from the
+/// unpadded time). Throws WorkError when the kernel program dies.
+Calibration calibrateWork(KernelRunner &R, UBenchConfig C, double TargetUs, const RepPolicy &Pol,
+                          double TolPct = 5);
 
 /// The statistics of repetition times (seconds) and, divided by the
 /// iterations, of the time per iteration (µs).
