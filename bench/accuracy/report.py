@@ -198,7 +198,8 @@ def header_lines(doc):
            (" + %d grown from the phases" % c["grown_ubench_configs"] if c.get("grown_ubench_configs") else "")
            + (" + %d phase clones padded to their phase's tpi" % sum(a.get("padded_clones", 0) for a in doc.get("apps", []))
               if any(a.get("padded_clones") for a in doc.get("apps", [])) else ""),
-           ", configurations characterized side by side" if c.get("interleaved") else "",
+           (", configurations characterized side by side" if c.get("interleaved") else "")
+           + (", median of %d rounds per uB" % c["rounds"] if c.get("rounds", 1) > 1 else ""),
            c.get("repetitions", "?"),
            c.get("measured", "plain program wall time")),
         "configs : " + "; ".join("%s = %s" % (k["label"], " ".join(

@@ -119,8 +119,9 @@ def main():
         if data["apps"] and data["apps"][0].get("base_files") else
         "median of %d instrumented runs" % args.runs if args.runs > 1 else "first instrumented run"))
     print()
-    head = "  ".join("%17s" % ("est_s  err% " + label)[-17:] for label, _ in args.rule)
-    print("%-44s %-9s %9s  %s" % ("workload", "config", "meas_s", head))
+    print("%-44s %-9s %9s  %s" % ("", "", "", "  ".join("%17s" % label[:17] for label, _ in args.rule)))
+    print("%-44s %-9s %9s  %s" % ("workload", "config", "meas_s",
+                                  "  ".join("%17s" % "est_s    err%" for _ in args.rule)))
     for l in lines:
         print(l)
     print()

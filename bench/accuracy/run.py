@@ -236,6 +236,8 @@ def ubench_runs(args, configs, node_of, extra):
     key, cmd, env, count): what/how for the log, key for per-run file names
     ('' for the one interleaved run), count = configurations it covers."""
     ub = tool(args.build, "phaseprobe-ubench")
+    if args.rounds > 1:
+        extra = extra + ["--rounds", str(args.rounds)]
     if args.interleave:
         yield (", ".join(node_of(c) for c in configs) + " side by side", "interleaved", "",
                [ub, "run", "--db", args.db] + interleave_args(configs, node_of) + extra,
@@ -697,6 +699,9 @@ def parse_args(argv):
                     help="characterize the configurations one after the other (default: side by side, "
                          "phaseprobe-ubench run --interleave, so that a drift of the machine's speed "
                          "moves all of them alike)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="phaseprobe-ubench run --rounds: measure every uB configuration this many "
+                         "times, a pass over the grid apart, and keep the median round (default 1)")
     ap.add_argument("--base-runs", type=int, default=1,
                     help="instrumented runs on the base configuration, merged by the estimator into "
                          "per-phase medians (default 1: the product's one run)")
@@ -741,6 +746,8 @@ def parse_args(argv):
         raise InputError("--reps must be at least 1")
     if a.base_runs < 1:
         raise InputError("--base-runs must be at least 1")
+    if not 1 <= a.rounds <= 100:
+        raise InputError("--rounds must be from 1 to 100")
     codes = {}
     for spec in a.ok_exit:
         name, _, vals = spec.partition("=")
@@ -846,7 +853,7 @@ def main(argv=None):
                        "alt": {"label": args.alt[0], "estimate_args": args.alt[1]}, "loadavg_start": list(os.getloadavg()),
                        "grid": args.grid, "repetitions": args.reps, "base_runs": args.base_runs,
                        "interleaved": args.interleave, "base_alongside": args.base_alongside,
-                       "pad_clones": args.pad_clones,
+                       "pad_clones": args.pad_clones, "rounds": args.rounds,
                        "tie_pct": args.tie_pct,
                        "top_phases": args.top_phases, "db": args.db, "build": args.build,
                        "measured": "median wall time of the plain program; per-phase: instrumented run "

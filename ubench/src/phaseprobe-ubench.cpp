@@ -292,6 +292,7 @@ struct RunOptions {
   double L1dKiB = 0;
   bool Quick = false, Full = false;
   std::vector<std::string> Only;
+  unsigned Rounds = 1;
 };
 
 /// One node configuration a run measures: a label (its node in the NPPDB), a
@@ -394,23 +395,59 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
                  "phaseprobe-ubench: warning: %u threads on %u hardware threads "
                  "(oversubscribed: profiles will be slow and noisy)\n",
                  Threads.back(), N.pus);
-  Progress Prog(Grid.size() * Targets.size());
+  Progress Prog(Grid.size() * Targets.size() * O.Rounds);
   std::map<std::string, std::pair<std::size_t, std::size_t>> Counts; // label -> stored, replaced
   std::size_t Rejected = 0;
   double MaxCv = 0;
   std::string MaxCvWhat;
   std::vector<double> Cvs;
-  auto Measure = [&](const Target &T, KernelRunner &Runner, const UBenchConfig &C) {
+  // With --rounds N every configuration is measured N times, a whole pass
+  // over the grid apart, and the round with the median tpi is stored: a
+  // burst of the machine's noise (seconds long on the VM) then hits one
+  // round, not the profile. Rounds[target][config] holds the earlier ones.
+  std::vector<std::vector<std::vector<Profile>>> Rounds(
+      Targets.size(), std::vector<std::vector<Profile>>(Grid.size()));
+  auto Measure = [&](std::size_t TI, KernelRunner &Runner, std::size_t CI, unsigned Round) {
+    const Target &T = Targets[TI];
+    const UBenchConfig &C = Grid[CI];
     Profile P;
     std::string What = C.name() + " " + C.requested() + " th=" + std::to_string(T.Threads);
     if (O.Interleave.size())
       What += " " + T.Label;
+    if (O.Rounds > 1)
+      What += " round " + std::to_string(Round + 1) + "/" + std::to_string(O.Rounds);
     std::string Err = Runner.measure(C, Pol, P);
     if (!Err.empty()) {
-      ++Rejected;
-      Prog.note("phaseprobe-ubench: " + What + ": rejected by the kernel: " + Err);
+      if (Round == 0) { // a refusal is the same every round: said once
+        ++Rejected;
+        Prog.note("phaseprobe-ubench: " + What + ": rejected by the kernel: " + Err);
+      }
       Prog.step(What, "rejected");
       return;
+    }
+    if (O.Rounds > 1) {
+      std::vector<Profile> &Done = Rounds[TI][CI];
+      Done.push_back(P);
+      if (Round + 1 < O.Rounds) {
+        char Res[96];
+        std::snprintf(Res, sizeof Res, "tpi %.4g us", P.tpiUs);
+        Prog.step(What, Res);
+        return;
+      }
+      std::vector<double> Tpis;
+      for (const Profile &Q : Done)
+        Tpis.push_back(Q.tpiUs);
+      std::vector<std::size_t> Order(Done.size());
+      for (std::size_t I = 0; I < Order.size(); ++I)
+        Order[I] = I;
+      std::sort(Order.begin(), Order.end(),
+                [&](std::size_t A, std::size_t B) { return Tpis[A] < Tpis[B]; });
+      P = Done[Order[(Order.size() - 1) / 2]]; // the (lower) median round
+      std::string List;
+      for (double V : Tpis)
+        List += (List.empty() ? "" : ",") + formatNumber(V);
+      P.params["rounds"] = std::to_string(Done.size());
+      P.params["round_tpi_us"] = List;
     }
     P.node = T.Label;
     bool Clash = false;
@@ -430,10 +467,12 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
     Prog.step(What, Res);
   };
   if (O.Interleave.empty()) {
-    for (const Target &T : Targets) {
+    for (std::size_t TI = 0; TI < Targets.size(); ++TI) {
+      const Target &T = Targets[TI];
       KernelRunner Runner(Program, T.Threads, T.Bind, T.Places);
-      for (const UBenchConfig &C : Grid)
-        Measure(T, Runner, C);
+      for (unsigned Round = 0; Round < O.Rounds; ++Round)
+        for (std::size_t CI = 0; CI < Grid.size(); ++CI)
+          Measure(TI, Runner, CI, Round);
     }
   } else {
     // Every configuration on each node in turn, seconds apart: a drift of
@@ -443,9 +482,10 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
     std::vector<std::unique_ptr<KernelRunner>> Runners;
     for (const Target &T : Targets)
       Runners.push_back(std::make_unique<KernelRunner>(Program, T.Threads, T.Bind, T.Places));
-    for (const UBenchConfig &C : Grid)
-      for (std::size_t I = 0; I < Targets.size(); ++I)
-        Measure(Targets[I], *Runners[I], C);
+    for (unsigned Round = 0; Round < O.Rounds; ++Round)
+      for (std::size_t CI = 0; CI < Grid.size(); ++CI)
+        for (std::size_t I = 0; I < Targets.size(); ++I)
+          Measure(I, *Runners[I], CI, Round);
   }
   std::sort(Cvs.begin(), Cvs.end());
   // One line per node, in the order given.
@@ -503,6 +543,10 @@ int main(int Argc, char **Argv) {
                   "with --from-phases: streams up to this footprint are not significant "
                   "(default: their flag, else the phase file's node L1d)");
   Run->add_option("--ubench", O.Only, "only these uBs (comma-separated)");
+  Run->add_option("--rounds", O.Rounds,
+                  "measure every configuration this many times, a pass over the grid apart, and "
+                  "store the round with the median tpi (default 1)")
+      ->check(CLI::Range(1u, 100u));
   Run->add_option("--bind", O.Bind,
                   "OMP_PROC_BIND for the uBs (default close; '' leaves "
                   "the environment's)");
