@@ -269,23 +269,23 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
 /* Kernel K over the streams, strided-only or with random streams. */
 #define RUN(IX, T, PAD)                                                        \
   if (!strcmp(K, "sum")) {                                                     \
-    SEGMENTS(IX, long i0 = IX(0); acc += a[i0]; PAD)                               \
+    SEGMENTS(IX, long i0 = IX(0); acc += a[i0]; PAD)                           \
   } else if (!strcmp(K, "update")) {                                           \
-    SEGMENTS(IX, long i0 = IX(0); a[i0] = a[i0] * (T)3 + (T)1; PAD)                \
+    SEGMENTS(IX, long i0 = IX(0); a[i0] = a[i0] * (T)3 + (T)1; PAD)            \
   } else if (!strcmp(K, "store")) {                                            \
-    SEGMENTS(IX, long i0 = IX(0); a[i0] = (T)n; PAD)                               \
+    SEGMENTS(IX, long i0 = IX(0); a[i0] = (T)n; PAD)                           \
   } else if (!strcmp(K, "madd")) {                                             \
-    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); acc += a[i0] * b[i1]; PAD)      \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); acc += a[i0] * b[i1]; PAD)  \
   } else if (!strcmp(K, "add2")) {                                             \
-    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); acc += a[i0] + b[i1]; PAD)      \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); acc += a[i0] + b[i1]; PAD)  \
   } else if (!strcmp(K, "copy")) {                                             \
-    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); b[i1] = a[i0]; PAD)             \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); b[i1] = a[i0]; PAD)         \
   } else if (!strcmp(K, "sum3")) {                                             \
     SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); long i2 = IX(2);            \
-             acc += a[i0] + b[i1] + c[i2]; PAD)                                    \
+             acc += a[i0] + b[i1] + c[i2]; PAD)                                \
   } else if (!strcmp(K, "triad")) {                                            \
     SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); long i2 = IX(2);            \
-             a[i0] = b[i1] + (T)3 * c[i2]; PAD)                                    \
+             a[i0] = b[i1] + (T)3 * c[i2]; PAD)                                \
   }
 
 /* The padding of a padded kernel: WORK steps of 4 independent chains, each

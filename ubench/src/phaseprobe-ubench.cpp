@@ -4,7 +4,9 @@
 // describes this machine (hwloc), measures the chosen grid at every thread
 // count and stores one profile per configuration in the NPPDB;
 // `phaseprobe-ubench clone` writes the configurations that reproduce a
-// program's phases (what `run --from-phases` measures). Each profile
+// program's phases (what `run --from-phases` measures), and with
+// --calibrate, on the base node, each phase's clone padded to the phase's
+// time per iteration (calibrate.cpp). Each profile
 // is committed on its own, so a concurrent run on the same database waits at
 // most one short transaction and an interrupted run keeps what it measured.
 //
@@ -26,8 +28,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
-#include <tuple>
 #include <memory>
+#include <tuple>
 #include <unistd.h>
 
 #ifndef PHASEPROBE_UBENCH_COMPILER
