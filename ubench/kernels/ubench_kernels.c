@@ -297,6 +297,27 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
     d2 = d2 * 0.5 + 3.0; d3 = d3 * 0.5 + 4.0;                                  \
   }
 
+/* What every kernel thread sets up: its walkers, the stream pointers, and
+ * which loop nest the streams need (walks, random draws, rotation). */
+#define KERNEL_PROLOGUE(T)                                                     \
+      int t = omp_get_thread_num();                                            \
+      walk_t w[MAX_STREAMS];                                                   \
+      walk_init(&w[0], &S[0], t);                                              \
+      w[1] = w[2] = w[0];                                                      \
+      if (ns > 1) walk_init(&w[1], &S[1], t);                                  \
+      if (ns > 2) walk_init(&w[2], &S[2], t);                                  \
+      T *a = (T *)S[0].base;                                                   \
+      T *b = ns > 1 ? (T *)S[1].base : a;                                      \
+      T *c = ns > 2 ? (T *)S[2].base : a;                                      \
+      int mixed = S[0].random || (ns > 1 && S[1].random) ||                    \
+                  (ns > 2 && S[2].random);                                     \
+      int walks = S[0].reach || (ns > 1 && S[1].reach) ||                      \
+                  (ns > 2 && S[2].reach);                                      \
+      int rotate = (ns > 1 && (S[1].sweep != S[0].sweep ||                     \
+                               S[1].step != S[0].step)) ||                     \
+                   (ns > 2 && (S[2].sweep != S[0].sweep ||                     \
+                               S[2].step != S[0].step));
+
 /* The kernels, one instance per element type. ACC is the accumulator type
  * (int sums accumulate in long long: no signed overflow). Single-stream
  * strided kernels use the plain column loops (one execution per column);
@@ -308,25 +329,9 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
                               long iters, long g0) {                           \
     _Pragma("omp parallel")                                                    \
     {                                                                          \
-      int t = omp_get_thread_num();                                            \
-      walk_t w[MAX_STREAMS];                                                   \
-      walk_init(&w[0], &S[0], t);                                              \
-      w[1] = w[2] = w[0];                                                      \
-      if (ns > 1) walk_init(&w[1], &S[1], t);                                  \
-      if (ns > 2) walk_init(&w[2], &S[2], t);                                  \
-      T *a = (T *)S[0].base;                                                   \
-      T *b = ns > 1 ? (T *)S[1].base : a;                                      \
-      T *c = ns > 2 ? (T *)S[2].base : a;                                      \
+      KERNEL_PROLOGUE(T)                                                       \
       ACC acc = 0, c0 = 1, c1 = 1, c2 = 1, c3 = 1;                             \
       int plain = ns == 1 && !S[0].random;                                     \
-      int mixed = S[0].random || (ns > 1 && S[1].random) ||                    \
-                  (ns > 2 && S[2].random);                                     \
-      int walks = S[0].reach || (ns > 1 && S[1].reach) ||                      \
-                  (ns > 2 && S[2].reach);                                      \
-      int rotate = (ns > 1 && (S[1].sweep != S[0].sweep ||                     \
-                               S[1].step != S[0].step)) ||                     \
-                   (ns > 2 && (S[2].sweep != S[0].sweep ||                     \
-                               S[2].step != S[0].step));                       \
       long lo = w[0].lo, hi = w[0].hi, st = w[0].step;                         \
       if (!strcmp(K, "sum") && plain) {                                        \
         for (long r = 0; r < R; ++r)                                           \
@@ -389,25 +394,9 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
                                   long iters, long g0, long work) {            \
     _Pragma("omp parallel")                                                    \
     {                                                                          \
-      int t = omp_get_thread_num();                                            \
-      walk_t w[MAX_STREAMS];                                                   \
-      walk_init(&w[0], &S[0], t);                                              \
-      w[1] = w[2] = w[0];                                                      \
-      if (ns > 1) walk_init(&w[1], &S[1], t);                                  \
-      if (ns > 2) walk_init(&w[2], &S[2], t);                                  \
-      T *a = (T *)S[0].base;                                                   \
-      T *b = ns > 1 ? (T *)S[1].base : a;                                      \
-      T *c = ns > 2 ? (T *)S[2].base : a;                                      \
+      KERNEL_PROLOGUE(T)                                                       \
       ACC acc = 0;                                                             \
       double d0 = 0, d1 = 0, d2 = 0, d3 = 0;                                   \
-      int mixed = S[0].random || (ns > 1 && S[1].random) ||                    \
-                  (ns > 2 && S[2].random);                                     \
-      int walks = S[0].reach || (ns > 1 && S[1].reach) ||                      \
-                  (ns > 2 && S[2].reach);                                      \
-      int rotate = (ns > 1 && (S[1].sweep != S[0].sweep ||                     \
-                               S[1].step != S[0].step)) ||                     \
-                   (ns > 2 && (S[2].sweep != S[0].sweep ||                     \
-                               S[2].step != S[0].step));                       \
       if (walks) {                                                             \
         RUN(IX_WALK, T, PAD_WORK)                                              \
       } else if (mixed) {                                                      \
