@@ -14,6 +14,18 @@
 
 namespace phaseprobe {
 
+void checkWritable(const std::string &Path) {
+  if (Path.empty())
+    throw InputError("", "", "an output path is empty");
+  struct stat St;
+  if (::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode))
+    throw InputError(Path, "", "is a directory, not a file");
+  auto Slash = Path.rfind('/');
+  std::string Dir = Slash == std::string::npos ? "." : Slash == 0 ? "/" : Path.substr(0, Slash);
+  if (::access(Dir.c_str(), W_OK) != 0)
+    throw InputError(Path, "", std::string("cannot write: ") + std::strerror(errno));
+}
+
 void writeFileAtomically(const std::string &Path, const std::string &Content) {
   std::string Tmp = Path + ".tmp.XXXXXX";
   int Fd = mkstemp(Tmp.data());

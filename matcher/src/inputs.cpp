@@ -14,11 +14,7 @@
 #include "phaseprobe/stream_notation.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace phaseprobe {
 
@@ -26,18 +22,6 @@ MatchInputs::MatchInputs() = default;
 // Out of line: Nppdb is complete only here.
 MatchInputs::~MatchInputs() = default;
 MatchInputs::MatchInputs(MatchInputs &&) = default;
-
-void checkWritable(const std::string &Path) {
-  if (Path.empty())
-    throw InputError("", "", "an output path is empty");
-  struct stat St;
-  if (::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode))
-    throw InputError(Path, "", "is a directory, not a file");
-  auto Slash = Path.rfind('/');
-  std::string Dir = Slash == std::string::npos ? "." : Slash == 0 ? "/" : Path.substr(0, Slash);
-  if (::access(Dir.c_str(), W_OK) != 0)
-    throw InputError(Path, "", std::string("cannot write: ") + std::strerror(errno));
-}
 
 MatchInputs loadMatchInputs(const std::vector<std::string> &PhasesPaths,
                             const std::string &DbPath, const std::string &Base,

@@ -259,13 +259,8 @@ std::vector<UBenchConfig> paddedClones(const CloneSet &S, const CloneOptions &O)
 
 int cmdClone(const CloneOptions &O) {
   const std::vector<std::string> &Files = O.Files;
-  if (!O.Out.empty()) {
-    // Before minutes of calibration, not after.
-    auto Slash = O.Out.rfind('/');
-    std::string Dir = Slash == std::string::npos ? "." : Slash == 0 ? "/" : O.Out.substr(0, Slash);
-    if (::access(Dir.c_str(), W_OK) != 0)
-      throw InputError(O.Out, "", "cannot write into " + Dir);
-  }
+  if (!O.Out.empty())
+    checkWritable(O.Out); // before minutes of calibration, not after
   CloneSet S = cloneSetOf(Files, O.L1dKiB);
   std::vector<UBenchConfig> Cs = S.configs;
   if (O.Calibrate)

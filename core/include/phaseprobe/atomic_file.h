@@ -15,6 +15,11 @@ namespace phaseprobe {
 /// behind in that case.
 void writeFileAtomically(const std::string &Path, const std::string &Content);
 
+/// Throws InputError when \p Path cannot be written (its folder is missing
+/// or read-only, or it is a directory), so that a command fails before it
+/// does any work.
+void checkWritable(const std::string &Path);
+
 /// Reads a whole file; throws InputError naming \p Path when it cannot.
 std::string readFile(const std::string &Path);
 

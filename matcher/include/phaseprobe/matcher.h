@@ -342,10 +342,6 @@ std::string baseRunsLine(const MatchInputs &In, double WarnPct = 10);
 /// run with other thread counts).
 void noteMissingThreadCounts(const MatchInputs &In, std::vector<PhaseMatch> &M);
 
-/// Throws InputError when \p Path cannot be written (its folder is missing
-/// or read-only), so that a command fails before it does any work.
-void checkWritable(const std::string &Path);
-
 //===--- Reporting --------------------------------------------------------===//
 
 /// The `phaseprobe.estimate/1` document without `estimates` and `nodes`
