@@ -35,7 +35,7 @@ std::string formatStreams(const std::vector<StreamTuple> &Streams) {
   return S;
 }
 
-static std::vector<std::string> split(const std::string &S, char Sep) {
+std::vector<std::string> split(const std::string &S, char Sep) {
   std::vector<std::string> Parts;
   size_t Start = 0;
   for (;;) {

@@ -29,18 +29,10 @@ std::string fmt(const char *F, double V) {
 }
 
 std::vector<std::string> splitNodes(const std::string &S) {
-  std::vector<std::string> Out;
-  size_t Start = 0;
-  while (Start <= S.size()) {
-    size_t End = S.find(',', Start);
-    if (End == std::string::npos)
-      End = S.size();
-    std::string N = S.substr(Start, End - Start);
+  std::vector<std::string> Out = split(S, ',');
+  for (const std::string &N : Out)
     if (N.empty())
       throw InputError("", "--nodes", "empty node label in '" + S + "'");
-    Out.push_back(N);
-    Start = End + 1;
-  }
   return Out;
 }
 

@@ -66,17 +66,6 @@ struct Wanted {
   std::string why; ///< non-empty: no kernel can walk it
 };
 
-std::vector<std::string> splitOps(const std::string &S) {
-  std::vector<std::string> V;
-  for (std::size_t P = 0;;) {
-    std::size_t Semi = S.find(';', P);
-    V.push_back(S.substr(P, Semi == std::string::npos ? Semi : Semi - P));
-    if (Semi == std::string::npos)
-      return V;
-    P = Semi + 1;
-  }
-}
-
 std::string describe(const Wanted &W) {
   const StreamTuple &T = W.stream->tuple;
   return std::string(accessName(T.access)) + " " + std::to_string(T.elemBytes) + "-byte " +
@@ -137,7 +126,7 @@ bool declares(const UBenchDef &D, std::size_t Q, const Wanted &W, bool &SameOp) 
   if ((D.access[Q] == 'p') != (T.access == Access::Private) || D.elemBytes() != T.elemBytes ||
       D.pattern[Q] != W.pattern)
     return false;
-  std::vector<std::string> Ops = splitOps(D.ops);
+  std::vector<std::string> Ops = split(D.ops, ';');
   SameOp = Q < Ops.size() && Ops[Q] == W.op;
   return true;
 }

@@ -51,18 +51,6 @@ std::string kernelProgram() {
   return Self.substr(0, Self.rfind('/') + 1) + "phaseprobe-ubench-kernels";
 }
 
-std::vector<std::string> split(const std::string &S, char Sep) {
-  std::vector<std::string> Parts;
-  std::size_t P = 0;
-  for (;;) {
-    std::size_t C = S.find(Sep, P);
-    Parts.push_back(S.substr(P, C == std::string::npos ? C : C - P));
-    if (C == std::string::npos)
-      return Parts;
-    P = C + 1;
-  }
-}
-
 /// One thread count, as \p Option gave it.
 unsigned threadCount(const std::string &Part, const char *Option) {
   char *E = nullptr;

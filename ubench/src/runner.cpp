@@ -129,17 +129,7 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
   // Stored order: largest footprint first, as the matcher orders a phase's
   // streams, so stream i of a query meets stream i of a profile. The ops and
   // patterns follow their streams.
-  std::vector<std::string> Ops;
-  {
-    std::string O = D.ops;
-    for (std::size_t Pos = 0;;) {
-      std::size_t Semi = O.find(';', Pos);
-      Ops.push_back(O.substr(Pos, Semi == std::string::npos ? Semi : Semi - Pos));
-      if (Semi == std::string::npos)
-        break;
-      Pos = Semi + 1;
-    }
-  }
+  std::vector<std::string> Ops = split(D.ops, ';');
   std::vector<std::size_t> Order(T.size());
   std::iota(Order.begin(), Order.end(), 0);
   std::stable_sort(Order.begin(), Order.end(), [&](std::size_t A, std::size_t B) {

@@ -27,4 +27,7 @@ std::vector<StreamTuple> parseStreams(const std::string &Text,
 /// Shortest round-trip decimal form of a double ("0.01242", "15869").
 std::string formatNumber(double V);
 
+/// \p S cut at every \p Sep ("a;b;" → "a", "b", ""; "" → one empty part).
+std::vector<std::string> split(const std::string &S, char Sep);
+
 } // namespace phaseprobe
