@@ -15,6 +15,13 @@ the same measured medians, and prints one table:
 Per rule: every program estimate's error, the median and maximum of
 |error| over all of them, in total and per configuration, and whether every
 ranking is right ignoring measured ties (the run's own verdict, report.py).
+
+`--statistic min` reads the same data as best-of-N instead of medians: the
+fastest plain repetition is the measured time and the fastest base run
+(smallest program time) the base. On a machine whose neighbours only ever
+slow a run down, the fastest of N is the least disturbed one (the argument
+of Python's timeit for its minimum); both views of one run side by side
+show how much of an error is the statistic, not the method.
 """
 import argparse
 import json
@@ -63,12 +70,23 @@ def estimate(build, phases, db, base, cfg, base_threads, extra):
     fail("%s: no estimate for %s" % (phases, cfg["node"]))
 
 
+def program_time(path):
+    try:
+        with open(path) as f:
+            return json.load(f)["program"]["total_time_s"]
+    except (OSError, ValueError, KeyError, TypeError) as ex:
+        fail("%s: no program time: %s" % (path, ex))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results", help="a bench/accuracy/run.py results folder (data.json, raw/)")
     ap.add_argument("--db", required=True, help="the NPPDB that run used")
     ap.add_argument("--build", default=os.path.join(SRC_ROOT, "build"))
     ap.add_argument("--rule", action="append", type=parse_rule, required=True, metavar="LABEL=ARGS")
+    ap.add_argument("--statistic", choices=["median", "min"], default="median",
+                    help="measured time and base: the median of the repetitions and of the base runs "
+                         "(default, as run.py), or the fastest repetition and the fastest base run")
     ap.add_argument("--runs", type=int, default=1,
                     help="base runs to merge for a run that did not record its base files (the run's "
                          "tag.base.K.phases.json, K = 2..RUNS; default 1)")
@@ -98,8 +116,12 @@ def main():
         for f in phases:
             if not os.path.exists(f):
                 fail("%s: missing (was the run complete, with --base-runs %d?)" % (f, args.runs))
+        if args.statistic == "min":
+            phases = [min(phases, key=program_time)]
         for ri, row in enumerate(app["rows"]):
             cfg = configs[row["config"]]
+            if args.statistic == "min":
+                row["measured_s"] = min(row["measured_reps"])
             cells = []
             for label, extra in args.rule:
                 est = estimate(args.build, phases, args.db, base["node"], cfg, base["threads"], extra)
@@ -114,9 +136,13 @@ def main():
     print("machine : %s" % provenance.machine())
     print("commit  : %s" % provenance.commit(SRC_ROOT, ["estimator", "matcher", "core"]))
     print("command : %s" % " ".join(shlex.quote(a) for a in sys.argv))
-    print("data    : %s (measured = that run's median plain wall time); base: %s" % (
-        args.results, "the base files the run recorded (median of %d)" % len(data["apps"][0]["base_files"])
-        if data["apps"] and data["apps"][0].get("base_files") else
+    if args.statistic == "min":
+        what = ("fastest plain repetition", "the fastest of the base files the run recorded")
+    else:
+        what = ("median plain wall time", "the base files the run recorded (median of %d)" % len(
+            data["apps"][0]["base_files"]) if data["apps"] and data["apps"][0].get("base_files") else "")
+    print("data    : %s (measured = that run's %s); base: %s" % (
+        args.results, what[0], what[1] if what[1] else
         "median of %d instrumented runs" % args.runs if args.runs > 1 else "first instrumented run"))
     print()
     print("%-44s %-9s %9s  %s" % ("", "", "", "  ".join("%17s" % label[:17] for label, _ in args.rule)))
