@@ -22,6 +22,14 @@ fastest plain repetition is the measured time and the fastest base run
 slow a run down, the fastest of N is the least disturbed one (the argument
 of Python's timeit for its minimum); both views of one run side by side
 show how much of an error is the statistic, not the method.
+
+`--statistic paired` compares relative times: each configuration's
+repetition k divided by the base configuration's repetition k (they ran in
+the same round, minutes apart at most), the median over rounds, against the
+estimate divided by the base configuration's estimate. What the machine did
+during a round cancels, and so does the base run's own error: what is left
+is the error of the projection alone. The base configuration's rows have
+no error of this kind and are left out of the statistics.
 """
 import argparse
 import json
@@ -84,9 +92,12 @@ def main():
     ap.add_argument("--db", required=True, help="the NPPDB that run used")
     ap.add_argument("--build", default=os.path.join(SRC_ROOT, "build"))
     ap.add_argument("--rule", action="append", type=parse_rule, required=True, metavar="LABEL=ARGS")
-    ap.add_argument("--statistic", choices=["median", "min"], default="median",
+    ap.add_argument("--statistic", choices=["median", "min", "paired"], default="median",
                     help="measured time and base: the median of the repetitions and of the base runs "
-                         "(default, as run.py), or the fastest repetition and the fastest base run")
+                         "(default, as run.py); 'min': the fastest repetition and the fastest base "
+                         "run; 'paired': each configuration relative to the base configuration, "
+                         "repetition by repetition (round by round), against the estimate's own "
+                         "ratio to the base configuration's estimate")
     ap.add_argument("--runs", type=int, default=1,
                     help="base runs to merge for a run that did not record its base files (the run's "
                          "tag.base.K.phases.json, K = 2..RUNS; default 1)")
@@ -118,18 +129,46 @@ def main():
                 fail("%s: missing (was the run complete, with --base-runs %d?)" % (f, args.runs))
         if args.statistic == "min":
             phases = [min(phases, key=program_time)]
+        app_ests = {}  # (row index, label) -> estimate
         for ri, row in enumerate(app["rows"]):
             cfg = configs[row["config"]]
+            for label, extra in args.rule:
+                app_ests[(ri, label)] = estimate(args.build, phases, args.db, base["node"], cfg,
+                                                 base["threads"], extra)
+        base_ri = next((ri for ri, row in enumerate(app["rows"]) if row["config"] == base["label"]),
+                       None)
+        if args.statistic == "paired" and base_ri is None:
+            fail("%s: no row of the base configuration %s to pair with" % (tag, base["label"]))
+        for ri, row in enumerate(app["rows"]):
             if args.statistic == "min":
                 row["measured_s"] = min(row["measured_reps"])
+            if args.statistic == "paired":
+                if ri == base_ri:
+                    lines.append("%-44s %-9s %9s  (the base: every ratio is relative to it)" % (
+                        tag[:44], row["config"], "1"))
+                    for label, _ in args.rule:
+                        ests[label][(ai, ri)] = app_ests[(ri, label)]
+                    continue
+                # Repetition k of every configuration ran in round k: the
+                # ratio within a round cancels what the machine did then.
+                b = app["rows"][base_ri]
+                n = min(len(row["measured_reps"]), len(b["measured_reps"]))
+                rel = statistics.median(row["measured_reps"][k] / b["measured_reps"][k]
+                                        for k in range(n))
+                row["measured_s"] = b["measured_s"] * rel  # for the ranking verdict
             cells = []
-            for label, extra in args.rule:
-                est = estimate(args.build, phases, args.db, base["node"], cfg, base["threads"], extra)
+            for label, _ in args.rule:
+                est = app_ests[(ri, label)]
                 ests[label][(ai, ri)] = est
-                err = report.error_pct(est, row["measured_s"])
+                if args.statistic == "paired":
+                    shown, meas = est / app_ests[(base_ri, label)], rel
+                else:
+                    shown, meas = est, row["measured_s"]
+                err = report.error_pct(shown, meas)
                 errors[label].append((row["config"], abs(err)))
-                cells.append("%9.4f %+7.1f" % (est, err))
-            lines.append("%-44s %-9s %9.4f  %s" % (tag[:44], row["config"], row["measured_s"],
+                cells.append("%9.4f %+7.1f" % (shown, err))
+            lines.append("%-44s %-9s %9.4f  %s" % (tag[:44], row["config"],
+                                                   rel if args.statistic == "paired" else row["measured_s"],
                                                    "  ".join(cells)))
 
     print("phaseprobe accuracy: estimation rules side by side on one run's data")
@@ -138,6 +177,10 @@ def main():
     print("command : %s" % " ".join(shlex.quote(a) for a in sys.argv))
     if args.statistic == "min":
         what = ("fastest plain repetition", "the fastest of the base files the run recorded")
+    elif args.statistic == "paired":
+        what = ("median over rounds of the plain time / the base configuration's in the same "
+                "round; est = estimate / the base configuration's estimate",
+                "the base files the run recorded")
     else:
         what = ("median plain wall time", "the base files the run recorded (median of %d)" % len(
             data["apps"][0]["base_files"]) if data["apps"] and data["apps"][0].get("base_files") else "")
