@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "InstrumentPass.h"
 #include "Compat.h"
+#include "ThreadBranches.h"
 
 #include "phaseprobe/interface.h"
 
@@ -221,6 +222,8 @@ private:
   // Placeholders used while instrumenting, replaced by GEPs into DescArray.
   std::vector<GlobalVariable *> Placeholders;
 
+  std::vector<std::string> ThreadBranches; // findThreadBranches, before any probe
+
   DenseMap<Function *, AllocaInst *> Counters;
   GlobalVariable *TlsIterations = nullptr;
   GlobalVariable *TlsBarriers = nullptr;
@@ -299,6 +302,31 @@ void Instrumenter::emitDescriptors() {
   B.CreateCall(Reg, {ConstantInt::get(I32, PHASEPROBE_ABI_VERSION), Intern(M.getSourceFileName()),
                      ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, Idx),
                      ConstantInt::get(I32, Elems.size()), ConstantInt::get(I32, Size)});
+  if (!ThreadBranches.empty()) {
+    // Through a weak reference, as interface.h promises: a runtime that
+    // predates the entry point leaves it null and is simply not told.
+    Function *Tell = M.getFunction("__phaseprobe_thread_branches");
+    if (!Tell)
+      Tell = Function::Create(
+          FunctionType::get(Type::getVoidTy(Ctx), {Str, compat::pointerTo(Str), I32}, false),
+          GlobalValue::ExternalWeakLinkage, "__phaseprobe_thread_branches", M);
+    std::vector<Constant *> Sites;
+    for (const std::string &S : ThreadBranches)
+      Sites.push_back(Intern(S));
+    auto *SitesTy = ArrayType::get(Str, Sites.size());
+    auto *SitesArr = new GlobalVariable(M, SitesTy, true, GlobalValue::PrivateLinkage,
+                                        ConstantArray::get(SitesTy, Sites),
+                                        "__phaseprobe.thread_branches");
+    BasicBlock *Call = BasicBlock::Create(Ctx, "tell", Ctor);
+    BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
+    B.CreateCondBr(B.CreateICmpNE(Tell, ConstantPointerNull::get(Tell->getType())), Call, Done);
+    B.SetInsertPoint(Call);
+    B.CreateCall(Tell, {Intern(M.getSourceFileName()),
+                        ConstantExpr::getInBoundsGetElementPtr(SitesTy, SitesArr, Idx),
+                        ConstantInt::get(I32, Sites.size())});
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
+  }
   B.CreateRetVoid();
   // Priority 1: before every user constructor (which may open a region).
   appendToGlobalCtors(M, Ctor, 1);
@@ -425,6 +453,9 @@ bool Instrumenter::run() {
            "constructs; phase ids fall back to <file>:0:<n>. Add "
            "-Rpass=phaseprobe (phaseprobe-cc does) or -g to get "
            "<file>:<line>:<column>\n";
+
+  // Before anything is inserted: the analysis reads clang's own IR.
+  ThreadBranches = findThreadBranches(M, FAM);
 
   // 2. Counters first: probes flush them.
   Type *I64 = Type::getInt64Ty(Ctx);

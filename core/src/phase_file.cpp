@@ -179,6 +179,14 @@ ProgramInfo readProgram(const std::string &File, const json &Doc) {
     for (size_t I = 0; I < A->size(); ++I)
       Out.argv.push_back(R.string((*A)[I], "argv[" + std::to_string(I) + "]"));
   }
+  if (const json *A = R.find("thread_branches"); A && !A->is_null()) {
+    if (!A->is_array())
+      R.fail("thread_branches", std::string("expected an array, found ") + typeName(*A));
+    for (size_t I = 0; I < A->size(); ++I)
+      Out.threadBranches.push_back(
+          R.string((*A)[I], "thread_branches[" + std::to_string(I) + "]"));
+  }
+  Out.threadBranchesMore = unsigned(R.optCount("thread_branches_more").value_or(0));
   return Out;
 }
 
@@ -334,6 +342,10 @@ std::string formatPhaseFile(const PhaseFile &File) {
   Prog["threads"] = File.program.threads;
   if (!File.program.started.empty())
     Prog["started"] = File.program.started;
+  if (!File.program.threadBranches.empty())
+    Prog["thread_branches"] = File.program.threadBranches;
+  if (File.program.threadBranchesMore)
+    Prog["thread_branches_more"] = File.program.threadBranchesMore;
   Doc["program"] = Prog;
   if (File.node) {
     const NodeInfo &N = *File.node;

@@ -11,6 +11,7 @@
 #include "phaseprobe/estimator.h"
 #include "phaseprobe/stream_notation.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace phaseprobe {
@@ -24,6 +25,31 @@ static double tidy(double V) {
     return V;
   double Scale = std::pow(10.0, 12 - std::ceil(std::log10(std::fabs(V))));
   return std::round(V * Scale) / Scale;
+}
+
+std::string threadBranchesWarning(const PhaseFile &F, const Estimate &E) {
+  const ProgramInfo &P = F.program;
+  if (P.threadBranches.empty())
+    return "";
+  std::vector<unsigned> Other;
+  for (const NodeEstimate &N : E.nodes)
+    for (unsigned T : N.threads)
+      if (T != P.threads && std::find(Other.begin(), Other.end(), T) == Other.end())
+        Other.push_back(T);
+  if (Other.empty())
+    return "";
+  std::sort(Other.begin(), Other.end());
+  std::string Sites;
+  size_t Shown = std::min<size_t>(P.threadBranches.size(), 3);
+  for (size_t I = 0; I < Shown; ++I)
+    Sites += (I ? ", " : "") + P.threadBranches[I];
+  if (size_t Rest = P.threadBranches.size() - Shown + P.threadBranchesMore)
+    Sites += " and " + std::to_string(Rest) + " more";
+  bool One = Other.size() == 1 && Other[0] == 1;
+  return "the program branches on its thread count (" + Sites + "): estimates at " +
+         formatThreadList(Other) + (One ? " thread" : " threads") + " project what it ran at " +
+         std::to_string(P.threads) +
+         " and may miss code it runs only there (a base run at that thread count shows it)";
 }
 
 ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M,
@@ -93,6 +119,12 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
                          {"rule", projectionName(Projection::Absolute)}};
   else
     Doc["self_check"] = nullptr;
+  if (const ProgramInfo &P = In.phases.program; !P.threadBranches.empty()) {
+    std::string W = threadBranchesWarning(In.phases, E);
+    Doc["thread_branches"] = {{"sites", P.threadBranches},
+                              {"more", P.threadBranchesMore},
+                              {"warning", W.empty() ? ojson(nullptr) : ojson(W)}};
+  }
   if (In.runs > 1)
     Doc["base_runs"] = {{"n", In.runs},
                         {"total_time_s", In.runSpread.totalS},

@@ -53,6 +53,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                In.base.c_str(), In.dbPath.c_str(), pairingName(In.pairing), How.c_str());
   if (std::string Runs = baseRunsLine(In); !Runs.empty())
     std::fprintf(Out, "%s\n", Runs.c_str());
+  if (std::string W = threadBranchesWarning(F, E); !W.empty())
+    std::fprintf(Out, "warning: %s\n", W.c_str());
   if (E.rule == Projection::Ratio)
     std::fprintf(Out,
                  "\nphase estimates (--projection ratio): T = phase time on %s x tpi of the "

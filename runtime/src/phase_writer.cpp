@@ -163,6 +163,20 @@ void writeProgram(JsonWriter &W, uint64_t TotalNs) {
   W.string(PI.Started);
   W.key("pid");
   W.integer(PI.Pid);
+  const char *const *Sites = nullptr;
+  uint32_t More = 0;
+  if (uint32_t N = threadBranches(&Sites, &More)) {
+    // Only when there are some: files of programs without stay as they were.
+    W.key("thread_branches");
+    W.beginArray();
+    for (uint32_t I = 0; I < N; ++I)
+      W.string(Sites[I]);
+    W.endArray();
+    if (More) {
+      W.key("thread_branches_more");
+      W.unsignedInteger(More);
+    }
+  }
   W.endObject();
 }
 

@@ -56,6 +56,15 @@ uint32_t TableCap = 0;
 std::atomic<uint32_t> MaxTeam{0};
 std::atomic<uint32_t> Objects{0};
 
+// Sites whose code branches on the thread count, over all objects, without
+// duplicates (an inline function's branch is in every object that uses it).
+// A fixed table: it is filled by module constructors, and a program with
+// more such sites than this gets the first ones and the count of the rest.
+constexpr uint32_t MaxThreadBranches = 64;
+const char *ThreadBranchSites[MaxThreadBranches];
+uint32_t NumThreadBranches = 0;
+uint32_t MoreThreadBranches = 0;
+
 pthread_once_t StartOnce = PTHREAD_ONCE_INIT;
 ProcessInfo Process;
 
@@ -249,6 +258,15 @@ void ensureStarted() { pthread_once(&StartOnce, startOnce); }
 
 const ProcessInfo &processInfo() { return Process; }
 
+uint32_t threadBranches(const char *const **Sites, uint32_t *More) {
+  pthread_mutex_lock(&RegistryLock);
+  uint32_t N = NumThreadBranches;
+  *Sites = ThreadBranchSites;
+  *More = MoreThreadBranches;
+  pthread_mutex_unlock(&RegistryLock);
+  return N;
+}
+
 void verbose(const char *Fmt, ...) {
   if (!Process.Verbose)
     return;
@@ -334,6 +352,27 @@ void __phaseprobe_register(uint32_t AbiVersion, const char *Module,
   NumPhases.store(N + Added, std::memory_order_release);
   pthread_mutex_unlock(&RegistryLock);
   verbose("registered %u constructs of %s", Count, Module);
+}
+
+void __phaseprobe_thread_branches(const char *Module, const char *const *Sites,
+                                  uint32_t Count) {
+  ensureStarted();
+  pthread_mutex_lock(&RegistryLock);
+  for (uint32_t I = 0; I < Count; ++I) {
+    if (!Sites || !Sites[I])
+      continue;
+    bool Known = false;
+    for (uint32_t J = 0; J < NumThreadBranches && !Known; ++J)
+      Known = strcmp(ThreadBranchSites[J], Sites[I]) == 0;
+    if (Known)
+      continue;
+    if (NumThreadBranches < MaxThreadBranches)
+      ThreadBranchSites[NumThreadBranches++] = Sites[I];
+    else
+      ++MoreThreadBranches;
+  }
+  pthread_mutex_unlock(&RegistryLock);
+  verbose("%s branches on the thread count at %u sites", Module ? Module : "an object", Count);
 }
 
 void __phaseprobe_region_begin(__phaseprobe_construct *C) {

@@ -41,6 +41,11 @@ uint32_t phaseParent(uint32_t Index);
 /// Largest team size a phase executed with.
 uint32_t phaseTeamSize(uint32_t Index);
 
+/// The sites where instrumented code branches on the thread count
+/// (__phaseprobe_thread_branches), in registration order; *More is how many
+/// more there were than the table holds.
+uint32_t threadBranches(const char *const **Sites, uint32_t *More);
+
 /// Prints "phaseprobe: <message>" on stderr when PHASEPROBE_VERBOSE is set.
 void verbose(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 

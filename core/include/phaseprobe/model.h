@@ -91,6 +91,10 @@ struct ProgramInfo {
   double totalTimeS = 0;
   unsigned threads = 0;
   std::string started; ///< ISO 8601, UTC
+  /// Where the program's code branches on its thread count ("file:line:col"),
+  /// as the plugin found them; at another thread count it may run other code.
+  std::vector<std::string> threadBranches;
+  unsigned threadBranchesMore = 0; ///< sites beyond those the runtime listed
 };
 
 /// A whole phase file (schema phaseprobe.phases/1).

@@ -237,6 +237,13 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
 /// "4", or "1,2" for a node whose phases were projected onto several counts.
 std::string formatThreadList(const std::vector<unsigned> &Threads);
 
+/// The warning for a program whose code branches on its thread count
+/// (program.thread_branches, found by the plugin) when \p E projects it onto
+/// another thread count than its base run's: the projection assumes the
+/// same code runs there, and such a program does not promise it. "" when
+/// the program has no such branch or no node changes thread count.
+std::string threadBranchesWarning(const PhaseFile &F, const Estimate &E);
+
 /// The full phaseprobe.estimate/1 document: the matcher's part plus per-phase
 /// `estimates` and the ranked `nodes` (CONTRACTS.md), `uncovered` and
 /// `self_check`.

@@ -179,3 +179,31 @@ PHASEPROBE_API void __phaseprobe_burst_end(int64_t *countdown,
 #endif
 
 #endif /* PHASEPROBE_INTERFACE_SAMPLING_H */
+
+/*===-- Branches on the thread count --------------------------------------===*
+ *
+ * Added without changing anything above. Where the plugin finds code that
+ * branches on a value computed from the thread count (omp_get_max_threads()
+ * and friends, clang-plugin/ThreadBranches.h), the object's module
+ * constructor reports those sites after __phaseprobe_register. The object
+ * references the entry point weakly and calls it only when it resolved, so
+ * a runtime without it links and runs the object as before.
+ *===----------------------------------------------------------------------===*/
+#ifndef PHASEPROBE_INTERFACE_THREAD_BRANCHES_H
+#define PHASEPROBE_INTERFACE_THREAD_BRANCHES_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** `count` sites "file:line:col" (or "function <name>") of object `module`
+ *  whose code branches on the thread count; the strings live as long as the
+ *  object. The phase file lists them as program.thread_branches. */
+PHASEPROBE_API void __phaseprobe_thread_branches(const char *module,
+                                                 const char *const *sites,
+                                                 uint32_t count);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PHASEPROBE_INTERFACE_THREAD_BRANCHES_H */

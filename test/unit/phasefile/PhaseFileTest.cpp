@@ -100,6 +100,10 @@ TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
             "in.json: phases[0].time_s: must be >= 0, found -1");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"streams\": [", "\"streams\": 5, \"x\": [")),
             "in.json: phases[0].streams: expected an array, found a number");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"threads\": 4}", "\"threads\": 4, \"thread_branches\": {}}")),
+            "in.json: program.thread_branches: expected an array, found an object");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"threads\": 4}", "\"threads\": 4, \"thread_branches\": [3]}")),
+            "in.json: program.thread_branches[0]: expected a string, found a number");
   EXPECT_EQ(errorOf("[1, 2]"), "in.json: expected a JSON object, found an array");
   EXPECT_EQ(errorOf("{\"program\": {}}"), "in.json: schema: missing (required)");
 }
@@ -153,6 +157,8 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.node = NodeInfo{};
   F.node->label = "bn";
   F.node->l1dKiB = 32;
+  F.program.threadBranches = {"lulesh.cc:514:7", "lulesh.cc:737:8"};
+  F.program.threadBranchesMore = 3;
   PhaseFile G = parsePhaseFile(formatPhaseFile(F), "out.json");
   EXPECT_EQ(formatPhaseFile(G), formatPhaseFile(F));
   EXPECT_EQ(G.phases[0].streams[0].significant, std::optional<bool>(true));
@@ -162,6 +168,8 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_DOUBLE_EQ(G.node->l1dKiB, 32);
   EXPECT_FALSE(G.phases[0].weight.has_value());
   EXPECT_EQ(G.phases[0].streams[1].tuple, F.phases[0].streams[1].tuple);
+  EXPECT_EQ(G.program.threadBranches, F.program.threadBranches);
+  EXPECT_EQ(G.program.threadBranchesMore, 3u);
 }
 
 namespace {

@@ -1,0 +1,34 @@
+//===- ThreadBranches.h - Code that branches on the thread count -*- C++ -*-===//
+//
+// A program that chooses its code by its thread count (LULESH's
+// `if (numthreads > 1)` adds gather loops and per-element force arrays) runs
+// another program at another thread count, and no projection of one base
+// run can see that. The instrumentation cannot fix it, but it can find it:
+// this reports where the code branches on a value computed from the OpenMP
+// thread count, so the estimate can say so where it changes thread counts.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/IR/PassManager.h"
+
+#include <string>
+#include <vector>
+
+namespace phaseprobe {
+
+/// Where \p M's code takes a conditional branch or a switch on a value
+/// derived from omp_get_max_threads(), omp_get_num_threads(),
+/// omp_get_num_procs() or omp_get_thread_limit(): through arithmetic,
+/// compares, selects and phis, through loads of the locals and globals it
+/// was stored to, and into the parameters of the functions it is passed to
+/// (outlined region bodies included). Branches that control a loop (loop
+/// exits, e.g. a loop over the threads merging partial results) are left
+/// out: their cost grows with the thread count but they choose no other
+/// code. Each site is "file:line:col" (base name, as in construct ids) from the branch's debug location (the
+/// plugin switches location tracking on), else "function <name>"; sorted,
+/// without duplicates. Must run on clang's IR before mem2reg.
+std::vector<std::string> findThreadBranches(llvm::Module &M,
+                                            llvm::FunctionAnalysisManager &FAM);
+
+} // namespace phaseprobe
