@@ -78,6 +78,8 @@ def derive(doc):
         raise InputError("schema: expected %r, found %r" % (SCHEMA, doc.get("schema")))
     tie_floor = float(doc.get("context", {}).get("tie_pct", 2.0))
     all_err, all_phase_err, all_alt, all_phase_alt = [], [], [], []
+    unwarned_err, unwarned_alt, warned = [], [], 0
+    inside_n, inside_alt_n = [0, 0], [0, 0]  # estimates inside their rows' range, rows with both
     alt_ok_all = True
     strict_ok_all, dist_ok_all = True, True
     for a in doc.get("apps", []):
@@ -86,6 +88,8 @@ def derive(doc):
             r["error_pct"] = error_pct(r.get("estimated_s"), r.get("measured_s"))
             r["error_alt_pct"] = error_pct(r.get("estimated_alt_s"), r.get("measured_s"))
             r["spread_pct"] = spread(r.get("measured_reps") or [])
+            r["inside_reps"] = inside(r.get("estimated_s"), r.get("measured_reps"))
+            r["inside_reps_alt"] = inside(r.get("estimated_alt_s"), r.get("measured_reps"))
         est_rank = ranks([r.get("estimated_s") if r.get("measured_s") is not None else None
                           for r in rows])
         meas_rank = ranks([r.get("measured_s") if r.get("estimated_s") is not None else None
@@ -119,6 +123,14 @@ def derive(doc):
         strict_ok_all &= a["ranking"]["strict"]
         dist_ok_all &= a["ranking"]["distinguishable"]
         all_err += [abs(r["error_pct"]) for r in rows if r.get("error_pct") is not None]
+        unwarned_err += [abs(r["error_pct"]) for r in rows
+                         if r.get("error_pct") is not None and not r.get("thread_branches")]
+        unwarned_alt += [abs(r["error_alt_pct"]) for r in rows
+                         if r.get("error_alt_pct") is not None and not r.get("thread_branches")]
+        warned += sum(1 for r in rows if r.get("thread_branches"))
+        for key, tally in (("inside_reps", inside_n), ("inside_reps_alt", inside_alt_n)):
+            tally[0] += sum(1 for r in rows if r[key])
+            tally[1] += sum(1 for r in rows if r[key] is not None)
         all_alt += [abs(r["error_alt_pct"]) for r in rows if r.get("error_alt_pct") is not None]
         alt_est = [r.get("estimated_alt_s") for r in rows]
         if rows and None not in alt_est:
@@ -150,8 +162,25 @@ def derive(doc):
         "ranking_all_right_strict": strict_ok_all and bool(doc.get("apps")),
         "ranking_all_right_distinguishable": dist_ok_all and bool(doc.get("apps")),
         "goals": {"median_pct": 5.0, "max_pct": 10.0},
+        # How many estimates lie between the fastest and the slowest of their
+        # own measured repetitions: an error inside that range is one the
+        # measurement itself cannot tell from noise.
+        "inside_reps": {"n": inside_n[1], "inside": inside_n[0]},
+        "inside_reps_alt": {"n": inside_alt_n[1], "inside": inside_alt_n[0]},
+        # The same errors without the rows the estimator warned about (a
+        # program that branches on its thread count, projected onto another).
+        "thread_branch_rows": warned,
+        "program_unwarned": summary_of(unwarned_err),
+        "program_alt_unwarned": summary_of(unwarned_alt),
     }
     return doc
+
+
+def inside(est, reps):
+    """True when est lies within [min, max] of reps; None without both."""
+    if est is None or not reps:
+        return None
+    return min(reps) <= est <= max(reps)
 
 
 def summary_of(errs):
@@ -295,6 +324,21 @@ def render_text(doc):
                    "yes" if s.get("ranking_all_right_strict") else "NO",
                    "yes" if s.get("ranking_all_right_distinguishable") else "NO",
                    s.get("distinguishable_pairs", 0), s.get("pairs", 0)))
+    ins, ins_alt = s.get("inside_reps") or {}, s.get("inside_reps_alt") or {}
+    if ins.get("n"):
+        out.append("   inside the measured range (between the fastest and the slowest repetition): "
+                   "%d of %d estimates%s" % (ins["inside"], ins["n"],
+                                             "; est.%s %d of %d" % (alt_label, ins_alt["inside"], ins_alt["n"])
+                                             if ins_alt.get("n") else ""))
+    if s.get("thread_branch_rows"):
+        pu, pau = s.get("program_unwarned", {}), s.get("program_alt_unwarned", {})
+        out.append("   without the %d estimates warned of code that branches on the thread count: "
+                   "median |error| %s%%, max %s%% (%d)%s" % (
+                       s["thread_branch_rows"], fmt(pu.get("median_abs_pct"), "%.1f"),
+                       fmt(pu.get("max_abs_pct"), "%.1f"), pu.get("n", 0),
+                       "; est.%s %s%%, max %s%% (%d)" % (alt_label, fmt(pau.get("median_abs_pct"), "%.1f"),
+                                                        fmt(pau.get("max_abs_pct"), "%.1f"), pau.get("n", 0))
+                       if pau.get("n") else ""))
     return "\n".join(out) + "\n"
 
 

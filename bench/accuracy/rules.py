@@ -72,9 +72,10 @@ def estimate(build, phases, db, base, cfg, base_threads, extra):
             fail("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
         with open(out) as f:
             doc = json.load(f)
+    warned = bool((doc.get("thread_branches") or {}).get("warning"))
     for n in doc["nodes"]:
         if n["node"] == cfg["node"]:
-            return n["time_s"]
+            return n["time_s"], warned
     fail("%s: no estimate for %s" % (phases, cfg["node"]))
 
 
@@ -114,6 +115,8 @@ def main():
     raw = os.path.join(args.results, "raw")
 
     errors = {label: [] for label, _ in args.rule}
+    warned_rows = set()  # (app index, row index) the estimator warned of thread-count branches
+    inside = {label: [0, 0] for label, _ in args.rule}  # estimates inside their measured range, rows
     ests = {label: {} for label, _ in args.rule}  # (app index, row index) -> estimate
     lines = []
     for ai, app in enumerate(data["apps"]):
@@ -133,8 +136,10 @@ def main():
         for ri, row in enumerate(app["rows"]):
             cfg = configs[row["config"]]
             for label, extra in args.rule:
-                app_ests[(ri, label)] = estimate(args.build, phases, args.db, base["node"], cfg,
-                                                 base["threads"], extra)
+                app_ests[(ri, label)], warned = estimate(args.build, phases, args.db, base["node"],
+                                                         cfg, base["threads"], extra)
+                if warned:
+                    warned_rows.add((ai, ri))
         base_ri = next((ri for ri, row in enumerate(app["rows"]) if row["config"] == base["label"]),
                        None)
         if args.statistic == "paired" and base_ri is None:
@@ -165,7 +170,10 @@ def main():
                 else:
                     shown, meas = est, row["measured_s"]
                 err = report.error_pct(shown, meas)
-                errors[label].append((row["config"], abs(err)))
+                errors[label].append((row["config"], abs(err), (ai, ri) in warned_rows))
+                if args.statistic != "paired":
+                    inside[label][0] += bool(report.inside(est, row["measured_reps"]))
+                    inside[label][1] += 1
                 cells.append("%9.4f %+7.1f" % (shown, err))
             lines.append("%-44s %-9s %9.4f  %s" % (tag[:44], row["config"],
                                                    rel if args.statistic == "paired" else row["measured_s"],
@@ -207,14 +215,22 @@ def main():
                  if not a["ranking"]["distinguishable"]]
         ranking[label] = "yes" if not wrong else "NO (%s)" % ", ".join(wrong)
     for label, _ in args.rule:
-        groups = [("all", [e for _, e in errors[label]])]
+        groups = [("all", [e for _, e, _ in errors[label]])]
         for c in configs:
-            groups.append((c, [e for cc, e in errors[label] if cc == c]))
+            groups.append((c, [e for cc, e, _ in errors[label] if cc == c]))
+        if any(w for _, _, w in errors[label]):
+            groups.append(("unwarned", [e for _, e, w in errors[label] if not w]))
         for name, es in groups:
             if es:
                 print("%-14s %-10s %8.1f %8.1f %4d" % (label, name, statistics.median(es), max(es),
                                                        len(es)))
         print("%-14s ranking right ignoring measured ties: %s" % (label, ranking[label]))
+        if inside[label][1]:
+            print("%-14s inside the measured range (fastest..slowest repetition): %d of %d" % (
+                label, inside[label][0], inside[label][1]))
+    if warned_rows:
+        print("(unwarned: without the %d estimates phaseprobe-estimate warned of code that branches "
+              "on the thread count)" % len(warned_rows))
 
 
 if __name__ == "__main__":

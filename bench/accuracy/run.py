@@ -591,6 +591,7 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
         if ((est or {}).get("thread_branches") or {}).get("warning"):
             # The plugin found code that branches on the thread count and this
             # estimate changes it: the row may measure code the base never ran.
+            row["thread_branches"] = True
             row["note"] = "; ".join(x for x in (row["note"], "branches on thread count") if x)
         if est and row["estimated_s"] is None:
             row["note"] = "estimator gave no program time for %s" % node
