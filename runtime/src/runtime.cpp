@@ -58,8 +58,8 @@ std::atomic<uint32_t> Objects{0};
 
 // Sites whose code branches on the thread count, over all objects, without
 // duplicates (an inline function's branch is in every object that uses it).
-// A fixed table: it is filled by module constructors, and a program with
-// more such sites than this gets the first ones and the count of the rest.
+// A fixed table of copies: it is filled by module constructors, and a program
+// with more such sites than this gets the first ones and the count of the rest.
 constexpr uint32_t MaxThreadBranches = 64;
 const char *ThreadBranchSites[MaxThreadBranches];
 uint32_t NumThreadBranches = 0;
@@ -366,10 +366,17 @@ void __phaseprobe_thread_branches(const char *Module, const char *const *Sites,
       Known = strcmp(ThreadBranchSites[J], Sites[I]) == 0;
     if (Known)
       continue;
-    if (NumThreadBranches < MaxThreadBranches)
-      ThreadBranchSites[NumThreadBranches++] = Sites[I];
-    else
+    // A copy: the object's strings go away if it is unloaded before exit.
+    size_t Len = strlen(Sites[I]);
+    char *Copy = NumThreadBranches < MaxThreadBranches
+                     ? static_cast<char *>(rtCalloc(Len + 1, 1))
+                     : nullptr;
+    if (Copy) {
+      memcpy(Copy, Sites[I], Len);
+      ThreadBranchSites[NumThreadBranches++] = Copy;
+    } else {
       ++MoreThreadBranches;
+    }
   }
   pthread_mutex_unlock(&RegistryLock);
   verbose("%s branches on the thread count at %u sites", Module ? Module : "an object", Count);
