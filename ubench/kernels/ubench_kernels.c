@@ -29,13 +29,17 @@
  *    dominant local stride is step*elem; a random stream's "stride" is the
  *    mean |jump| between consecutive accesses, as the runtime reports it;
  *  - a random stream draws uniformly over its region, or, asked for a
- *    stride of J > 1 elements, walks it: loop executions of WALK_EXEC
- *    accesses, each from a uniform draw, then steps of up to 2J elements
- *    either way (mean |jump| about J), reflected at the region's ends.
- *    That is a search: XSBench's binary searches over a 36 MB table are
- *    short loop executions at random spots with a 21 KB mean jump inside
- *    one. The runtime's jumps are those inside a loop execution, and so
- *    are the declared ones.
+ *    stride of J > 1 elements, searches it: the region is cut into blocks
+ *    of about 30 J elements, and each loop execution of WALK_EXEC accesses
+ *    is a binary search in one block drawn uniformly: its middle, then a
+ *    quarter of the block either way, an eighth, ... (mean |jump| about J).
+ *    That is what XSBench's binary searches over a 36 MB table do (68
+ *    tables of 540 KB, a 21 KB mean jump): the first probes of a block
+ *    repeat and stay in the cache, the last ones are close together. A
+ *    walk with uniform steps of the same mean jump (this kernel before)
+ *    misses on nearly every access and took 1.5x as long per access
+ *    (bench/results/search-shape-2026-11-23.txt). The runtime's jumps are
+ *    those inside a loop execution, and so are the declared ones.
  *
  * Built by the project with ${PHASEPROBE_CLANG} -O2 -fopenmp (no plugin), and
  * buildable with -fplugin=libphaseprobe.so for the cross-check test.
@@ -92,7 +96,7 @@ typedef struct {
   long step;    /* elements between consecutive accesses (strided) */
   int random;   /* random pattern: LCG over the region, with replacement */
   int shift;    /* random: 64 - log2(region) */
-  long reach;   /* random walk: steps of at most reach elements; 0: uniform */
+  long reach;   /* random search: blocks of reach elements; 0: uniform */
   int priv;     /* private: thread t walks [t*region, (t+1)*region) */
   int store;    /* written by the kernel */
   long sweep;   /* accesses of one thread in one sweep of this stream */
@@ -103,29 +107,34 @@ typedef struct {
  * hold full + 1 elements, the others full); a random stream at LCG state x,
  * whose draw is the next access (a random walk at element lo + at). */
 typedef struct {
-  long lo, hi, step, off, pos, left, full, extra, at, reach;
+  long lo, hi, step, off, pos, left, full, extra, at, half, reach;
   uint64_t x;
   int random, shift;
 } walk_t;
 
-/* The next element (from lo) of a random stream over N elements, from the
- * LCG state *X: a uniform draw, or (REACH > 0) a walk from *AT by a uniform
- * step in [-REACH, REACH], reflected at the ends. */
-static inline long random_next(uint64_t *x, long *at, int shift, long reach, long n) {
+/* The next element (from lo) of a random stream, from the LCG state *X: a
+ * uniform draw, or (REACH > 0) the next probe of a binary search: *AT, after
+ * which the search moves *HALF / 2 either way (the direction: the draw's top
+ * bit, as a key compared with the probe would choose). The probes never
+ * leave the block walk_restart chose: B/2 + B/4 + ... < B. */
+static inline long random_next(uint64_t *x, long *at, long *half, int shift, long reach) {
   uint64_t v = *x;
   *x = v * LCG_A + LCG_C;
   if (!reach) return (long)(v >> shift);
-  long p = *at + (long)(((v >> 32) * (uint64_t)(2 * reach + 1)) >> 32) - reach;
-  if (p < 0) p = -p;
-  else if (p >= n) p = 2 * n - 2 - p;
-  *at = p;
+  long p = *at;
+  *half /= 2;
+  *at = (v >> 63) ? p + *half : p - *half;
   return p;
 }
 
-/* A walk's next loop execution: from a uniform draw. */
+/* A search's next loop execution: the middle of a block drawn uniformly
+ * among the region's whole blocks. */
 static inline void walk_restart(walk_t *w) {
-  w->at = (long)(w->x >> w->shift);
+  uint64_t blocks = (uint64_t)((w->hi - w->lo) / w->reach);
+  long b = (long)(((w->x >> 32) * blocks) >> 32);
   w->x = w->x * LCG_A + LCG_C;
+  w->half = w->reach / 2;
+  w->at = b * w->reach + w->half;
   w->left = WALK_EXEC;
 }
 
@@ -213,7 +222,7 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
  * test in the uniform draw's loop slowed that loop by about a third when
  * tried (mbw1cr 32 MiB, 2 threads; one development run, not kept). */
 #define IX_WALK(q)                                                             \
-  (rnd##q ? lo##q + random_next(&x##q, &at##q, sh##q, re##q, rg##q)            \
+  (rnd##q ? lo##q + random_next(&x##q, &at##q, &hf##q, sh##q, re##q)           \
           : p##q + n * st##q)
 
 /* The loop nest of every memory kernel: R sweeps; in a sweep, loop
@@ -248,17 +257,18 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
       uint64_t x0 = w[0].x, x1 = w[1].x, x2 = w[2].x;                          \
       long at0 = w[0].at, at1 = w[1].at, at2 = w[2].at, y0, y1, y2;            \
       long re0 = w[0].reach, re1 = w[1].reach, re2 = w[2].reach;               \
-      long rg0 = w[0].hi - lo0, rg1 = w[1].hi - lo1, rg2 = w[2].hi - lo2;      \
+      long hf0 = w[0].half, hf1 = w[1].half, hf2 = w[2].half;                  \
       (void)p0, (void)p1, (void)p2, (void)st0, (void)st1, (void)st2;           \
       (void)lo0, (void)lo1, (void)lo2, (void)rnd0, (void)rnd1, (void)rnd2;     \
       (void)sh0, (void)sh1, (void)sh2, (void)at0, (void)at1, (void)at2;        \
-      (void)re0, (void)re1, (void)re2, (void)rg0, (void)rg1, (void)rg2;        \
+      (void)re0, (void)re1, (void)re2, (void)hf0, (void)hf1, (void)hf2;        \
       (void)y0, (void)y1, (void)y2;                                            \
       for (long n = 0; n < len; ++n) {                                         \
         BODY                                                                   \
       }                                                                        \
       w[0].x = x0, w[1].x = x1, w[2].x = x2;                                   \
       w[0].at = at0, w[1].at = at1, w[2].at = at2;                             \
+      w[0].half = hf0, w[1].half = hf1, w[2].half = hf2;                       \
       walk_advance(&w[0], len);                                                \
       walk_advance(&w[1], len);                                                \
       walk_advance(&w[2], len);                                                \
@@ -437,7 +447,7 @@ static double mean_abs_jump(const stream_t *S, size_t elem) {
   long prev = 0;
   long jumps = 0;
   for (long k = 0; k < n; ++k) {
-    long i = w.lo + random_next(&w.x, &w.at, w.shift, w.reach, w.hi - w.lo);
+    long i = w.lo + random_next(&w.x, &w.at, &w.half, w.shift, w.reach);
     if (k && (!w.reach || w.left != WALK_EXEC)) sum += (double)labs(i - prev), ++jumps;
     prev = i;
     if (w.reach) walk_advance(&w, 1);
@@ -494,12 +504,17 @@ static void run_config(const config_t *C, int threads) {
       s->shift = 64 - lg;
       if (lg == 0) FAIL("stream %d: a random stream needs 2 elements or more", q + 1);
       s->step = 1;
-      /* A walk's steps are uniform in [-2J, 2J] (mean |step| ~ J); one of
-       * a third of the region or more is the uniform draw's mean jump.
-       * phaseprobe-ubench's isSearchJump mirrors this test. */
+      /* A search of WALK_EXEC probes in a block of B elements jumps B/4,
+       * B/8, ... (15 jumps, B/2 - B/2^16 in all, less rounding): a mean of
+       * J takes B = 30 J + 16, at most the region (then the jumps are
+       * shorter, and the measured mean says so). A mean jump of a third
+       * of the region or more is the uniform draw's. phaseprobe-ubench's
+       * isSearchJump mirrors this test. */
       double jump = floor(C->s[q] / (double)elem + 0.5);
-      if (jump > 1 && 3 * jump < (double)s->region && jump < (double)(1L << 30))
-        s->reach = 2 * (long)jump;
+      if (jump > 1 && 3 * jump < (double)s->region && jump < (double)(1L << 30)) {
+        long block = 30 * (long)jump + 16;
+        s->reach = block < s->region ? block : s->region;
+      }
     } else {
       double st = C->s[q] / (double)elem;
       if (st < 1 || st != floor(st))
