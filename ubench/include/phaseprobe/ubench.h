@@ -41,7 +41,8 @@ const std::vector<UBenchDef> &ubenchCatalog();
 const UBenchDef *findUBench(const std::string &Name);
 
 /// Whether the kernel walks a random stream whose per-thread region holds
-/// \p RegionElems elements (a power of two) as a search with a mean jump of
+/// \p RegionElems elements (a power of two) as a search (binary searches in
+/// blocks of about 30 jumps, ubench_kernels.c) with a mean jump of
 /// \p JumpElems elements: over one, and under a third of the region (a
 /// uniform draw's mean jump); otherwise it draws uniformly.
 bool isSearchJump(double RegionElems, double JumpElems);
