@@ -16,13 +16,11 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/Path.h"
 
-#include <algorithm>
 #include <set>
 
 using namespace llvm;
@@ -42,7 +40,8 @@ bool isForkCall(const Function *F) {
   return F && (F->getName() == "__kmpc_fork_call" || F->getName() == "__kmpc_fork_teams");
 }
 
-// Deeper than a pointer to a pointer to the value is not followed.
+// Three levels of pointers to the value are followed (a shared variable's
+// address kept in an outlined body's slot is two); deeper ones are not.
 constexpr unsigned MaxDepth = 3;
 
 class Taint {
@@ -59,11 +58,7 @@ public:
     }
   }
 
-  std::vector<std::string> sites() {
-    std::vector<std::string> Out(Sites.begin(), Sites.end());
-    std::sort(Out.begin(), Out.end());
-    return Out;
-  }
+  std::vector<std::string> sites() const { return {Sites.begin(), Sites.end()}; } // sorted
 
 private:
   void mark(Value *V, unsigned D) {
