@@ -116,7 +116,6 @@ def main():
 
     errors = {label: [] for label, _ in args.rule}
     warned_rows = set()  # (app index, row index) the estimator warned of thread-count branches
-    inside = {label: [0, 0] for label, _ in args.rule}  # estimates inside their measured range, rows
     ests = {label: {} for label, _ in args.rule}  # (app index, row index) -> estimate
     lines = []
     for ai, app in enumerate(data["apps"]):
@@ -171,9 +170,6 @@ def main():
                     shown, meas = est, row["measured_s"]
                 err = report.error_pct(shown, meas)
                 errors[label].append((row["config"], abs(err), (ai, ri) in warned_rows))
-                if args.statistic != "paired":
-                    inside[label][0] += bool(report.inside(est, row["measured_reps"]))
-                    inside[label][1] += 1
                 cells.append("%9.4f %+7.1f" % (shown, err))
             lines.append("%-44s %-9s %9.4f  %s" % (tag[:44], row["config"],
                                                    rel if args.statistic == "paired" else row["measured_s"],
@@ -203,7 +199,7 @@ def main():
         print(l)
     print()
     print("%-14s %-10s %8s %8s %4s" % ("rule", "config", "median%", "max%", "n"))
-    ranking = {}
+    ranking, inside = {}, {}
     for label, _ in args.rule:
         # The run's own ranking verdict (report.derive: measured ties are
         # pairs closer than their repetitions spread) with this rule's estimates.
@@ -214,6 +210,10 @@ def main():
         wrong = [report.raw_tag(a["app"], a["workload"]) for a in doc["apps"]
                  if not a["ranking"]["distinguishable"]]
         ranking[label] = "yes" if not wrong else "NO (%s)" % ", ".join(wrong)
+        # Its count of estimates inside their own repetitions' range too
+        # (absolute times: not a paired reading).
+        if args.statistic != "paired":
+            inside[label] = doc["summary"]["inside_reps"]
     for label, _ in args.rule:
         groups = [("all", [e for _, e, _ in errors[label]])]
         for c in configs:
@@ -225,9 +225,9 @@ def main():
                 print("%-14s %-10s %8.1f %8.1f %4d" % (label, name, statistics.median(es), max(es),
                                                        len(es)))
         print("%-14s ranking right ignoring measured ties: %s" % (label, ranking[label]))
-        if inside[label][1]:
+        if inside.get(label, {}).get("n"):
             print("%-14s inside the measured range (fastest..slowest repetition): %d of %d" % (
-                label, inside[label][0], inside[label][1]))
+                label, inside[label]["inside"], inside[label]["n"]))
     if warned_rows:
         print("(unwarned: without the %d estimates phaseprobe-estimate warned of code that branches "
               "on the thread count)" % len(warned_rows))
