@@ -164,6 +164,21 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
                      "the baseline was estimated with --projection " + BaseRule +
                          ", this run with --projection " + CurRule +
                          ": use the same rule, or refresh the baseline");
+  // So do two rules for the uncovered part; documents without "by" kept it.
+  auto UncoveredBy = [&](const ojson &D, const std::string &Path) {
+    if (!D.contains("uncovered") || !D["uncovered"].is_object() || !D["uncovered"].contains("by"))
+      return std::string("kept");
+    const ojson &By = D["uncovered"]["by"];
+    if (!By.is_string() || !parseUncoveredRule(By.get<std::string>()))
+      throw InputError(Path, "uncovered.by", "expected \"kept\" or \"scaled\"");
+    return By.get<std::string>();
+  };
+  std::string BaseBy = UncoveredBy(Base, BaselinePath), CurBy = UncoveredBy(Current, "");
+  if (BaseBy != CurBy)
+    throw InputError(BaselinePath, "uncovered.by",
+                     "the baseline was estimated with --uncovered " + BaseBy +
+                         ", this run with --uncovered " + CurBy +
+                         ": use the same rule, or refresh the baseline");
   // Priced barriers add a term the other estimate lacks. A document prices
   // them when its rule is "barriers" and its phase file counted some; older
   // documents (no "sync") never did.

@@ -4,7 +4,13 @@
 // method leaves open, each reported to the user rather than hidden:
 //  - the uncovered part of the base run (serial code, regions' time outside
 //    their leaves, insignificant and unmatched phases) is kept as measured on
-//    the base node, on every node;
+//    the base node, on every node (UncoveredRule::Kept); under
+//    UncoveredRule::Scaled each top-level region's uncovered time follows
+//    the matched phases inside it: an unmatched loop in a region runs on the
+//    same threads over the same data as the matched ones beside it, and
+//    keeping it at its base time pulls every node's estimate towards the
+//    base node's. Serial code, and regions without a matched phase, have
+//    nothing to follow and stay as measured;
 //  - under --threads N a phase's iterations are scaled by its threads / N:
 //    iterations count the slowest thread's share, and the same total work
 //    split evenly over N threads gives each thread threads/N as much;
@@ -30,6 +36,7 @@
 #include "phaseprobe/nppdb.h"
 
 #include <algorithm>
+#include <map>
 
 namespace phaseprobe {
 
@@ -69,6 +76,18 @@ const char *phaseEstimateKindName(PhaseEstimate::Kind K) {
 
 const char *projectionName(Projection P) { return P == Projection::Ratio ? "ratio" : "absolute"; }
 
+const char *uncoveredRuleName(UncoveredRule R) {
+  return R == UncoveredRule::Scaled ? "scaled" : "kept";
+}
+
+std::optional<UncoveredRule> parseUncoveredRule(const std::string &S) {
+  if (S == "kept")
+    return UncoveredRule::Kept;
+  if (S == "scaled")
+    return UncoveredRule::Scaled;
+  return std::nullopt;
+}
+
 std::optional<Projection> parseProjection(const std::string &S) {
   if (S == "absolute")
     return Projection::Absolute;
@@ -100,7 +119,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
 
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
                   const std::string &Base, const std::vector<std::string> &Nodes,
-                  const ThreadProjection &TP, Projection Rule, SyncRule Sync) {
+                  const ThreadProjection &TP, Projection Rule, SyncRule Sync,
+                  UncoveredRule Uncovered) {
   Estimate E;
   E.base = Base;
   E.projection = TP;
@@ -114,7 +134,53 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   // nested leaves that overlap); never let the uncovered part go negative.
   E.uncoveredS = std::max(0.0, E.measuredS - E.coveredS);
   E.coverage = E.measuredS > 0 ? std::min(1.0, E.coveredS / E.measuredS) : 0;
+  E.uncovered = Uncovered;
   E.sync = Sync;
+  // Every phase's top-level unit: the outermost phase its parent chain
+  // reaches (a parent the file does not list ends the chain).
+  std::map<std::string, size_t> ById;
+  for (size_t I = 0; I < F.phases.size(); ++I)
+    ById.emplace(F.phases[I].id, I);
+  std::vector<size_t> Top(F.phases.size());
+  for (size_t I = 0; I < F.phases.size(); ++I) {
+    size_t T = I;
+    for (size_t Hops = 0; F.phases[T].parent && Hops < F.phases.size(); ++Hops) {
+      auto It = ById.find(*F.phases[T].parent);
+      if (It == ById.end())
+        break;
+      T = It->second;
+    }
+    Top[I] = T;
+  }
+  // Per top-level unit: its time outside matched phases. Per matched phase:
+  // its estimate on the base node at its own thread count under this rule,
+  // the denominator of the node ratio its unit's uncovered time follows.
+  struct Unit {
+    double uncoveredS = 0, barrierS = 0;
+  };
+  std::map<size_t, Unit> Units;
+  std::vector<double> BaseEstimateS(F.phases.size(), 0.0);
+  double InTop = 0;
+  for (size_t I = 0; I < F.phases.size(); ++I)
+    if (Top[I] == I) {
+      InTop += F.phases[I].timeS;
+      Units[I].uncoveredS = F.phases[I].timeS;
+    }
+  for (const PhaseMatch &PM : M) {
+    if (!PM.matched())
+      continue;
+    const Phase &P = F.phases[PM.phaseIndex];
+    const Candidate &C = *PM.candidate;
+    BaseEstimateS[PM.phaseIndex] =
+        (Rule == Projection::Ratio && C.tpiUs > 0 && P.tpiUs > 0 ? P.tpiUs : C.tpiUs) *
+        P.iterations * 1e-6;
+    Units[Top[PM.phaseIndex]].uncoveredS -= P.timeS;
+  }
+  for (auto &[I, U] : Units) {
+    U.uncoveredS = std::max(0.0, U.uncoveredS);
+    E.inRegionsS += U.uncoveredS;
+  }
+  E.serialS = std::max(0.0, E.measuredS - InTop);
   // Top-level regions with barriers: nested ones are crossed by a member of
   // the outer team and already counted there.
   struct SyncRegion {
@@ -131,6 +197,12 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
         R.point = barrierPoint(L, Base, P.threads, P.timeS * 1e6 / double(*P.barriers));
         if (R.point)
           R.baseCostUs = barrierCostUs(L, Base, P.threads, *R.point);
+        // Priced barriers get each node's own cost from the sync term: the
+        // base run's share of them is not scaled with the region's work.
+        if (R.baseCostUs) {
+          Unit &U = Units[size_t(&P - F.phases.data())];
+          U.barrierS = std::min(U.uncoveredS, double(*P.barriers) * *R.baseCostUs * 1e-6);
+        }
         SyncRegions.push_back(R);
       }
     }
@@ -154,6 +226,9 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
         return Have.back(); // ascending: the node's largest
       return P.threads;
     };
+    // Per unit, the node's and the base node's estimates of its matched
+    // phases (those the node has a profile for: a missing one says nothing).
+    std::map<size_t, std::pair<double, double>> UnitS;
     for (size_t I = 0; I < M.size(); ++I) {
       const PhaseMatch &PM = M[I];
       if (!PM.matched())
@@ -192,6 +267,11 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       } else if (PE.kind == PhaseEstimate::Fallback) {
         ++NE.fallbacks;
       }
+      if (PE.kind != PhaseEstimate::Missing) {
+        auto &[NodeS, BaseS] = UnitS[Top[PM.phaseIndex]];
+        NodeS += PE.timeS;
+        BaseS += BaseEstimateS[PM.phaseIndex];
+      }
       NE.phasesS += PE.timeS;
       NE.phases.push_back(PE);
     }
@@ -215,8 +295,17 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     }
     if (PricedBarriers > 0)
       NE.barrierCostUs /= PricedBarriers;
-    NE.timeS = NE.phasesS + E.uncoveredS + NE.syncS;
-    NE.absoluteS += E.uncoveredS + NE.syncS;
+    NE.uncoveredS = E.uncoveredS;
+    if (Uncovered == UncoveredRule::Scaled) {
+      for (const auto &[I, U] : Units) {
+        const auto &[NodeS, BaseS] = UnitS[I];
+        if (BaseS > 0)
+          NE.uncoveredS += (U.uncoveredS - U.barrierS) * (NodeS / BaseS - 1);
+      }
+      NE.uncoveredS = std::max(0.0, NE.uncoveredS);
+    }
+    NE.timeS = NE.phasesS + NE.uncoveredS + NE.syncS;
+    NE.absoluteS += NE.uncoveredS + NE.syncS;
     E.nodes.push_back(std::move(NE));
   }
   double BaseS = 0;

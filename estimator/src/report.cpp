@@ -90,7 +90,7 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     J["relative_to_base"] = tidy(N.relativeToBase);
     J["rank"] = N.rank;
     J["phases_time_s"] = tidy(N.phasesS);
-    J["uncovered_s"] = tidy(E.uncoveredS);
+    J["uncovered_s"] = tidy(N.uncoveredS);
     J["sync_s"] = tidy(N.syncS);
     J["barrier_cost_us"] = tidy(N.barrierCostUs);
     J["fallbacks"] = N.fallbacks;
@@ -107,9 +107,18 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
   Doc.erase("coverage");
   Doc["nodes"] = Nodes;
   Doc["coverage"] = E.coverage;
-  Doc["uncovered"] = {{"time_s", tidy(E.uncoveredS)},
-                      {"share", 1 - E.coverage},
-                      {"rule", "kept as measured on the base node"}};
+  if (E.uncovered == UncoveredRule::Scaled)
+    Doc["uncovered"] = {{"time_s", tidy(E.uncoveredS)},
+                        {"share", 1 - E.coverage},
+                        {"rule", "serial code kept as measured on the base node; time inside "
+                                 "regions scaled per node like the region's matched phases"},
+                        {"by", uncoveredRuleName(E.uncovered)},
+                        {"serial_s", tidy(E.serialS)},
+                        {"in_regions_s", tidy(E.inRegionsS)}};
+  else
+    Doc["uncovered"] = {{"time_s", tidy(E.uncoveredS)},
+                        {"share", 1 - E.coverage},
+                        {"rule", "kept as measured on the base node"}};
   Doc["sync"] = {{"rule", syncRuleName(E.sync)}, {"barriers", E.barriers}};
   if (const NodeEstimate *B = E.baseNode(); B && E.selfCheckPercent())
     Doc["self_check"] = {{"node", E.base},
@@ -162,7 +171,8 @@ std::string estimateCsv(const PhaseFile &F, const std::vector<PhaseMatch> &M, co
              "," + formatStreams(C.streams) + "," + phaseEstimateKindName(PE.kind) + "," +
              std::to_string(PE.threads) + "\n";
     }
-    Out += Head + "(uncovered)," + formatNumber(tidy(E.uncoveredS)) + ",,,,,measured on base,\n";
+    Out += Head + "(uncovered)," + formatNumber(tidy(N.uncoveredS)) + ",,,,," +
+           (E.uncovered == UncoveredRule::Scaled ? "scaled" : "measured on base") + ",\n";
     if (E.sync == SyncRule::Barriers && E.barriers > 0)
       Out += Head + "(synchronization)," + formatNumber(tidy(N.syncS)) + ",,,,,barriers,\n";
     Out += Head + "(program)," + formatNumber(tidy(N.timeS)) + ",,,,," +

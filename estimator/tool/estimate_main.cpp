@@ -112,10 +112,18 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
   std::fprintf(Out,
                "\ncoverage: %.2f%% of the base run (%s s of %s s) is in matched phases; "
                "uncovered %s s (%.2f%%: serial code, regions outside their leaves, %zu "
-               "unmatched or insignificant leaves) kept as measured on %s on every node\n",
+               "unmatched or insignificant leaves) ",
                E.coverage * 100, fmt("%.6g", E.coveredS).c_str(), fmt("%.6g", E.measuredS).c_str(),
-               fmt("%.6g", E.uncoveredS).c_str(), (1 - E.coverage) * 100, Unmatched,
-               In.base.c_str());
+               fmt("%.6g", E.uncoveredS).c_str(), (1 - E.coverage) * 100, Unmatched);
+  if (E.uncovered == UncoveredRule::Scaled)
+    std::fprintf(Out,
+                 "projected (--uncovered scaled): serial code %s s kept as measured on %s, "
+                 "%s s inside regions scaled per node like the region's matched phases "
+                 "(kept where a region has none)\n",
+                 fmt("%.6g", E.serialS).c_str(), In.base.c_str(),
+                 fmt("%.6g", E.inRegionsS).c_str());
+  else
+    std::fprintf(Out, "kept as measured on %s on every node\n", In.base.c_str());
   // Files without barrier counts (hand-written, older runtimes) print as
   // before: there is nothing to price.
   if (E.barriers > 0 && E.sync == SyncRule::Off)
@@ -162,6 +170,9 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
     if (N.fallbacks)
       Notes += (Notes.empty() ? "" : "; ") + std::to_string(N.fallbacks) +
                " phase(s) on a fallback profile";
+    if (E.uncovered == UncoveredRule::Scaled && N.node != In.base)
+      Notes += (Notes.empty() ? "" : "; ") + std::string("uncovered ") +
+               fmt("%.4f", N.uncoveredS) + " s";
     if (N.missing)
       Notes += (Notes.empty() ? "" : "; ") + std::string("INCOMPLETE: ") +
                std::to_string(N.missing) + " phase(s) without any ranked profile (base time used)";
@@ -187,7 +198,7 @@ int main(int Argc, char **Argv) {
   App.name("phaseprobe-estimate");
   std::vector<std::string> PhasesPaths;
   std::string DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
-  std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers";
+  std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers", UncoveredArg = "kept";
   bool Relax = false;
   double Tolerance = 0;
   App.add_option("phases", PhasesPaths,
@@ -222,6 +233,12 @@ int main(int Argc, char **Argv) {
                  "Barriers: priced apart per node with the bar1p uB (barriers, the default) "
                  "or left inside the measured phase times (off, METHOD.md)")
       ->check(CLI::IsMember({"barriers", "off"}));
+  App.add_option("--uncovered", UncoveredArg,
+                 "The base run's time outside matched phases: kept as measured on every node "
+                 "(kept, METHOD.md) or, inside regions, scaled per node like the region's "
+                 "matched phases (scaled; serial code and regions without one stay as "
+                 "measured)")
+      ->check(CLI::IsMember({"kept", "scaled"}));
   App.add_flag("--relax-unmatched", Relax,
                "Match phases that no profile survives again with the tpi discard off "
                "(marked relaxed; meant for --projection ratio)");
@@ -271,7 +288,7 @@ int main(int Argc, char **Argv) {
       TP = ThreadProjection::fixed(unsigned(std::stoul(ThreadsArg)));
     Estimate E =
         estimate(In.phases, M, Lookup, In.base, Nodes, TP, *parseProjection(ProjectionArg),
-                 *parseSyncRule(SyncArg));
+                 *parseSyncRule(SyncArg), *parseUncoveredRule(UncoveredArg));
     nlohmann::ordered_json Doc = estimateReportJson(In, M, E);
     // Validate the baseline before writing anything.
     std::optional<CheckResult> Check;

@@ -114,7 +114,10 @@ struct NodeEstimate {
   std::string node;
   std::vector<PhaseEstimate> phases; ///< one per matched phase, file order
   double phasesS = 0;                ///< sum of the phase estimates
-  double timeS = 0;                  ///< phasesS + the uncovered time
+  /// The uncovered part on this node: the base run's under
+  /// UncoveredRule::Kept, projected under UncoveredRule::Scaled.
+  double uncoveredS = 0;
+  double timeS = 0;                  ///< phasesS + uncoveredS + syncS
   /// The program estimate by METHOD.md's absolute rule (timeS under
   /// Projection::Absolute): what the self-check compares.
   double absoluteS = 0;
@@ -192,6 +195,19 @@ std::optional<BarrierPoint> barrierPoint(const TpiLookup &L, const std::string &
 std::optional<double> barrierCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads,
                                     const BarrierPoint &P);
 std::optional<Projection> parseProjection(const std::string &S);
+/// What the part of the base run outside matched phases becomes on a node.
+enum class UncoveredRule {
+  Kept,  ///< METHOD.md's default: as measured on the base node, on every node
+  /// The time inside each top-level region outside its matched phases
+  /// (unmatched and insignificant leaves, code between leaves) follows the
+  /// region's matched phases: times their node estimate / base estimate.
+  /// Its barriers are left out of the scaled time when SyncRule::Barriers
+  /// prices them. Serial code (outside every top-level region) and regions
+  /// without a matched phase stay as measured.
+  Scaled
+};
+const char *uncoveredRuleName(UncoveredRule R);
+std::optional<UncoveredRule> parseUncoveredRule(const std::string &S);
 
 struct EstimateOptions {
   /// Nodes to estimate (the base node is always added); empty: all.
@@ -208,8 +224,12 @@ struct Estimate {
   Projection rule = Projection::Absolute;
   double measuredS = 0;            ///< program.total_time_s of the base run
   double coveredS = 0;             ///< base time of the matched phases
-  double uncoveredS = 0;           ///< measuredS - coveredS, added to every node
+  double uncoveredS = 0;           ///< measuredS - coveredS: the base node's uncovered part
   double coverage = 0;             ///< coveredS / measuredS
+  UncoveredRule uncovered = UncoveredRule::Kept; ///< how uncoveredS reaches the nodes
+  /// The parts of uncoveredS: outside every top-level region (serial code),
+  /// and inside regions outside their matched phases.
+  double serialS = 0, inRegionsS = 0;
   std::vector<NodeEstimate> nodes; ///< ranked, fastest first
   SyncRule sync = SyncRule::Off;   ///< as asked
   /// Barriers of the top-level regions (0 when the phase file has none).
@@ -232,7 +252,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
                   const std::string &Base, const std::vector<std::string> &Nodes,
                   const ThreadProjection &T, Projection Rule = Projection::Absolute,
-                  SyncRule Sync = SyncRule::Barriers);
+                  SyncRule Sync = SyncRule::Barriers,
+                  UncoveredRule Uncovered = UncoveredRule::Kept);
 
 /// "4", or "1,2" for a node whose phases were projected onto several counts.
 std::string formatThreadList(const std::vector<unsigned> &Threads);

@@ -516,6 +516,107 @@ TEST(Sync, ReportsCarryTheTerm) {
   EXPECT_NE(Csv.find(",(synchronization),0.01,,,,,barriers,"), std::string::npos) << Csv;
 }
 
+namespace {
+
+/// 10 s: 1 s serial; region r (8 s, 1000 barriers) with a matched leaf a
+/// (4 s, 4e6 iterations of 1 us) and an unmatched leaf b (3 s); region q
+/// (1 s) with nothing matched. On "tn" a's uB runs 2x slower and a barrier
+/// costs 41 us instead of 1.
+struct Uncovered {
+  PhaseFile F;
+  std::vector<PhaseMatch> M;
+  ProfileLookup L;
+  explicit Uncovered(double BaseTpiUs) {
+    F.program.totalTimeS = 10;
+    F.program.threads = 2;
+    auto Ph = [](const std::string &Id, std::optional<std::string> Parent, double S) {
+      Phase P;
+      P.id = Id;
+      P.kind = Parent ? "for" : "parallel";
+      P.parent = Parent;
+      P.threads = 2;
+      P.timeS = S;
+      P.iterations = S * 1e6;
+      P.tpiUs = 1;
+      return P;
+    };
+    F.phases = {Ph("r", {}, 8), Ph("a", "r", 4), Ph("b", "r", 3), Ph("q", {}, 1)};
+    F.phases[0].barriers = 1000;
+    Candidate C;
+    C.ubench = "k";
+    C.streams = {ProfileLookup::unit(256)};
+    C.threads = 2;
+    C.tpiUs = BaseTpiUs;
+    PhaseMatch PM;
+    PM.phaseIndex = 1;
+    PM.status = MatchStatus::Matched;
+    PM.candidate = C;
+    PM.ranked = {C};
+    PhaseMatch U;
+    U.phaseIndex = 2;
+    U.status = MatchStatus::NoProfile;
+    M = {PM, U};
+    L.Rows.push_back({"bn", "k", 2, 256, BaseTpiUs});
+    L.Rows.push_back({"tn", "k", 2, 256, 2 * BaseTpiUs});
+    L.pair("bn", 2, 16, 0.01, 1);
+    L.pair("tn", 2, 16, 0.01, 41);
+  }
+};
+
+} // namespace
+
+TEST(UncoveredRule, KeptIsTheBaseRunsTimeOnEveryNode) {
+  Uncovered X(1);
+  Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own());
+  EXPECT_EQ(E.uncovered, UncoveredRule::Kept);
+  EXPECT_NEAR(E.uncoveredS, 6, 1e-12);
+  EXPECT_NEAR(node(E, "tn").uncoveredS, 6, 1e-12);
+  EXPECT_NEAR(node(E, "tn").timeS, 8 + 6 + 0.04, 1e-9);
+}
+
+TEST(UncoveredRule, ScaledFollowsTheRegionsMatchedPhasesBarriersApart) {
+  for (Projection Rule : {Projection::Absolute, Projection::Ratio}) {
+    // Under the ratio rule a uB twice as fast as the phase on the base node
+    // gives the same node-to-base ratio and the same answer.
+    Uncovered X(Rule == Projection::Ratio ? 0.5 : 1);
+    Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own(), Rule,
+                          SyncRule::Barriers, UncoveredRule::Scaled);
+    EXPECT_NEAR(E.serialS, 1, 1e-12);
+    EXPECT_NEAR(E.inRegionsS, 4 + 1, 1e-12) << "r's b and its time between leaves, and q";
+    EXPECT_NEAR(node(E, "bn").uncoveredS, 6, 1e-9) << "the base node keeps its measurement";
+    EXPECT_NEAR(node(E, "bn").timeS, 10, 1e-9);
+    // r's 4 s less its 1000 barriers at 1 us follow a (x2); serial code and q
+    // (nothing matched inside) stay; the barriers are the sync term's.
+    EXPECT_NEAR(node(E, "tn").uncoveredS, 1 + 1 + 0.001 + 3.999 * 2, 1e-9);
+    EXPECT_NEAR(node(E, "tn").syncS, 0.04, 1e-9);
+    EXPECT_NEAR(node(E, "tn").timeS, 8 + 9.999 + 0.04, 1e-9);
+    std::string Csv = estimateCsv(X.F, X.M, E);
+    EXPECT_NE(Csv.find(",(uncovered),9.999,,,,,scaled,\n"), std::string::npos) << Csv;
+  }
+  // Without priced barriers they are part of what is scaled.
+  Uncovered X(1);
+  Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own(),
+                        Projection::Absolute, SyncRule::Off, UncoveredRule::Scaled);
+  EXPECT_NEAR(node(E, "tn").uncoveredS, 1 + 1 + 4 * 2, 1e-9);
+}
+
+TEST(Check, AnotherUncoveredRuleIsAnInputError) {
+  nlohmann::ordered_json Cur = doc(100), Base = doc(100);
+  Cur["uncovered"]["by"] = "scaled";
+  try {
+    checkAgainstBaseline(Cur, Base.dump(), "b.json", 0);
+    FAIL() << "no error";
+  } catch (const InputError &E) {
+    EXPECT_EQ(std::string(E.what()),
+              "b.json: uncovered.by: the baseline was estimated with --uncovered kept, this run "
+              "with --uncovered scaled: use the same rule, or refresh the baseline");
+  }
+  Base["uncovered"]["by"] = "scaled";
+  EXPECT_FALSE(checkAgainstBaseline(Cur, Base.dump(), "b.json", 0).regressed);
+  Base["uncovered"]["by"] = "stretched";
+  EXPECT_THROW(checkAgainstBaseline(Cur, Base.dump(), "b.json", 0), InputError);
+}
+
 TEST(Check, SlowerBeyondToleranceRegresses) {
   std::string Base = doc(100).dump();
   EXPECT_FALSE(checkAgainstBaseline(doc(100), Base, "b.json", 0).regressed);
