@@ -166,14 +166,18 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       InTop += F.phases[I].timeS;
       Units[I].uncoveredS = F.phases[I].timeS;
     }
+  // The ratio rule's factor for a phase and a profile of its ranking: the
+  // profile's tpi was measured on the base node at the phase's thread count
+  // (the matcher only compares profiles there).
+  auto Calibration = [&](const Phase &P, const Candidate &C) {
+    return Rule == Projection::Ratio && C.tpiUs > 0 && P.tpiUs > 0 ? P.tpiUs / C.tpiUs : 1.0;
+  };
   for (const PhaseMatch &PM : M) {
     if (!PM.matched())
       continue;
     const Phase &P = F.phases[PM.phaseIndex];
     const Candidate &C = *PM.candidate;
-    BaseEstimateS[PM.phaseIndex] =
-        (Rule == Projection::Ratio && C.tpiUs > 0 && P.tpiUs > 0 ? P.tpiUs : C.tpiUs) *
-        P.iterations * 1e-6;
+    BaseEstimateS[PM.phaseIndex] = C.tpiUs * P.iterations * 1e-6 * Calibration(P, C);
     Units[Top[PM.phaseIndex]].uncoveredS -= P.timeS;
   }
   for (auto &[I, U] : Units) {
@@ -252,10 +256,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           PE.tpiUs = *T;
           double Absolute = *T * PE.iterations * 1e-6;
           NE.absoluteS += Absolute;
-          // C.tpiUs was measured on the base node at the phase's thread
-          // count: the matcher only compares profiles there.
-          if (Rule == Projection::Ratio && C.tpiUs > 0 && P.tpiUs > 0)
-            PE.calibration = P.tpiUs / C.tpiUs;
+          PE.calibration = Calibration(P, C);
           PE.timeS = Absolute * PE.calibration;
           break;
         }
