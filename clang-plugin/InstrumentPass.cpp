@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "InstrumentPass.h"
 #include "Compat.h"
+#include "CounterTbaa.h"
 #include "ThreadBranches.h"
 
 #include "phaseprobe/interface.h"
@@ -227,6 +228,7 @@ private:
   DenseMap<Function *, AllocaInst *> Counters;
   GlobalVariable *TlsIterations = nullptr;
   GlobalVariable *TlsBarriers = nullptr;
+  MDNode *CounterTag = nullptr; // counterTbaaTag: the counters alias only themselves
 };
 
 bool isRegionKind(unsigned K) { return K >= 1 && K <= 4; }
@@ -368,8 +370,9 @@ void Instrumenter::flushBefore(Instruction *I) {
   Type *I64 = Type::getInt64Ty(Ctx);
   IRBuilder<> B(I);
   Value *Local = B.CreateLoad(I64, It->second);
-  Value *Tls = B.CreateLoad(I64, TlsIterations);
-  B.CreateStore(B.CreateAdd(Tls, Local), TlsIterations);
+  LoadInst *Tls = B.CreateLoad(I64, TlsIterations);
+  tagCounterAccess(Tls, CounterTag);
+  tagCounterAccess(B.CreateStore(B.CreateAdd(Tls, Local), TlsIterations), CounterTag);
   B.CreateStore(ConstantInt::get(I64, 0), It->second);
 }
 
@@ -421,6 +424,7 @@ unsigned Instrumenter::serialRegion(const OmpCall &C,
 }
 
 bool Instrumenter::run() {
+  CounterTag = counterTbaaTag(M);
   // 1. Find the OpenMP runtime calls.
   std::vector<OmpCall> Calls;
   unsigned UnknownLocs = 0;
@@ -604,8 +608,11 @@ bool Instrumenter::run() {
       break;
     case Role::Barrier: {
       IRBuilder<> B(C.Call);
-      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, TlsBarriers), ConstantInt::get(I64, 1)),
-                    TlsBarriers);
+      LoadInst *Crossed = B.CreateLoad(I64, TlsBarriers);
+      tagCounterAccess(Crossed, CounterTag);
+      tagCounterAccess(
+          B.CreateStore(B.CreateAdd(Crossed, ConstantInt::get(I64, 1)), TlsBarriers),
+          CounterTag);
       break;
     }
     default:

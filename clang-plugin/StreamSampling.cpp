@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 #include "StreamSampling.h"
 #include "Compat.h"
+#include "CounterTbaa.h"
 
 #include "phaseprobe/interface.h"
 
@@ -69,7 +70,10 @@ public:
   bool run();
 
 private:
-  SetVector<Function *> parallelCode();
+  SetVector<Function *> parallelCode(SetVector<Function *> &Roots);
+  bool canTwin(const Function &F) const;
+  void redirectCalls(Function &Twin, const DenseMap<Function *, Function *> &Twins);
+  void enterTwinSometimes(Function &Root, Function &Twin);
   bool instrumentLoop(Function &F, BasicBlock *Header);
   bool worthSampling(const Instruction &I, const Loop &L) const;
   bool invariantAddress(const Value *V, const Loop &L, unsigned Depth) const;
@@ -80,10 +84,11 @@ private:
   Module &M;
   LLVMContext &Ctx;
   const DataLayout &DL;
-  FunctionCallee BurstBegin, Sample, BurstStop, BurstEnd;
+  FunctionCallee InvocationBegin, BurstBegin, Sample, BurstStop, BurstEnd;
   StructType *SiteTy = nullptr;
   StringMap<Constant *> Strings;
   unsigned Loops = 0, Sites = 0;
+  MDNode *CounterTag = nullptr; // counterTbaaTag: the countdowns alias only themselves
 };
 
 void Sampler::declareRuntime() {
@@ -92,6 +97,7 @@ void Sampler::declareRuntime() {
   PointerType *Ptr = compat::bytePtrTy(Ctx);
   PointerType *I64Ptr = compat::pointerTo(I64);
   SiteTy = StructType::get(Ctx, {I32, I32, Ptr});
+  InvocationBegin = M.getOrInsertFunction("__phaseprobe_invocation_begin", I32, I64Ptr);
   BurstBegin = M.getOrInsertFunction("__phaseprobe_burst_begin", I32, I64Ptr);
   Sample = M.getOrInsertFunction("__phaseprobe_sample", Void, compat::pointerTo(SiteTy), Ptr);
   BurstStop = M.getOrInsertFunction("__phaseprobe_burst_stop", Void);
@@ -108,9 +114,10 @@ static bool isWorksharingEntry(StringRef Name) {
 }
 
 /// Outlined region bodies (the function operand of __kmpc_fork_call and
-/// __kmpc_fork_teams), functions with orphaned worksharing constructs and,
-/// transitively, the defined functions they call.
-SetVector<Function *> Sampler::parallelCode() {
+/// __kmpc_fork_teams) and functions with orphaned worksharing constructs
+/// (\p Roots: where parallel code starts) and, transitively, the defined
+/// functions they call.
+SetVector<Function *> Sampler::parallelCode(SetVector<Function *> &Roots) {
   SetVector<Function *> Set;
   for (Function &F : M)
     for (BasicBlock &BB : F)
@@ -130,6 +137,7 @@ SetVector<Function *> Sampler::parallelCode() {
           if (!Body->isDeclaration())
             Set.insert(Body);
       }
+  Roots = Set;
   for (unsigned I = 0; I < Set.size(); ++I)
     for (BasicBlock &BB : *Set[I])
       for (Instruction &Inst : BB)
@@ -491,8 +499,10 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     IRBuilder<> B(Old);
     B.CreateStore(ConstantInt::getFalse(Ctx), Sampled);
     B.CreateStore(B.CreateLoad(I64, Counter), Start);
-    Value *Left = B.CreateSub(B.CreateLoad(I64, Countdown), ConstantInt::get(I64, 1));
-    B.CreateStore(Left, Countdown);
+    LoadInst *Was = B.CreateLoad(I64, Countdown);
+    tagCounterAccess(Was, CounterTag);
+    Value *Left = B.CreateSub(Was, ConstantInt::get(I64, 1));
+    tagCounterAccess(B.CreateStore(Left, Countdown), CounterTag);
     B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I64, 0)), Header, Trigger,
                    MDBuilder(Ctx).createBranchWeights(1000, 1));
     Old->eraseFromParent();
@@ -516,29 +526,179 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
   return true;
 }
 
+/// Whether \p F can have a sampling copy that its callers (or, for a root,
+/// its own entry) switch to: a definition whose arguments can be forwarded
+/// as they are.
+bool Sampler::canTwin(const Function &F) const {
+  if (F.isDeclaration() || F.getName().startswith("__phaseprobe") || F.isVarArg() ||
+      F.hasFnAttribute(Attribute::Naked) || F.hasFnAttribute(Attribute::ReturnsTwice))
+    return false;
+  for (const Argument &A : F.args())
+    if (A.hasInAllocaAttr() || A.hasPreallocatedAttr() || A.hasSwiftErrorAttr())
+      return false;
+  for (const BasicBlock &BB : F)
+    if (BB.hasAddressTaken())
+      return false;
+  return true;
+}
+
+/// Direct calls in \p Twin to functions that have a sampling copy call the
+/// copy: a sampled invocation is sampled all the way down.
+void Sampler::redirectCalls(Function &Twin, const DenseMap<Function *, Function *> &Twins) {
+  for (BasicBlock &BB : Twin)
+    for (Instruction &I : BB) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      Value *Called = CB->getCalledOperand();
+      auto It = Twins.find(dyn_cast<Function>(Called->stripPointerCasts()));
+      if (It == Twins.end())
+        continue;
+      CB->setCalledOperand(ConstantExpr::getPointerCast(It->second, Called->getType()));
+    }
+}
+
+/// \p Root's entry: one invocation in PHASEPROBE_SAMPLE_INVOCATIONS (asked
+/// when a thread-local countdown reaches zero) runs \p Twin instead.
+void Sampler::enterTwinSometimes(Function &Root, Function &Twin) {
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  auto *Countdown = new GlobalVariable(
+      M, I64, false, GlobalValue::InternalLinkage, ConstantInt::get(I64, 1),
+      "__phaseprobe.invocations." + Root.getName(), nullptr,
+      GlobalValue::GeneralDynamicTLSModel);
+  // The static allocas stay in the entry block (mem2reg promotes only
+  // those), ahead of the test; everything else moves to the plain body.
+  BasicBlock &Entry = Root.getEntryBlock();
+  SmallVector<AllocaInst *, 16> Allocas;
+  for (Instruction &I : Entry)
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (AI->isStaticAlloca())
+        Allocas.push_back(AI);
+  Instruction *First = &*Entry.getFirstInsertionPt();
+  for (AllocaInst *AI : Allocas)
+    AI->moveBefore(First);
+  Instruction *SplitAt = &*Entry.getFirstInsertionPt();
+  while (isa<AllocaInst>(SplitAt))
+    SplitAt = SplitAt->getNextNode();
+  BasicBlock *Body = Entry.splitBasicBlock(SplitAt, "pp.plain");
+  BasicBlock *Ask = BasicBlock::Create(Ctx, "pp.ask", &Root);
+  BasicBlock *Sampled = BasicBlock::Create(Ctx, "pp.sampled", &Root);
+
+  Entry.getTerminator()->eraseFromParent();
+  IRBuilder<> B(&Entry);
+  LoadInst *Was = B.CreateLoad(I64, Countdown);
+  tagCounterAccess(Was, CounterTag);
+  Value *Left = B.CreateSub(Was, ConstantInt::get(I64, 1));
+  tagCounterAccess(B.CreateStore(Left, Countdown), CounterTag);
+  B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I64, 0)), Body, Ask,
+                 MDBuilder(Ctx).createBranchWeights(1000, 1));
+  IRBuilder<> AB(Ask);
+  Value *Yes = AB.CreateCall(InvocationBegin, {Countdown});
+  AB.CreateCondBr(AB.CreateICmpNE(Yes, ConstantInt::get(I32, 0)), Sampled, Body);
+  IRBuilder<> SB(Sampled);
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : Root.args())
+    Args.push_back(&A);
+  CallInst *Call = SB.CreateCall(Twin.getFunctionType(), &Twin, Args);
+  Call->setCallingConv(Twin.getCallingConv());
+  Call->setAttributes(Twin.getAttributes());
+  // The plain function must stay as small as it was, for its callers'
+  // inlining decisions and its own optimization.
+  Twin.addFnAttr(Attribute::NoInline);
+  Call->addFnAttr(Attribute::NoInline);
+  if (DISubprogram *SP = Root.getSubprogram())
+    Call->setDebugLoc(DILocation::get(Ctx, SP->getScopeLine(), 0, SP));
+  if (Root.getReturnType()->isVoidTy())
+    SB.CreateRetVoid();
+  else
+    SB.CreateRet(Call);
+}
+
 bool Sampler::run() {
-  SetVector<Function *> Code = parallelCode();
+  SetVector<Function *> Roots;
+  SetVector<Function *> Code = parallelCode(Roots);
   if (Code.empty())
     return false;
   declareRuntime();
-  bool Changed = false;
+  CounterTag = counterTbaaTag(M);
+  // Sampling copies: the program's own functions stay as the plain build
+  // made them, apart from one countdown at the entry of each root. Cloning
+  // loops in place had made the program itself slower (NPB BT: 13% more
+  // instructions with sampling off): the countdowns and copies inside loop
+  // nests stopped the optimizer from vectorizing the loops around them, and
+  // small functions with loops no longer fit the inliner's budget.
+  DenseMap<Function *, Function *> Twins;
   for (Function *F : Code) {
-    if (F->isDeclaration() || F->getName().startswith("__phaseprobe"))
+    if (!canTwin(*F))
       continue;
+    // Internal, outside F's comdat (it must not vanish with F's copy), and
+    // with a debug-info subprogram of its own (two functions sharing one
+    // break the DWARF writer): GlobalChanges clones the subprogram.
+    Function *T = Function::Create(F->getFunctionType(), GlobalValue::InternalLinkage,
+                                   F->getAddressSpace(), F->getName() + ".ppsampled", &M);
+    ValueToValueMapTy VMap;
+    auto To = T->arg_begin();
+    for (Argument &A : F->args()) {
+      To->setName(A.getName());
+      VMap[&A] = &*To++;
+    }
+    SmallVector<ReturnInst *, 8> Returns;
+    CloneFunctionInto(T, F, VMap, CloneFunctionChangeType::GlobalChanges, Returns);
+    T->setLinkage(GlobalValue::InternalLinkage);
+    T->setVisibility(GlobalValue::DefaultVisibility);
+    T->setDLLStorageClass(GlobalValue::DefaultStorageClass);
+    T->setComdat(nullptr);
+    // clang marks outlined region bodies always-inline; the copy must not
+    // be pulled back into the plain function its root switches from.
+    T->removeFnAttr(Attribute::AlwaysInline);
+    Twins[F] = T;
+  }
+  if (Twins.empty())
+    return false;
+
+  DenseMap<Function *, bool> Useful; // instruments a loop, or calls a copy that does
+  for (auto &[F, T] : Twins) {
+    redirectCalls(*T, Twins);
     // Collect headers first: instrumenting a loop changes the CFG, so each
     // loop is found again in a fresh LoopInfo.
     SmallVector<BasicBlock *, 8> Headers;
     {
-      DominatorTree DT(*F);
+      DominatorTree DT(*T);
       LoopInfo LI(DT);
       for (Loop *L : LI.getLoopsInPreorder())
         if (L->getSubLoops().empty())
           Headers.push_back(L->getHeader());
     }
+    bool Any = false;
     for (BasicBlock *H : Headers)
-      Changed |= instrumentLoop(*F, H);
+      Any |= instrumentLoop(*T, H);
+    Useful[T] = Any;
   }
-  return Changed;
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (auto &[F, T] : Twins) {
+      if (Useful[T])
+        continue;
+      for (BasicBlock &BB : *T)
+        for (Instruction &I : BB)
+          if (auto *CB = dyn_cast<CallBase>(&I))
+            if (auto *Callee = dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts()))
+              if (Useful.lookup(Callee))
+                Useful[T] = Grew = true;
+    }
+  }
+  // Copies with nothing to sample go; calls to them go back to the original.
+  for (auto &[F, T] : Twins)
+    if (!Useful[T]) {
+      T->replaceAllUsesWith(ConstantExpr::getPointerCast(F, T->getType()));
+      T->eraseFromParent();
+    }
+  for (Function *R : Roots) {
+    Function *T = Twins.lookup(R);
+    if (T && Useful.lookup(T))
+      enterTwinSometimes(*R, *T);
+  }
+  return true;
 }
 
 } // namespace

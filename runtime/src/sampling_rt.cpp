@@ -60,9 +60,10 @@ void readConfig() {
   Cfg.IsMapped = isMapped;
   if (Warning[0])
     warning("%s", Warning);
-  verbose("stream sampling %s (period %llu, burst %u)",
+  verbose("stream sampling %s (period %llu, burst %u, one invocation in %llu)",
           Cfg.Enabled ? "on" : "off",
-          static_cast<unsigned long long>(Cfg.Period), Cfg.Burst);
+          static_cast<unsigned long long>(Cfg.Period), Cfg.Burst,
+          static_cast<unsigned long long>(Cfg.Invocations));
 }
 
 ThreadSampler *samplerSlow() {
@@ -173,6 +174,19 @@ __attribute__((constructor(102))) void installStreamsWriter() {
 } // namespace
 
 extern "C" {
+
+PHASEPROBE_API uint32_t __phaseprobe_invocation_begin(int64_t *countdown) {
+  pthread_once(&CfgOnce, readConfig);
+  if (!Cfg.Enabled) {
+    *countdown = INT64_MAX; // this function never asks again in this thread
+    return 0;
+  }
+  // Counted, not timed: every thread of a team makes the same decision for
+  // the same invocation, so its sampled threads can be compared (shared or
+  // private) and its footprint is the whole team's.
+  *countdown = static_cast<int64_t>(Cfg.Invocations);
+  return 1;
+}
 
 PHASEPROBE_API uint32_t __phaseprobe_burst_begin(int64_t *countdown) {
   pthread_once(&CfgOnce, readConfig);

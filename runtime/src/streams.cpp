@@ -77,6 +77,13 @@ Config Config::fromEnvironment(char *Warning, std::size_t Cap) {
       Warn("PHASEPROBE_SAMPLE_BURST", S,
            "is not an integer in [1, 1048576]; using 128");
   }
+  if (const char *S = std::getenv("PHASEPROBE_SAMPLE_INVOCATIONS")) {
+    if (parseCount(S, 1, 1ull << 40, V))
+      C.Invocations = V;
+    else
+      Warn("PHASEPROBE_SAMPLE_INVOCATIONS", S,
+           "is not an integer in [1, 2^40]; using 16");
+  }
   return C;
 }
 
@@ -189,7 +196,7 @@ std::uint32_t ThreadSampler::beginBurst(const PhaseContext &C,
     *Countdown = INT64_MAX; // never again for this loop and thread
     return 0;
   }
-  std::int64_t Pause = std::int64_t(std::min<std::uint64_t>(Cfg.Period,
+  std::int64_t Pause = std::int64_t(std::min<std::uint64_t>(Cfg.loopPeriod(),
                                                             INT64_MAX));
   if (Active || C.Phase == NoPhaseKey) {
     // Nested in a sampled caller's loop, or outside every phase (serial
@@ -440,14 +447,14 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   C.Seconds += Burst * 1e-9;
   C.OverheadSeconds += Over * 1e-9;
 
-  // Aim at one instrumented iteration in Period: an execution of T
-  // iterations that ran S of them instrumented earns a pause of S*Period/T
+  // Aim at one instrumented iteration in the loop period: an execution of T
+  // iterations that ran S of them instrumented earns a pause of S*period/T
   // executions. Long loops are thus sampled at every execution (a burst is a
   // tiny part of them, and a single huge loop must not be missed), short
   // ones rarely.
   double S = double(B) + 1;
   double T = double(Backedges) + 1;
-  double Next = std::ceil(S * double(Cfg.Period) / T);
+  double Next = std::ceil(S * double(Cfg.loopPeriod()) / T);
   *Countdown = std::int64_t(std::min(std::max(Next, 1.0), 9.0e18));
   if (CurLoop && CurLoop->WantControl) {
     // The control comes next and hands the pause on (see the control's end).

@@ -104,6 +104,14 @@ struct Config {
   bool Enabled = true;         ///< PHASEPROBE_SAMPLING=off clears it
   std::uint64_t Period = 1000; ///< aim: one iteration in Period is sampled
   std::uint32_t Burst = 128;   ///< iterations per burst
+  /// One invocation in this many of a function that parallel code starts in
+  /// runs in its sampling copy (1: every invocation).
+  std::uint64_t Invocations = 16;
+  /// The period loops aim at inside a sampled invocation: as many samples
+  /// as Period asks of the whole run, in the invocations that take any.
+  std::uint64_t loopPeriod() const {
+    return Period / Invocations ? Period / Invocations : 1;
+  }
   /// Two address ranges of one site further apart than this are separate
   /// allocations, not one array seen through sparse samples: no array spans
   /// more than the machine's memory (set from it by fromEnvironment).
@@ -114,7 +122,7 @@ struct Config {
   /// site's): the extrapolation is cut back to the mapped extent.
   bool (*IsMapped)(std::uintptr_t Addr) = nullptr;
   /// Reads PHASEPROBE_SAMPLING, PHASEPROBE_SAMPLE_PERIOD and
-  /// PHASEPROBE_SAMPLE_BURST. A malformed value keeps the default and is
+  /// PHASEPROBE_SAMPLE_BURST and PHASEPROBE_SAMPLE_INVOCATIONS. A malformed value keeps the default and is
   /// described in \p Warning (one line; empty when all is well).
   static Config fromEnvironment(char *Warning, std::size_t Cap);
 };

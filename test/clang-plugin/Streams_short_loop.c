@@ -8,12 +8,12 @@
 // RUN: %clang -O2 -fopenmp %pp_plugin %s -c -o /dev/null -Rpass=loop-vectorize 2>&1 | FileCheck --check-prefix=REMARKS --allow-empty %s
 // RUN: %clang -O0 -fopenmp %pp_plugin -S -emit-llvm %s -o - 2>/dev/null | FileCheck --check-prefix=IR %s
 // REMARKS-NOT: Streams_short_loop.c:[[@LINE+13]]:{{[0-9]+}}: remark: vectorized loop
-// IR-LABEL: define internal void @.omp_outlined.(
+// IR-LABEL: define internal void @.omp_outlined..ppsampled(
 // IR-NOT: __phaseprobe_burst_stop
 // IR: call void @__phaseprobe_sample(
 // IR-NOT: __phaseprobe_burst_stop
 // IR: call i32 @__phaseprobe_burst_begin(
-// IR-LABEL: define internal void @.omp_outlined..1(
+// IR-LABEL: define internal void @.omp_outlined..1.ppsampled(
 // IR: call void @__phaseprobe_sample(
 // IR: call void @__phaseprobe_burst_stop()
 // IR: call i32 @__phaseprobe_burst_begin(

@@ -123,8 +123,10 @@ PHASEPROBE_API extern __thread uint64_t __phaseprobe_barriers
 /*===-- Stream sampling (Instrumentation II, issue 3) ---------------------===*
  *
  * Added without changing anything above, so objects built for ABI 1 without
- * sampling keep working. The plugin clones every innermost loop of the code
- * that parallel regions run into an instrumented copy. Before each execution
+ * sampling keep working. The plugin gives every function that parallel code
+ * runs a sampling copy, entered for one invocation in
+ * PHASEPROBE_SAMPLE_INVOCATIONS (see __phaseprobe_invocation_begin); in the
+ * copy, every innermost loop is cloned into an instrumented copy. Before each execution
  * of the loop it decrements a thread-local, per-loop countdown (initially 1);
  * when that reaches zero it calls __phaseprobe_burst_begin, and a non-zero
  * result runs that many iterations in the copy, which reports every load and
@@ -147,6 +149,17 @@ typedef struct __phaseprobe_site {
 } __phaseprobe_site;
 
 #define PHASEPROBE_SITE_STORE 1u
+
+/** Emitted at the entry of a function that parallel code starts in (an
+ *  outlined region body, a function with an orphaned worksharing construct)
+ *  when its thread-local, per-function countdown (initially 1) reached zero.
+ *  Returns non-zero when this invocation runs in the function's sampling
+ *  copy (whose innermost loops are the instrumented ones described here),
+ *  zero for the plain function, and stores into *countdown how many
+ *  invocations the thread runs plain before asking again (added in ABI 2
+ *  without a version change: an object that calls it needs this runtime,
+ *  and says so at link time). */
+PHASEPROBE_API uint32_t __phaseprobe_invocation_begin(int64_t *countdown);
 
 /** Emitted in a loop's preheader when the loop's countdown reached zero.
  *  Returns the number of iterations to run instrumented (0: run the plain

@@ -90,6 +90,14 @@ SiteDesc Scalar{8, 0, "t.c:13:5"};
 
 double kib(double Bytes) { return Bytes / 1024.0; }
 
+/// Loop pacing alone: every invocation runs in the sampling copies, so the
+/// loops aim at Period itself.
+Config everyInvocation() {
+  Config C;
+  C.Invocations = 1;
+  return C;
+}
+
 } // namespace
 
 TEST(StreamsConfig, DefaultsAndKnobs) {
@@ -101,16 +109,26 @@ TEST(StreamsConfig, DefaultsAndKnobs) {
   EXPECT_TRUE(C.Enabled);
   EXPECT_EQ(C.Period, 1000u);
   EXPECT_EQ(C.Burst, 128u);
+  EXPECT_EQ(C.Invocations, 16u);
   EXPECT_STREQ(W, "");
 
   setenv("PHASEPROBE_SAMPLING", "OFF", 1);
   setenv("PHASEPROBE_SAMPLE_PERIOD", "250", 1);
   setenv("PHASEPROBE_SAMPLE_BURST", "64", 1);
+  setenv("PHASEPROBE_SAMPLE_INVOCATIONS", "4", 1);
   C = Config::fromEnvironment(W, sizeof W);
   EXPECT_FALSE(C.Enabled);
   EXPECT_EQ(C.Period, 250u);
   EXPECT_EQ(C.Burst, 64u);
+  EXPECT_EQ(C.Invocations, 4u);
   EXPECT_STREQ(W, "");
+
+  setenv("PHASEPROBE_SAMPLE_INVOCATIONS", "0", 1);
+  C = Config::fromEnvironment(W, sizeof W);
+  EXPECT_EQ(C.Invocations, 16u);
+  EXPECT_STREQ(W, "PHASEPROBE_SAMPLE_INVOCATIONS='0' is not an integer in [1, "
+                  "2^40]; using 16");
+  unsetenv("PHASEPROBE_SAMPLE_INVOCATIONS");
 
   setenv("PHASEPROBE_SAMPLING", "maybe", 1);
   setenv("PHASEPROBE_SAMPLE_PERIOD", "-3", 1);
@@ -130,6 +148,21 @@ TEST(StreamsConfig, DefaultsAndKnobs) {
   unsetenv("PHASEPROBE_SAMPLE_BURST");
 }
 
+TEST(StreamsConfig, LoopPeriodSpreadsThePeriodOverTheSampledInvocations) {
+  // One invocation in 16 takes all the samples the run's period asks for.
+  Config C;
+  EXPECT_EQ(C.loopPeriod(), 62u);
+  C.Invocations = 1;
+  EXPECT_EQ(C.loopPeriod(), 1000u);
+  C.Period = 10;
+  C.Invocations = 16;
+  EXPECT_EQ(C.loopPeriod(), 1u); // never below one: every execution
+  ThreadSampler S(Config{});
+  std::int64_t Cd = 0;
+  EXPECT_EQ(S.beginBurst({NoPhaseKey, 0}, &Cd, 0), 0u);
+  EXPECT_EQ(Cd, 62); // outside phases: look again after a loop period
+}
+
 TEST(StreamsSampler, OffNeverSamplesAgain) {
   Config C;
   C.Enabled = false;
@@ -140,7 +173,7 @@ TEST(StreamsSampler, OffNeverSamplesAgain) {
 }
 
 TEST(StreamsSampler, OutsidePhasesPostpones) {
-  ThreadSampler S{Config()};
+  ThreadSampler S{everyInvocation()};
   std::int64_t Cd = 0;
   EXPECT_EQ(S.beginBurst({NoPhaseKey, 0}, &Cd, 0), 0u);
   EXPECT_EQ(Cd, 1000);
@@ -148,7 +181,7 @@ TEST(StreamsSampler, OutsidePhasesPostpones) {
 }
 
 TEST(StreamsSampler, CountdownFollowsTripCount) {
-  ThreadSampler S{Config()};
+  ThreadSampler S{everyInvocation()};
   Loop L;
   // A huge loop is sampled at every execution...
   ASSERT_TRUE(L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}},
@@ -176,7 +209,7 @@ TEST(StreamsSampler, ControlExecutionsPriceLoopsThatRunWholeInTheClone) {
   // takes 2 ns. Its first burst can only be priced per sample (5 ns learnt
   // default: 500 ns); after a control execution, the overhead is the burst
   // minus the clean time of as many iterations: 1500 - 100 = 1400 ns.
-  ThreadSampler S{Config()};
+  ThreadSampler S{everyInvocation()};
   std::int64_t Cd = 1;
   std::uint64_t Clock = 1000;
   auto Sampled = [&]() {
@@ -203,7 +236,7 @@ TEST(StreamsSampler, ControlExecutionsPriceLoopsThatRunWholeInTheClone) {
 }
 
 TEST(StreamsSampler, NestedBurstIsRefused) {
-  ThreadSampler S{Config()};
+  ThreadSampler S{everyInvocation()};
   std::int64_t Outer = 1, Inner = 1;
   ASSERT_EQ(S.beginBurst({0, 0}, &Outer, 0), 128u);
   EXPECT_EQ(S.beginBurst({0, 0}, &Inner, 0), 0u);
