@@ -177,15 +177,12 @@ extern "C" {
 
 PHASEPROBE_API uint32_t __phaseprobe_invocation_begin(int64_t *countdown) {
   pthread_once(&CfgOnce, readConfig);
-  if (!Cfg.Enabled) {
+  ThreadSampler *S = Cfg.Enabled ? sampler() : nullptr;
+  if (!S) {
     *countdown = INT64_MAX; // this function never asks again in this thread
     return 0;
   }
-  // Counted, not timed: every thread of a team makes the same decision for
-  // the same invocation, so its sampled threads can be compared (shared or
-  // private) and its footprint is the whole team's.
-  *countdown = static_cast<int64_t>(Cfg.Invocations);
-  return 1;
+  return S->beginInvocation(countdown) ? 1 : 0;
 }
 
 PHASEPROBE_API uint32_t __phaseprobe_burst_begin(int64_t *countdown) {

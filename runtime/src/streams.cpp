@@ -114,8 +114,26 @@ void SiteRecord::countDiff(std::uint64_t D) {
     --HistCount[I];
 }
 
-ThreadSampler::ThreadSampler(const Config &C) : Cfg(C) {
+ThreadSampler::ThreadSampler(const Config &C) : Cfg(C), LoopPeriod(C.Period) {
   Table = static_cast<SiteRecord **>(rtCalloc(TableSize, sizeof(void *)));
+}
+
+bool ThreadSampler::beginInvocation(std::int64_t *Countdown) {
+  if (!Cfg.Enabled) {
+    *Countdown = INT64_MAX; // never again for this root and thread
+    return false;
+  }
+  // Counted, not timed: every thread of a team makes the same decision for
+  // the same invocation, so its threads' samples can be compared (shared or
+  // private) and its footprint is the whole team's.
+  *Countdown = std::int64_t(std::min<std::uint64_t>(Cfg.Invocations, INT64_MAX));
+  bool Seen = NumRoots == RootSlots;
+  for (std::size_t I = 0; I < NumRoots && !Seen; ++I)
+    Seen = Roots[I] == Countdown;
+  if (!Seen)
+    Roots[NumRoots++] = Countdown;
+  LoopPeriod = Seen ? Cfg.densePeriod() : Cfg.Period;
+  return true;
 }
 
 ThreadSampler::~ThreadSampler() {
@@ -196,7 +214,7 @@ std::uint32_t ThreadSampler::beginBurst(const PhaseContext &C,
     *Countdown = INT64_MAX; // never again for this loop and thread
     return 0;
   }
-  std::int64_t Pause = std::int64_t(std::min<std::uint64_t>(Cfg.loopPeriod(),
+  std::int64_t Pause = std::int64_t(std::min<std::uint64_t>(Cfg.Period,
                                                             INT64_MAX));
   if (Active || C.Phase == NoPhaseKey) {
     // Nested in a sampled caller's loop, or outside every phase (serial
@@ -447,14 +465,14 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   C.Seconds += Burst * 1e-9;
   C.OverheadSeconds += Over * 1e-9;
 
-  // Aim at one instrumented iteration in the loop period: an execution of T
+  // Aim at one instrumented iteration in LoopPeriod: an execution of T
   // iterations that ran S of them instrumented earns a pause of S*period/T
   // executions. Long loops are thus sampled at every execution (a burst is a
   // tiny part of them, and a single huge loop must not be missed), short
   // ones rarely.
   double S = double(B) + 1;
   double T = double(Backedges) + 1;
-  double Next = std::ceil(S * double(Cfg.loopPeriod()) / T);
+  double Next = std::ceil(S * double(LoopPeriod) / T);
   *Countdown = std::int64_t(std::min(std::max(Next, 1.0), 9.0e18));
   if (CurLoop && CurLoop->WantControl) {
     // The control comes next and hands the pause on (see the control's end).

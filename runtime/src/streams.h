@@ -107,9 +107,9 @@ struct Config {
   /// One invocation in this many of a function that parallel code starts in
   /// runs in its sampling copy (1: every invocation).
   std::uint64_t Invocations = 16;
-  /// The period loops aim at inside a sampled invocation: as many samples
-  /// as Period asks of the whole run, in the invocations that take any.
-  std::uint64_t loopPeriod() const {
+  /// The period loops aim at in a sampled invocation that stands for
+  /// Invocations: as many samples as Period asks of them all.
+  std::uint64_t densePeriod() const {
     return Period / Invocations ? Period / Invocations : 1;
   }
   /// Two address ranges of one site further apart than this are separate
@@ -186,6 +186,14 @@ public:
   ThreadSampler(const ThreadSampler &) = delete;
   ThreadSampler &operator=(const ThreadSampler &) = delete;
 
+  /// A root's countdown ran out (the entry of an outlined region body or a
+  /// function with an orphaned worksharing construct): returns whether this
+  /// invocation runs in the sampling copy, and sets \p Countdown to the
+  /// invocations to run plain next. The loops of a root's first sampled
+  /// invocation in this thread aim at Period (a root run once, like
+  /// XSBench's single region, is sampled as before); those of the later
+  /// ones, each of which stands for Invocations, at Period / Invocations.
+  bool beginInvocation(std::int64_t *Countdown);
   /// A loop's countdown ran out. Returns the burst length to run
   /// instrumented (0: run the loop plain; Control: run it plain and report
   /// its end, a timed control execution) and sets \p Countdown to the
@@ -215,6 +223,7 @@ public:
   static constexpr std::size_t MaxTouched = 256; ///< sites per execution
   static constexpr std::uint32_t Control = PHASEPROBE_BURST_CONTROL; ///< the ABI's answer
   static constexpr std::size_t LoopSlots = 1024; ///< loops with a clean time
+  static constexpr std::size_t RootSlots = 256;  ///< roots told apart (more: as seen)
 
 private:
   SiteRecord *lookup(const SiteDesc *Site);
@@ -235,6 +244,11 @@ private:
   LoopClean *loopClean(const std::int64_t *Countdown);
 
   Config Cfg;
+  /// What the loops aim at now (see beginInvocation); Period for objects
+  /// that sample every invocation (built before the sampling copies).
+  std::uint64_t LoopPeriod;
+  const std::int64_t *Roots[RootSlots] = {}; ///< roots sampled before, by countdown
+  std::size_t NumRoots = 0;
   bool Active = false; ///< between beginBurst and endExecution
   bool Clone = false;  ///< between beginBurst and stopBurst/endExecution
   bool Controlled = false; ///< the active execution is a control (unsampled)

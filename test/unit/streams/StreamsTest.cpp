@@ -90,14 +90,6 @@ SiteDesc Scalar{8, 0, "t.c:13:5"};
 
 double kib(double Bytes) { return Bytes / 1024.0; }
 
-/// Loop pacing alone: every invocation runs in the sampling copies, so the
-/// loops aim at Period itself.
-Config everyInvocation() {
-  Config C;
-  C.Invocations = 1;
-  return C;
-}
-
 } // namespace
 
 TEST(StreamsConfig, DefaultsAndKnobs) {
@@ -148,19 +140,38 @@ TEST(StreamsConfig, DefaultsAndKnobs) {
   unsetenv("PHASEPROBE_SAMPLE_BURST");
 }
 
-TEST(StreamsConfig, LoopPeriodSpreadsThePeriodOverTheSampledInvocations) {
-  // One invocation in 16 takes all the samples the run's period asks for.
-  Config C;
-  EXPECT_EQ(C.loopPeriod(), 62u);
-  C.Invocations = 1;
-  EXPECT_EQ(C.loopPeriod(), 1000u);
-  C.Period = 10;
-  C.Invocations = 16;
-  EXPECT_EQ(C.loopPeriod(), 1u); // never below one: every execution
-  ThreadSampler S(Config{});
+TEST(StreamsSampler, LaterSampledInvocationsStandForTheSkippedOnes) {
+  ThreadSampler S{Config()};
+  std::int64_t Root = 0, Other = 0;
+  Loop L;
+  auto Short = [&] {
+    L.Countdown = 1;
+    L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}}, 10);
+    L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}}, 10); // the control
+    return L.Countdown;
+  };
+  // A root's first sampled invocation: loops aim at Period, as in a program
+  // whose region runs once.
+  ASSERT_TRUE(S.beginInvocation(&Root));
+  EXPECT_EQ(Root, 16);
+  EXPECT_EQ(Short(), 999);
+  // Its next sampled one stands for 16 invocations: 1000 / 16.
+  ASSERT_TRUE(S.beginInvocation(&Root));
+  EXPECT_EQ(Short(), 61);
+  // Another root's first: Period again.
+  ASSERT_TRUE(S.beginInvocation(&Other));
+  EXPECT_EQ(Short(), 999);
+
+  Config Off;
+  Off.Enabled = false;
+  ThreadSampler T(Off);
   std::int64_t Cd = 0;
-  EXPECT_EQ(S.beginBurst({NoPhaseKey, 0}, &Cd, 0), 0u);
-  EXPECT_EQ(Cd, 62); // outside phases: look again after a loop period
+  EXPECT_FALSE(T.beginInvocation(&Cd));
+  EXPECT_EQ(Cd, INT64_MAX);
+
+  Config C;
+  C.Period = 10;
+  EXPECT_EQ(C.densePeriod(), 1u); // never below one: every execution
 }
 
 TEST(StreamsSampler, OffNeverSamplesAgain) {
@@ -173,7 +184,7 @@ TEST(StreamsSampler, OffNeverSamplesAgain) {
 }
 
 TEST(StreamsSampler, OutsidePhasesPostpones) {
-  ThreadSampler S{everyInvocation()};
+  ThreadSampler S{Config()};
   std::int64_t Cd = 0;
   EXPECT_EQ(S.beginBurst({NoPhaseKey, 0}, &Cd, 0), 0u);
   EXPECT_EQ(Cd, 1000);
@@ -181,7 +192,7 @@ TEST(StreamsSampler, OutsidePhasesPostpones) {
 }
 
 TEST(StreamsSampler, CountdownFollowsTripCount) {
-  ThreadSampler S{everyInvocation()};
+  ThreadSampler S{Config()};
   Loop L;
   // A huge loop is sampled at every execution...
   ASSERT_TRUE(L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}},
@@ -209,7 +220,7 @@ TEST(StreamsSampler, ControlExecutionsPriceLoopsThatRunWholeInTheClone) {
   // takes 2 ns. Its first burst can only be priced per sample (5 ns learnt
   // default: 500 ns); after a control execution, the overhead is the burst
   // minus the clean time of as many iterations: 1500 - 100 = 1400 ns.
-  ThreadSampler S{everyInvocation()};
+  ThreadSampler S{Config()};
   std::int64_t Cd = 1;
   std::uint64_t Clock = 1000;
   auto Sampled = [&]() {
@@ -236,7 +247,7 @@ TEST(StreamsSampler, ControlExecutionsPriceLoopsThatRunWholeInTheClone) {
 }
 
 TEST(StreamsSampler, NestedBurstIsRefused) {
-  ThreadSampler S{everyInvocation()};
+  ThreadSampler S{Config()};
   std::int64_t Outer = 1, Inner = 1;
   ASSERT_EQ(S.beginBurst({0, 0}, &Outer, 0), 128u);
   EXPECT_EQ(S.beginBurst({0, 0}, &Inner, 0), 0u);
