@@ -72,7 +72,8 @@ public:
 private:
   SetVector<Function *> parallelCode(SetVector<Function *> &Roots);
   bool canTwin(const Function &F) const;
-  void redirectCalls(Function &Twin, const DenseMap<Function *, Function *> &Twins);
+  void redirectCalls(Function &Twin, const DenseMap<Function *, Function *> &Twins,
+                     const SetVector<Function *> &Roots);
   void enterTwinSometimes(Function &Root, Function &Twin);
   bool instrumentLoop(Function &F, BasicBlock *Header);
   bool worthSampling(const Instruction &I, const Loop &L) const;
@@ -543,16 +544,21 @@ bool Sampler::canTwin(const Function &F) const {
 }
 
 /// Direct calls in \p Twin to functions that have a sampling copy call the
-/// copy: a sampled invocation is sampled all the way down.
-void Sampler::redirectCalls(Function &Twin, const DenseMap<Function *, Function *> &Twins) {
+/// copy: a sampled invocation is sampled all the way down, except into
+/// other roots, which decide for themselves (had a root's copy been called
+/// from its callers' copies as well, it would be sampled in its callers'
+/// sampled invocations and in its own: twice the share it stands for).
+void Sampler::redirectCalls(Function &Twin, const DenseMap<Function *, Function *> &Twins,
+                            const SetVector<Function *> &Roots) {
   for (BasicBlock &BB : Twin)
     for (Instruction &I : BB) {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
         continue;
       Value *Called = CB->getCalledOperand();
-      auto It = Twins.find(dyn_cast<Function>(Called->stripPointerCasts()));
-      if (It == Twins.end())
+      auto *Callee = dyn_cast<Function>(Called->stripPointerCasts());
+      auto It = Twins.find(Callee);
+      if (It == Twins.end() || Roots.count(Callee))
         continue;
       CB->setCalledOperand(ConstantExpr::getPointerCast(It->second, Called->getType()));
     }
@@ -658,7 +664,7 @@ bool Sampler::run() {
 
   DenseMap<Function *, bool> Useful; // instruments a loop, or calls a copy that does
   for (auto &[F, T] : Twins) {
-    redirectCalls(*T, Twins);
+    redirectCalls(*T, Twins, Roots);
     // Collect headers first: instrumenting a loop changes the CFG, so each
     // loop is found again in a fresh LoopInfo.
     SmallVector<BasicBlock *, 8> Headers;

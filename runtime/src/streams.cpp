@@ -126,13 +126,19 @@ bool ThreadSampler::beginInvocation(std::int64_t *Countdown) {
   // Counted, not timed: every thread of a team makes the same decision for
   // the same invocation, so its threads' samples can be compared (shared or
   // private) and its footprint is the whole team's.
-  *Countdown = std::int64_t(std::min<std::uint64_t>(Cfg.Invocations, INT64_MAX));
-  bool Seen = NumRoots == RootSlots;
-  for (std::size_t I = 0; I < NumRoots && !Seen; ++I)
-    Seen = Roots[I] == Countdown;
-  if (!Seen)
-    Roots[NumRoots++] = Countdown;
-  LoopPeriod = Seen ? Cfg.densePeriod() : Cfg.Period;
+  RootSampled *R = nullptr;
+  for (std::size_t I = 0; I < NumRoots && !R; ++I)
+    if (Roots[I].Root == Countdown)
+      R = &Roots[I];
+  if (!R && NumRoots < RootSlots) {
+    R = &Roots[NumRoots++];
+    R->Root = Countdown;
+  }
+  // Without a slot (more roots than RootSlots): the sparsest schedule.
+  std::uint64_t K = R ? ++R->Invocations : Cfg.Invocations;
+  std::uint64_t StandsFor = std::min<std::uint64_t>(K, Cfg.Invocations);
+  *Countdown = std::int64_t(std::min<std::uint64_t>(StandsFor, INT64_MAX));
+  LoopPeriod = std::max<std::uint64_t>(Cfg.Period / StandsFor, 1);
   return true;
 }
 

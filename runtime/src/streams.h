@@ -107,11 +107,6 @@ struct Config {
   /// One invocation in this many of a function that parallel code starts in
   /// runs in its sampling copy (1: every invocation).
   std::uint64_t Invocations = 16;
-  /// The period loops aim at in a sampled invocation that stands for
-  /// Invocations: as many samples as Period asks of them all.
-  std::uint64_t densePeriod() const {
-    return Period / Invocations ? Period / Invocations : 1;
-  }
   /// Two address ranges of one site further apart than this are separate
   /// allocations, not one array seen through sparse samples: no array spans
   /// more than the machine's memory (set from it by fromEnvironment).
@@ -189,10 +184,12 @@ public:
   /// A root's countdown ran out (the entry of an outlined region body or a
   /// function with an orphaned worksharing construct): returns whether this
   /// invocation runs in the sampling copy, and sets \p Countdown to the
-  /// invocations to run plain next. The loops of a root's first sampled
-  /// invocation in this thread aim at Period (a root run once, like
-  /// XSBench's single region, is sampled as before); those of the later
-  /// ones, each of which stands for Invocations, at Period / Invocations.
+  /// invocations to run plain next. The k-th sampled invocation of a root in
+  /// a thread stands for min(k, Invocations) invocations (itself and those
+  /// skipped after it: 1, 2, 4, 7, 11, ... are sampled), and its loops aim
+  /// at Period divided by that, so the run takes about the samples it took
+  /// when every invocation was sampled, and a root run once or a few times
+  /// is sampled as before.
   bool beginInvocation(std::int64_t *Countdown);
   /// A loop's countdown ran out. Returns the burst length to run
   /// instrumented (0: run the loop plain; Control: run it plain and report
@@ -247,7 +244,11 @@ private:
   /// What the loops aim at now (see beginInvocation); Period for objects
   /// that sample every invocation (built before the sampling copies).
   std::uint64_t LoopPeriod;
-  const std::int64_t *Roots[RootSlots] = {}; ///< roots sampled before, by countdown
+  struct RootSampled {
+    const std::int64_t *Root = nullptr; ///< the root's countdown: its identity
+    std::uint64_t Invocations = 0;      ///< sampled so far in this thread
+  };
+  RootSampled Roots[RootSlots] = {};
   std::size_t NumRoots = 0;
   bool Active = false; ///< between beginBurst and endExecution
   bool Clone = false;  ///< between beginBurst and stopBurst/endExecution

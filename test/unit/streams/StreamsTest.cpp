@@ -140,26 +140,33 @@ TEST(StreamsConfig, DefaultsAndKnobs) {
   unsetenv("PHASEPROBE_SAMPLE_BURST");
 }
 
-TEST(StreamsSampler, LaterSampledInvocationsStandForTheSkippedOnes) {
+TEST(StreamsSampler, SampledInvocationsStandForTheSkippedOnes) {
   ThreadSampler S{Config()};
   std::int64_t Root = 0, Other = 0;
   Loop L;
-  auto Short = [&] {
+  auto Short = [&] { // a short loop, run whole in its clone, then the control
     L.Countdown = 1;
     L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}}, 10);
-    L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}}, 10); // the control
+    L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}}, 10);
     return L.Countdown;
   };
-  // A root's first sampled invocation: loops aim at Period, as in a program
-  // whose region runs once.
+  // A root's first sampled invocation stands for itself: the next one is
+  // sampled too, and the loops aim at Period, as in a program whose region
+  // runs once.
   ASSERT_TRUE(S.beginInvocation(&Root));
-  EXPECT_EQ(Root, 16);
+  EXPECT_EQ(Root, 1);
   EXPECT_EQ(Short(), 999);
-  // Its next sampled one stands for 16 invocations: 1000 / 16.
+  // The second stands for two (itself and the one skipped after it).
   ASSERT_TRUE(S.beginInvocation(&Root));
-  EXPECT_EQ(Short(), 61);
-  // Another root's first: Period again.
+  EXPECT_EQ(Root, 2);
+  EXPECT_EQ(Short(), 499);
+  for (int K = 3; K <= 20; ++K)
+    ASSERT_TRUE(S.beginInvocation(&Root));
+  EXPECT_EQ(Root, 16); // from the 16th on: one in Invocations
+  EXPECT_EQ(Short(), 61); // 1000 / 16
+  // Another root starts over.
   ASSERT_TRUE(S.beginInvocation(&Other));
+  EXPECT_EQ(Other, 1);
   EXPECT_EQ(Short(), 999);
 
   Config Off;
@@ -168,10 +175,6 @@ TEST(StreamsSampler, LaterSampledInvocationsStandForTheSkippedOnes) {
   std::int64_t Cd = 0;
   EXPECT_FALSE(T.beginInvocation(&Cd));
   EXPECT_EQ(Cd, INT64_MAX);
-
-  Config C;
-  C.Period = 10;
-  EXPECT_EQ(C.densePeriod(), 1u); // never below one: every execution
 }
 
 TEST(StreamsSampler, OffNeverSamplesAgain) {
