@@ -1,7 +1,20 @@
 //===- StreamSampling.cpp - Memory-stream sampling pass -------------------===//
 //
-// What one innermost loop L becomes (raw clang IR keeps locals in allocas, so
-// only the loop's blocks need cloning and no SSA value crosses into them):
+// Every function that parallel code runs (outlined region bodies and
+// functions with orphaned worksharing constructs, the *roots*, and the
+// functions of the TU they call) gets a sampling copy, F.ppsampled. The
+// program's own F stays as clang made it, so the optimizer treats it as in
+// the plain build; only a root's entry changes:
+//
+//   entry:      if (--invocations[F] > 0) goto body          ; likely
+//               if (__phaseprobe_invocation_begin(&invocations[F]))
+//                 return F.ppsampled(args...)                 ; noinline
+//   body:       F, unchanged
+//
+// In a copy, direct calls to functions with a copy call the copy (other
+// roots excepted: they decide for themselves), and each innermost loop L,
+// with raw clang IR keeping locals in allocas so that only the loop's
+// blocks need cloning and no SSA value crosses into them, becomes:
 //
 //   preheader:  sampled = 0; trip = 0
 //               if (--countdown[L] > 0) goto header          ; likely
@@ -23,9 +36,14 @@
 // sampling off too). Such an execution is shorter than a burst anyway.
 //   each exit:  if (sampled) __phaseprobe_burst_end(&countdown[L], trip)
 //
-// countdown[L] is an internal thread-local i64 per loop, starting at 1 so the
-// first execution of a loop in every thread is sampled; the runtime sets how
-// many executions to skip next (one instrumented iteration in a period).
+// invocations[F] and countdown[L] are internal thread-local i64s, starting
+// at 1 so the first invocation of a root and the first execution of a loop
+// in every thread are sampled; the runtime sets how many to skip next
+// (runtime/src/streams.h: ThreadSampler::beginInvocation, endExecution).
+// Functions that cannot be entered through a copy (varargs, naked,
+// returns_twice, inalloca/preallocated/swifterror arguments, blocks whose
+// address is taken) are not sampled; copies that sample nothing are
+// dropped.
 // Loads and stores whose address is a stack slot (locals, which mem2reg puts
 // in registers) are not sampled. Loops whose values are used after the loop
 // or whose header has PHIs (clang's raw IR has neither) are left alone, as
