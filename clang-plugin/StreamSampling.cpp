@@ -680,8 +680,13 @@ bool Sampler::run() {
   if (Twins.empty())
     return false;
 
+  // In Code's order, not the map's: countdown and site numbering must not
+  // depend on pointer values (the same source gives the same object).
   DenseMap<Function *, bool> Useful; // instruments a loop, or calls a copy that does
-  for (auto &[F, T] : Twins) {
+  for (Function *F : Code) {
+    Function *T = Twins.lookup(F);
+    if (!T)
+      continue;
     redirectCalls(*T, Twins, Roots);
     // Collect headers first: instrumenting a loop changes the CFG, so each
     // loop is found again in a fresh LoopInfo.
@@ -712,16 +717,17 @@ bool Sampler::run() {
     }
   }
   // Copies with nothing to sample go; calls to them go back to the original.
-  for (auto &[F, T] : Twins)
-    if (!Useful[T]) {
+  for (Function *F : Code) {
+    Function *T = Twins.lookup(F);
+    if (T && !Useful[T]) {
       T->replaceAllUsesWith(ConstantExpr::getPointerCast(F, T->getType()));
       T->eraseFromParent();
+      Twins.erase(F);
     }
-  for (Function *R : Roots) {
-    Function *T = Twins.lookup(R);
-    if (T && Useful.lookup(T))
-      enterTwinSometimes(*R, *T);
   }
+  for (Function *R : Roots)
+    if (Function *T = Twins.lookup(R))
+      enterTwinSometimes(*R, *T);
   return true;
 }
 
