@@ -104,8 +104,9 @@ struct Config {
   bool Enabled = true;         ///< PHASEPROBE_SAMPLING=off clears it
   std::uint64_t Period = 1000; ///< aim: one iteration in Period is sampled
   std::uint32_t Burst = 128;   ///< iterations per burst
-  /// One invocation in this many of a function that parallel code starts in
-  /// runs in its sampling copy (1: every invocation).
+  /// At most one invocation in this many of a function that parallel code
+  /// starts in runs in its sampling copy (see beginInvocation; 1: every
+  /// invocation).
   std::uint64_t Invocations = 16;
   /// Two address ranges of one site further apart than this are separate
   /// allocations, not one array seen through sparse samples: no array spans
@@ -117,7 +118,8 @@ struct Config {
   /// site's): the extrapolation is cut back to the mapped extent.
   bool (*IsMapped)(std::uintptr_t Addr) = nullptr;
   /// Reads PHASEPROBE_SAMPLING, PHASEPROBE_SAMPLE_PERIOD and
-  /// PHASEPROBE_SAMPLE_BURST and PHASEPROBE_SAMPLE_INVOCATIONS. A malformed value keeps the default and is
+  /// PHASEPROBE_SAMPLE_BURST and PHASEPROBE_SAMPLE_INVOCATIONS. A malformed
+  /// value keeps the default and is
   /// described in \p Warning (one line; empty when all is well).
   static Config fromEnvironment(char *Warning, std::size_t Cap);
 };
@@ -220,7 +222,7 @@ public:
   static constexpr std::size_t MaxTouched = 256; ///< sites per execution
   static constexpr std::uint32_t Control = PHASEPROBE_BURST_CONTROL; ///< the ABI's answer
   static constexpr std::size_t LoopSlots = 1024; ///< loops with a clean time
-  static constexpr std::size_t RootSlots = 256;  ///< roots told apart (more: as seen)
+  static constexpr std::size_t RootSlots = 256;  ///< roots counted apart (more: sparsest schedule)
 
 private:
   SiteRecord *lookup(const SiteDesc *Site);
