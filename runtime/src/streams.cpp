@@ -134,9 +134,13 @@ bool ThreadSampler::beginInvocation(std::int64_t *Countdown) {
     R = &Roots[NumRoots++];
     R->Root = Countdown;
   }
-  // Without a slot (more roots than RootSlots): the sparsest schedule.
-  std::uint64_t K = R ? ++R->Invocations : Cfg.Invocations;
-  std::uint64_t StandsFor = std::min<std::uint64_t>(K, Cfg.Invocations);
+  // The first FullInvocations are sampled as before the copies (a root run a
+  // few times, like a uB kernel's timed repetitions, keeps its coverage);
+  // then the gaps widen to Invocations. Without a slot (more roots than
+  // RootSlots): the sparsest schedule.
+  std::uint64_t K = R ? ++R->Invocations : FullInvocations + Cfg.Invocations;
+  std::uint64_t StandsFor =
+      K <= FullInvocations ? 1 : std::min<std::uint64_t>(K - FullInvocations + 1, Cfg.Invocations);
   *Countdown = std::int64_t(std::min<std::uint64_t>(StandsFor, INT64_MAX));
   LoopPeriod = std::max<std::uint64_t>(Cfg.Period / StandsFor, 1);
   return true;

@@ -186,12 +186,13 @@ public:
   /// A root's countdown ran out (the entry of an outlined region body or a
   /// function with an orphaned worksharing construct): returns whether this
   /// invocation runs in the sampling copy, and sets \p Countdown to the
-  /// invocations to run plain next. The k-th sampled invocation of a root in
-  /// a thread stands for min(k, Invocations) invocations (itself and those
-  /// skipped after it: 1, 2, 4, 7, 11, ... are sampled), and its loops aim
-  /// at Period divided by that, so the run takes about the samples it took
-  /// when every invocation was sampled, and a root run once or a few times
-  /// is sampled as before.
+  /// invocations to run plain next. A root's first FullInvocations
+  /// invocations in a thread are sampled; after them, the k-th sampled one
+  /// stands for min(k - FullInvocations + 1, Invocations) invocations
+  /// (itself and those skipped after it: 1, 2, 3, 4, 5, 7, 10, 14, 19, ...
+  /// are sampled), and its loops aim at Period divided by that, so the run
+  /// takes about the samples it took when every invocation was sampled, and
+  /// a root run a few times is sampled as before.
   bool beginInvocation(std::int64_t *Countdown);
   /// A loop's countdown ran out. Returns the burst length to run
   /// instrumented (0: run the loop plain; Control: run it plain and report
@@ -223,6 +224,7 @@ public:
   static constexpr std::uint32_t Control = PHASEPROBE_BURST_CONTROL; ///< the ABI's answer
   static constexpr std::size_t LoopSlots = 1024; ///< loops with a clean time
   static constexpr std::size_t RootSlots = 256;  ///< roots counted apart (more: sparsest schedule)
+  static constexpr std::uint64_t FullInvocations = 4; ///< sampled before the gaps widen
 
 private:
   SiteRecord *lookup(const SiteDesc *Site);

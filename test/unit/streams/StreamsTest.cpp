@@ -150,17 +150,18 @@ TEST(StreamsSampler, SampledInvocationsStandForTheSkippedOnes) {
     L.run(S, {0, 0}, {{&LoadD, [](auto I) { return Base + 8 * I; }}}, 10);
     return L.Countdown;
   };
-  // A root's first sampled invocation stands for itself: the next one is
-  // sampled too, and the loops aim at Period, as in a program whose region
-  // runs once.
-  ASSERT_TRUE(S.beginInvocation(&Root));
-  EXPECT_EQ(Root, 1);
-  EXPECT_EQ(Short(), 999);
-  // The second stands for two (itself and the one skipped after it).
+  // A root's first four invocations are all sampled, their loops aiming at
+  // Period, as in a program whose region runs a few times.
+  for (int K = 1; K <= 4; ++K) {
+    ASSERT_TRUE(S.beginInvocation(&Root));
+    EXPECT_EQ(Root, 1);
+    EXPECT_EQ(Short(), 999);
+  }
+  // The fifth stands for two (itself and the one skipped after it).
   ASSERT_TRUE(S.beginInvocation(&Root));
   EXPECT_EQ(Root, 2);
   EXPECT_EQ(Short(), 499);
-  for (int K = 3; K <= 20; ++K)
+  for (int K = 6; K <= 30; ++K)
     ASSERT_TRUE(S.beginInvocation(&Root));
   EXPECT_EQ(Root, 16); // from the 16th on: one in Invocations
   EXPECT_EQ(Short(), 61); // 1000 / 16
