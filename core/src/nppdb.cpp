@@ -364,15 +364,24 @@ static std::unique_ptr<Nppdb> openWith(const std::string &Path, Nppdb::Mode M,
   // Concurrent `ubench run` processes queue on the lock rather than fail.
   sqlite3_busy_timeout(I->Db, 60000);
 
-  // The first read of the header tells a non-database file apart.
-  std::int64_t AppId = I->pragmaInt("application_id");
-  std::int64_t Version = I->pragmaInt("user_version");
-  std::int64_t Tables = 0;
-  {
+  // The first read of the header tells a non-database file apart. One read
+  // transaction, so that the three reads see one state: read apart, a
+  // process creating the database beside this one could commit between
+  // them (application_id still 0, tables already there: "not an NPPDB";
+  // seen once in Run_concurrent_exec.test).
+  std::int64_t AppId = 0, Version = 0, Tables = 0;
+  I->exec("BEGIN");
+  try {
+    AppId = I->pragmaInt("application_id");
+    Version = I->pragmaInt("user_version");
     Stmt S = I->prepare("SELECT count(*) FROM sqlite_master");
     if (S.step())
       Tables = S.i64(0);
+  } catch (...) {
+    sqlite3_exec(I->Db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
   }
+  I->exec("COMMIT");
   bool Empty = AppId == 0 && Version == 0 && Tables == 0;
   if (Empty) {
     if (M == Mode::ReadOnly)
