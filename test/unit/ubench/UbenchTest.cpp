@@ -249,7 +249,11 @@ TEST(Runner, DeclaresTheTuplesItWalks) {
   EXPECT_EQ(Padded.params.at("work"), "64");
   EXPECT_EQ(formatStreams(Padded.streams), formatStreams(Plain.streams));
   EXPECT_EQ(std::fmod(*Padded.iterations, 64 * 1024 / 8), 0); // whole sweeps, as unpadded
-  EXPECT_GT(Padded.tpiUs, 5 * Plain.tpiUs);
+  // The fastest repetitions: a 64 KiB sweep takes microseconds, and one
+  // descheduling on a loaded machine made the plain median 800x its usual
+  // value (seen under ctest -j2 beside the uB lit tests).
+  ASSERT_TRUE(Padded.tpiStats && Plain.tpiStats);
+  EXPECT_GT(Padded.tpiStats->min, 5 * Plain.tpiStats->min);
   C.def = findUBench("cfma");
   C.footprintKiB = {4};
   EXPECT_NE(R.measure(C, Pol, P).find("compute kernels take no padding"), std::string::npos);
