@@ -1,4 +1,4 @@
-//===- CounterTbaa.cpp - Type-based alias tag for phaseprobe's counters ---===//
+//===- CounterTbaa.cpp - phaseprobe's counters, with their own alias tag --===//
 #include "CounterTbaa.h"
 
 #include "llvm/IR/Constants.h"
@@ -49,9 +49,15 @@ MDNode *counterTbaaTag(Module &M) {
   return B.createTBAAStructTagNode(Counter, Counter, 0);
 }
 
-void tagCounterAccess(Instruction *I, MDNode *Tag) {
-  if (I && Tag)
-    I->setMetadata(LLVMContext::MD_tbaa, Tag);
+Value *addToCounter(IRBuilder<> &B, Value *Counter, Value *Delta, MDNode *Tag) {
+  LoadInst *Was = B.CreateLoad(Delta->getType(), Counter);
+  Value *Now = B.CreateAdd(Was, Delta);
+  StoreInst *St = B.CreateStore(Now, Counter);
+  if (Tag) {
+    Was->setMetadata(LLVMContext::MD_tbaa, Tag);
+    St->setMetadata(LLVMContext::MD_tbaa, Tag);
+  }
+  return Now;
 }
 
 } // namespace phaseprobe

@@ -1,4 +1,4 @@
-//===- CounterTbaa.h - Type-based alias tag for phaseprobe's counters -*- C++ -*-===//
+//===- CounterTbaa.h - phaseprobe's counters, updated with their own alias tag -*- C++ -*-===//
 //
 // phaseprobe's thread-local counters (iterations, barriers, sampling
 // countdowns) are updated inside the program's loops. Untagged, such an i64
@@ -11,8 +11,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "llvm/IR/IRBuilder.h"
+
 namespace llvm {
-class Instruction;
 class MDNode;
 class Module;
 } // namespace llvm
@@ -24,7 +25,10 @@ namespace phaseprobe {
 /// or null when the module has no type-based alias information (-O0).
 llvm::MDNode *counterTbaaTag(llvm::Module &M);
 
-/// Tags \p I (a load or store of a counter) with \p Tag when there is one.
-void tagCounterAccess(llvm::Instruction *I, llvm::MDNode *Tag);
+/// Adds \p Delta to the i64 counter at \p Counter at \p B's insertion
+/// point (load, add, store, both accesses tagged with \p Tag when there is
+/// one); returns the new value.
+llvm::Value *addToCounter(llvm::IRBuilder<> &B, llvm::Value *Counter, llvm::Value *Delta,
+                          llvm::MDNode *Tag);
 
 } // namespace phaseprobe

@@ -369,10 +369,7 @@ void Instrumenter::flushBefore(Instruction *I) {
     return;
   Type *I64 = Type::getInt64Ty(Ctx);
   IRBuilder<> B(I);
-  Value *Local = B.CreateLoad(I64, It->second);
-  LoadInst *Tls = B.CreateLoad(I64, TlsIterations);
-  tagCounterAccess(Tls, CounterTag);
-  tagCounterAccess(B.CreateStore(B.CreateAdd(Tls, Local), TlsIterations), CounterTag);
+  addToCounter(B, TlsIterations, B.CreateLoad(I64, It->second), CounterTag);
   B.CreateStore(ConstantInt::get(I64, 0), It->second);
 }
 
@@ -608,11 +605,7 @@ bool Instrumenter::run() {
       break;
     case Role::Barrier: {
       IRBuilder<> B(C.Call);
-      LoadInst *Crossed = B.CreateLoad(I64, TlsBarriers);
-      tagCounterAccess(Crossed, CounterTag);
-      tagCounterAccess(
-          B.CreateStore(B.CreateAdd(Crossed, ConstantInt::get(I64, 1)), TlsBarriers),
-          CounterTag);
+      addToCounter(B, TlsBarriers, ConstantInt::get(I64, 1), CounterTag);
       break;
     }
     default:

@@ -518,10 +518,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     IRBuilder<> B(Old);
     B.CreateStore(ConstantInt::getFalse(Ctx), Sampled);
     B.CreateStore(B.CreateLoad(I64, Counter), Start);
-    LoadInst *Was = B.CreateLoad(I64, Countdown);
-    tagCounterAccess(Was, CounterTag);
-    Value *Left = B.CreateSub(Was, ConstantInt::get(I64, 1));
-    tagCounterAccess(B.CreateStore(Left, Countdown), CounterTag);
+    Value *Left = addToCounter(B, Countdown, ConstantInt::get(I64, -1), CounterTag);
     B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I64, 0)), Header, Trigger,
                    MDBuilder(Ctx).createBranchWeights(1000, 1));
     Old->eraseFromParent();
@@ -610,10 +607,7 @@ void Sampler::enterTwinSometimes(Function &Root, Function &Twin) {
 
   Entry.getTerminator()->eraseFromParent();
   IRBuilder<> B(&Entry);
-  LoadInst *Was = B.CreateLoad(I64, Countdown);
-  tagCounterAccess(Was, CounterTag);
-  Value *Left = B.CreateSub(Was, ConstantInt::get(I64, 1));
-  tagCounterAccess(B.CreateStore(Left, Countdown), CounterTag);
+  Value *Left = addToCounter(B, Countdown, ConstantInt::get(I64, -1), CounterTag);
   B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I64, 0)), Body, Ask,
                  MDBuilder(Ctx).createBranchWeights(1000, 1));
   IRBuilder<> AB(Ask);

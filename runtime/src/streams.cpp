@@ -141,7 +141,7 @@ bool ThreadSampler::beginInvocation(std::int64_t *Countdown) {
   std::uint64_t K = R ? ++R->Invocations : FullInvocations + Cfg.Invocations;
   std::uint64_t StandsFor =
       K <= FullInvocations ? 1 : std::min<std::uint64_t>(K - FullInvocations + 1, Cfg.Invocations);
-  *Countdown = std::int64_t(std::min<std::uint64_t>(StandsFor, INT64_MAX));
+  *Countdown = std::int64_t(StandsFor); // at most Invocations <= 2^40
   LoopPeriod = std::max<std::uint64_t>(Cfg.Period / StandsFor, 1);
   return true;
 }
