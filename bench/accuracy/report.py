@@ -64,6 +64,24 @@ def spread(reps):
     return (max(reps) - min(reps)) / med * 100.0 if med > 0 else 0.0
 
 
+def sibling_errors(reps):
+    """|error| in % of each repetition against the median of the others.
+
+    The error a perfect estimate of one row would show against a single
+    measurement of it, on this machine at that time: the noise floor the
+    estimates' errors are read against. Rows with fewer than 3 repetitions
+    give nothing (the median of one other is one sample, not a centre).
+    """
+    if not reps or len(reps) < 3:
+        return []
+    out = []
+    for k, rep in enumerate(reps):
+        others = statistics.median(reps[:k] + reps[k + 1:])
+        if others > 0:
+            out.append(abs(rep - others) / others * 100.0)
+    return out
+
+
 def derive(doc):
     """Fills error_pct, ranks, ranking verdicts and the summary in place.
 
@@ -80,6 +98,7 @@ def derive(doc):
     all_err, all_phase_err, all_alt, all_phase_alt = [], [], [], []
     unwarned_err, unwarned_alt, warned = [], [], 0
     inside_n, inside_alt_n = [0, 0], [0, 0]  # estimates inside their rows' range, rows with both
+    sibling_errs = []  # every plain repetition against its siblings' median
     alt_ok_all = True
     strict_ok_all, dist_ok_all = True, True
     for a in doc.get("apps", []):
@@ -90,6 +109,7 @@ def derive(doc):
             r["spread_pct"] = spread(r.get("measured_reps") or [])
             r["inside_reps"] = inside(r.get("estimated_s"), r.get("measured_reps"))
             r["inside_reps_alt"] = inside(r.get("estimated_alt_s"), r.get("measured_reps"))
+            sibling_errs += sibling_errors(list(r.get("measured_reps") or []))
         est_rank = ranks([r.get("estimated_s") if r.get("measured_s") is not None else None
                           for r in rows])
         meas_rank = ranks([r.get("measured_s") if r.get("estimated_s") is not None else None
@@ -172,6 +192,9 @@ def derive(doc):
         "thread_branch_rows": warned,
         "program_unwarned": summary_of(unwarned_err),
         "program_alt_unwarned": summary_of(unwarned_alt),
+        # The machine's own noise in the same units: one plain repetition
+        # against the median of the other repetitions of its row.
+        "noise": summary_of(sibling_errs),
     }
     return doc
 
@@ -330,6 +353,11 @@ def render_text(doc):
                    "%d of %d estimates%s" % (ins["inside"], ins["n"],
                                              "; est.%s %d of %d" % (alt_label, ins_alt["inside"], ins_alt["n"])
                                              if ins_alt.get("n") else ""))
+    nz = s.get("noise") or {}
+    if nz.get("n"):
+        out.append("   noise floor: one plain repetition against the median of the others of its row: "
+                   "median %s%%, max %s%% (%d repetitions)" % (
+                       fmt(nz.get("median_abs_pct"), "%.1f"), fmt(nz.get("max_abs_pct"), "%.1f"), nz["n"]))
     if s.get("thread_branch_rows"):
         pu, pau = s.get("program_unwarned", {}), s.get("program_alt_unwarned", {})
         out.append("   without the %d estimates warned of code that branches on the thread count: "
@@ -454,7 +482,11 @@ def render_html(doc):
                "<th>max |error| %</th></tr>")
     for name, d in (("program estimates", pr), ("phase estimates", s.get("phases", {})),
                     ("program estimates, est. " + alt_label, s.get("program_alt", {})),
-                    ("phase estimates, est. " + alt_label, s.get("phases_alt", {}))):
+                    ("phase estimates, est. " + alt_label, s.get("phases_alt", {})),
+                    ("noise floor: one plain repetition vs the median of its row's others",
+                     s.get("noise") or {})):
+        if d is s.get("noise") and not d.get("n"):
+            continue  # data of runs made before it was computed
         out.append("<tr><td>%s</td><td>%d</td><td>%s</td><td>%s</td></tr>" % (
             name, d.get("n", 0), fmt(d.get("median_abs_pct"), "%.1f"), fmt(d.get("max_abs_pct"), "%.1f")))
     out.append("</table><p>Goals: median &le; 5%%, max &le; 10%%. Ranking right in every case: %s (strict), "

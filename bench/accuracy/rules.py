@@ -228,6 +228,11 @@ def main():
         if inside.get(label, {}).get("n"):
             print("%-14s inside the measured range (fastest..slowest repetition): %d of %d" % (
                 label, inside[label]["inside"], inside[label]["n"]))
+    nz = report.derive(json.loads(json.dumps(data)))["summary"]["noise"]
+    if nz["n"]:
+        print("noise floor: one plain repetition against the median of the others of its row: "
+              "median %.1f%%, max %.1f%% (%d repetitions)" % (nz["median_abs_pct"], nz["max_abs_pct"],
+                                                                nz["n"]))
     if warned_rows:
         print("(unwarned: without the %d estimates phaseprobe-estimate warned of code that branches "
               "on the thread count)" % len(warned_rows))
