@@ -15,13 +15,15 @@ def available():
     return shutil.which("valgrind") is not None
 
 
-def count(exe, args, env):
-    """Instructions executed by `exe args` (all threads), or exits with a message."""
+def count(exe, args, env, ok=(0,), cwd=None):
+    """Instructions executed by `exe args` (all threads), or exits with a
+    message. ok: the program's exit codes that mean success (valgrind exits
+    with the program's code)."""
     with tempfile.TemporaryDirectory(prefix="pp-cg-") as d:
         proc = subprocess.run(["valgrind", "--tool=callgrind",
                                "--callgrind-out-file=" + os.path.join(d, "cg.out"), exe] + list(args),
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if proc.returncode != 0:
+                              env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if proc.returncode not in ok:
         sys.exit("valgrind %s %s failed with exit code %d" % (exe, " ".join(args), proc.returncode))
     for line in proc.stderr.splitlines():
         if "Collected :" in line:

@@ -50,6 +50,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import provenance  # noqa: E402  (bench/provenance.py)
 import report  # noqa: E402
+from apps import InputError, expand_args, load_apps, ok_codes, parse_ok_exit  # noqa: E402  (bench/apps.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -59,10 +60,6 @@ SRC_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 # small so that the whole default run fits ~10 minutes on a 2-core box; pass
 # --size NAME=ARGS1,ARGS2 for larger ones on a quiet machine.
 EXAMPLES = {"mm": ["500", "700"], "nbody": ["2048 8", "4096 4"], "bt": ["32 10", "40 10"]}
-
-
-class InputError(Exception):
-    """Bad usage or input: exit 2."""
 
 
 class WorkError(Exception):
@@ -112,36 +109,6 @@ def default_configs():
         specs.append("%dt:%d:cores:spread" % (n, n))
         specs.append("%dt-1core:%d:{0}:close" % (n, n))
     return [parse_config(s) for s in specs]
-
-
-def parse_app(spec):
-    """NAME=PATH[:ARGS]. PATH is a C/C++ source file (built here, both ways)
-    or a directory holding executables 'instr' and 'plain' (prebuilt, e.g. by
-    prepare_apps.sh). ARGS is one shell-quoted argument string; '{threads}'
-    in it becomes the configuration's thread count. Repeating a NAME with other
-    ARGS (or another PATH) adds a workload of the same application."""
-    if "=" not in spec:
-        raise InputError("--app %r: expected NAME=PATH[:ARGS]" % spec)
-    name, rest = spec.split("=", 1)
-    if not re.fullmatch(r"[A-Za-z0-9._-]+", name):
-        raise InputError("--app %r: NAME may only hold letters, digits, '.', '_', '-'" % spec)
-    path, _, args = rest.partition(":")
-    path = os.path.abspath(os.path.expanduser(path))
-    if not os.path.exists(path):
-        raise InputError("--app %r: %s: no such file or directory" % (spec, path))
-    if os.path.isdir(path):
-        for exe in ("instr", "plain"):
-            if not os.access(os.path.join(path, exe), os.X_OK):
-                raise InputError("--app %r: %s: directory lacks the executable '%s' "
-                                 "(give a source file, or a folder with 'instr' and 'plain')" % (spec, path, exe))
-    elif not path.endswith((".c", ".cc", ".cpp", ".cxx")):
-        raise InputError("--app %r: %s: not a C/C++ source nor a folder with 'instr'/'plain'" % (spec, path))
-    try:
-        argv = shlex.split(args)
-    except ValueError as ex:
-        raise InputError("--app %r: ARGS: %s" % (spec, ex))
-    workload = args.strip() or os.path.basename(path.rstrip("/"))
-    return {"app": name, "path": path, "args": argv, "workload": workload}
 
 
 # --------------------------------------------------------------------------
@@ -208,7 +175,7 @@ def build_app(build, app, work, timeout):
 
 
 def app_argv(app, cfg):
-    return [a.replace("{threads}", str(cfg["threads"])) for a in app["args"]]
+    return expand_args(app["args"], cfg["threads"])
 
 
 def db_nodes(build, db):
@@ -337,7 +304,7 @@ def base_run(args, app, base_cfg, node_of, work, raw):
     configuration; returns the workload's state for finish_workload."""
     tag = report.raw_tag(app["app"], app["workload"])
     instr, plain = build_app(args.build, app, work, args.timeout)
-    ok = (0,) + tuple(args.ok_exit.get(app["app"], ()))
+    ok = ok_codes(args.ok_exit, app["app"])
     entry = {"app": app["app"], "workload": app["workload"], "args": app["args"],
              "path": app["path"], "rows": [], "phases": [], "unmatched": [], "warnings": []}
     base_phases = os.path.join(raw, "%s.base.phases.json" % tag)
@@ -753,16 +720,7 @@ def parse_args(argv):
         raise InputError("--base-runs must be at least 1")
     if not 1 <= a.rounds <= 100:
         raise InputError("--rounds must be from 1 to 100")
-    codes = {}
-    for spec in a.ok_exit:
-        name, _, vals = spec.partition("=")
-        try:
-            codes.setdefault(name, []).extend(int(v) for v in vals.split(",") if v)
-        except ValueError:
-            raise InputError("--ok-exit %r: expected NAME=CODE[,CODE...]" % spec)
-        if not name or not vals:
-            raise InputError("--ok-exit %r: expected NAME=CODE[,CODE...]" % spec)
-    a.ok_exit = codes
+    a.ok_exit = parse_ok_exit(a.ok_exit)
     return a
 
 
@@ -811,30 +769,8 @@ def main(argv=None):
             for sz in sizes[name]:
                 apps.append({"app": name, "path": instr, "instr": instr, "plain": plain,
                              "args": shlex.split(sz), "workload": sz})
-    specs = []
-    for fname in args.apps_file:
-        try:
-            with open(fname) as f:
-                lines = f.read().splitlines()
-        except OSError as ex:
-            raise InputError("--apps-file %s: cannot read: %s" % (fname, ex.strerror))
-        for n, line in enumerate(lines, 1):
-            line = line.strip()
-            if line.startswith("--ok-exit "):
-                # An application's own success codes travel with its specs.
-                name, _, vals = line.split(None, 1)[1].partition("=")
-                try:
-                    args.ok_exit.setdefault(name, []).extend(int(v) for v in vals.split(",") if v)
-                except ValueError:
-                    raise InputError("%s:%d: expected --ok-exit NAME=CODE[,CODE...]" % (fname, n))
-            elif line and not line.startswith("#"):
-                specs.append((line, "%s:%d: " % (fname, n)))
-    specs += [(s, "") for s in args.app]
-    for s, where in specs:
-        try:
-            apps.append(parse_app(s))
-        except InputError as ex:
-            raise InputError(where + str(ex))
+    # Shared with the overhead bench (bench/apps.py).
+    apps += load_apps(args.apps_file, args.app, args.ok_exit)
     if not apps:
         raise InputError("nothing to run: no --examples and no --app")
 

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Timing-only overhead of phaseprobe's instrumentation on the examples.
+"""Timing-only overhead of phaseprobe's instrumentation on the examples and applications.
 
 For each example, the plain build (<build>/examples/<name>.plain) and the
 instrumented build (<build>/examples/<name>) run alternately, plain first,
 --runs times each, with PHASEPROBE_SAMPLING=off (timing and iteration counts
-only; --sampling on measures the default, stream-sampling run instead). Alternating puts both builds under the same background load, so their
-ratio stays meaningful on a busy machine; medians and the min..max spread are
-reported, and the overhead is median(instrumented) / median(plain) - 1.
+only; --sampling on measures the default, stream-sampling run instead); an
+application's workloads run the same way, its folder's 'plain' against its
+'instr'. Alternating puts both builds under the same background load, so
+their ratio stays meaningful on a busy machine; medians and the min..max
+spread are reported, and the overhead is median(instrumented) /
+median(plain) - 1.
 
 Prints a table headed by the machine, the commit and the command, and writes
 it to bench/results/overhead-<date>.txt (or --out). Re-run on a quiet machine
@@ -14,17 +17,34 @@ for numbers to quote:
 
     bench/overhead/run.py --build build --runs 9 --threads 4
 
+Public applications (never part of the project: fetch them, build them
+instrumented and plain with bench/accuracy/prepare_apps.sh) are measured the
+same way, from the apps file it writes (--app/--apps-file/--ok-exit as in the
+accuracy harness, bench/apps.py: NAME=DIR[:ARGS], DIR holding 'instr' and
+'plain', '{threads}' in ARGS becoming the thread count of the run);
+--examples none leaves the bundled examples out:
+
+    bench/accuracy/prepare_apps.sh --build build --out /tmp/apps \
+        --npb ~/src/NPB3.0-omp-C --npb-classes W
+    bench/overhead/run.py --build build --examples none \
+        --apps-file /tmp/apps/apps.txt --runs 9 --instructions
+
 --instructions adds the instruction counts of one run of each build under
 valgrind's callgrind: deterministic, so it shows an overhead of a few percent
 that the wall times of a noisy machine cannot resolve (it misses what costs
 time without instructions, such as cache misses). The counted runs use one
 thread: with more, libomp's spin-waiting at barriers adds a varying count.
+
+Exit 0 on success, 1 when a run failed (an exit code other than 0 or the
+application's --ok-exit codes, or an example whose output differs between
+the builds), 2 on bad usage or input (one line naming it).
 """
 import argparse
 import datetime
 import os
 import resource
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -36,6 +56,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 import instructions  # noqa: E402  (bench/instructions.py)
 import provenance  # noqa: E402  (bench/provenance.py)
+from apps import InputError, expand_args, load_apps, ok_codes, parse_ok_exit  # noqa: E402  (bench/apps.py)
 
 # (example, arguments): sized to run about a second each on a 2020 laptop core.
 # "mm 8" does almost nothing: it shows the fixed start-up + exit cost (loading
@@ -43,21 +64,85 @@ import provenance  # noqa: E402  (bench/provenance.py)
 # which a real application run of minutes amortizes.
 WORKLOADS = [("mm", ["8"]), ("mm", ["700"]), ("nbody", ["4000", "6"]), ("bt", ["64", "6"])]
 QUICK = [("mm", ["200"]), ("nbody", ["600", "2"]), ("bt", ["16", "2"])]
+EXAMPLES = ("mm", "nbody", "bt")
 
 
-def run_once(exe, args, env):
-    """Wall seconds, CPU seconds (user + sys of the child) and its stdout."""
+def run_once(exe, args, env, ok=(0,), cwd=None, app=None):
+    """Wall seconds, CPU seconds (user + sys of the child) and its stdout;
+    exits naming the program when its exit code is not in ok (app: the
+    application's name, for the hint at --ok-exit)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run([exe] + args, env=env, stdout=subprocess.PIPE,
+    proc = subprocess.run([exe] + args, env=env, cwd=cwd, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        sys.exit("run.py: %s %s failed with exit code %d: %s" % (
-            exe, " ".join(args), proc.returncode, proc.stderr.strip()))
+    if proc.returncode not in ok:
+        last = proc.stderr.strip().splitlines()
+        sys.exit("run.py: %s failed with exit code %d%s: %s%s" % (
+            " ".join([exe] + args), proc.returncode,
+            " (success: %s)" % ",".join(map(str, ok)) if ok != (0,) else "",
+            last[-1] if last else "no message on stderr",
+            " (--ok-exit %s=%d if that code means success)" % (app, proc.returncode)
+            if app and proc.returncode > 0 else ""))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return elapsed, cpu, proc.stdout
+
+
+def default_threads(env):
+    """The thread count a run with `env` gets: OMP_NUM_THREADS (its first
+    level), else libomp's default, the CPUs this process may run on."""
+    try:
+        return int(env.get("OMP_NUM_THREADS", "").split(",")[0])
+    except ValueError:
+        return len(os.sched_getaffinity(0))
+
+
+def workloads(opts):
+    """What to measure, in table order: the chosen examples, then the
+    applications. Each a dict: prog, label (the args column), args (with
+    '{threads}' still in them for an application), plain and instr (the
+    executables), ok (exit codes of success), app (True for an application),
+    fixed (the "mm 8" start-up + exit cost row). InputError on bad input,
+    before anything runs."""
+    if opts.examples == "none":
+        names = []
+    elif opts.examples == "all":
+        names = list(EXAMPLES)
+    else:
+        names = [e for e in opts.examples.split(",") if e]
+        for name in names:
+            if name not in EXAMPLES:
+                raise InputError("--examples: unknown example %r (have %s, or all, none)" % (
+                    name, ", ".join(EXAMPLES)))
+    out = []
+    # Absolute: the programs run in a scratch folder.
+    exdir = os.path.join(os.path.abspath(opts.build), "examples")
+    for name, args in (QUICK if opts.quick else WORKLOADS):
+        if name not in names:
+            continue
+        plain, instr = os.path.join(exdir, name + ".plain"), os.path.join(exdir, name)
+        for exe in (plain, instr):
+            if not os.access(exe, os.X_OK):
+                raise InputError("%s: not built (cmake --build %s --target example_%s)" % (
+                    exe, opts.build, name))
+        out.append({"prog": name, "label": " ".join(args), "args": args, "plain": plain,
+                    "instr": instr, "ok": (0,), "app": False, "fixed": (name, args) == ("mm", ["8"])})
+    ok_exit = parse_ok_exit(opts.ok_exit)
+    for app in load_apps(opts.apps_file, opts.app, ok_exit, folder_only=True):
+        label = app["workload"]
+        if not app["args"]:
+            # An argument-less workload is its folder, named NAME.CLASS by
+            # prepare_apps.sh (npb-bt.W): its class is the label.
+            prefix = app["app"] + "."
+            if label.startswith(prefix) and len(label) > len(prefix):
+                label = label[len(prefix):]
+        out.append({"prog": app["app"], "label": label, "args": app["args"],
+                    "plain": os.path.join(app["path"], "plain"), "instr": os.path.join(app["path"], "instr"),
+                    "path": app["path"], "ok": ok_codes(ok_exit, app["app"]), "app": True, "fixed": False})
+    if not out:
+        raise InputError("nothing to run: --examples %s and no --app" % opts.examples)
+    return out
 
 
 def main():
@@ -67,7 +152,19 @@ def main():
     ap.add_argument("--runs", type=int, default=7, help="runs per build (>= 5)")
     ap.add_argument("--threads", type=int, default=0,
                     help="OMP_NUM_THREADS (default: leave the runtime's default)")
-    ap.add_argument("--quick", action="store_true", help="tiny workloads (smoke test)")
+    ap.add_argument("--quick", action="store_true", help="tiny workloads of the examples (smoke test)")
+    ap.add_argument("--examples", default="all", metavar="none|all|LIST",
+                    help="bundled examples to run: all, none, or a comma list of %s (default: %%(default)s)"
+                         % ",".join(EXAMPLES))
+    ap.add_argument("--app", action="append", default=[], metavar="NAME=DIR[:ARGS]",
+                    help="an application: a folder with the executables 'instr' and 'plain' "
+                         "(bench/accuracy/prepare_apps.sh); ARGS may use {threads}; repeat NAME for "
+                         "more workloads")
+    ap.add_argument("--apps-file", action="append", default=[], metavar="FILE",
+                    help="a file of --app specs, one a line ('#' comments, '--ok-exit NAME=CODES' lines), "
+                         "as prepare_apps.sh writes")
+    ap.add_argument("--ok-exit", action="append", default=[], metavar="NAME=CODES",
+                    help="exit codes besides 0 that mean success for application NAME (comma list)")
     ap.add_argument("--out", help="result file (default: bench/results/overhead-<date>.txt)")
     ap.add_argument("--sampling", choices=("off", "on"), default="off",
                     help="PHASEPROBE_SAMPLING of the instrumented runs (default: off)")
@@ -79,41 +176,21 @@ def main():
         ap.error("--instructions needs valgrind (apt-get install valgrind)")
     if opts.runs < 5:
         ap.error("--runs must be at least 5")
-    exdir = os.path.join(opts.build, "examples")
+    work = workloads(opts)
     env = dict(os.environ, PHASEPROBE_SAMPLING=opts.sampling)
     if opts.threads:
         env["OMP_NUM_THREADS"] = str(opts.threads)
+    threads = default_threads(env)
     tmp = tempfile.mkdtemp(prefix="pp-overhead-")
     env["PHASEPROBE_OUT"] = os.path.join(tmp, "out.json")
+    try:
+        rows, counts = measure(opts, work, env, threads, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
-    rows, counts = [], []
-    for name, args in (QUICK if opts.quick else WORKLOADS):
-        plain, inst = os.path.join(exdir, name + ".plain"), os.path.join(exdir, name)
-        for exe in (plain, inst):
-            if not os.access(exe, os.X_OK):
-                sys.exit("run.py: %s: not built (cmake --build %s --target example_%s)" % (
-                    exe, opts.build, name))
-        tp, ti, cp, ci = [], [], [], []
-        out_p = out_i = None
-        run_once(plain, args, env)  # warm caches and the page cache once
-        for _ in range(opts.runs):
-            t, c, out_p = run_once(plain, args, env)
-            tp.append(t)
-            cp.append(c)
-            t, c, out_i = run_once(inst, args, env)
-            ti.append(t)
-            ci.append(c)
-        if out_p != out_i:
-            sys.exit("run.py: %s: instrumented output differs from plain" % name)
-        mp, mi = statistics.median(tp), statistics.median(ti)
-        rows.append((name, " ".join(args), mp, min(tp), max(tp), mi, min(ti), max(ti),
-                     (mi / mp - 1.0) * 100.0,
-                     (statistics.median(ci) / statistics.median(cp) - 1.0) * 100.0))
-        if opts.instructions:
-            one = dict(env, OMP_NUM_THREADS="1")
-            ip, ii = instructions.count(plain, args, one), instructions.count(inst, args, one)
-            counts.append((name, " ".join(args), ip, ii, (ii / ip - 1.0) * 100.0))
-
+    pw = max([6] + [len(w["prog"]) for w in work])
+    aw = max([10] + [len(w["label"]) for w in work])
+    uses_threads = any("{threads}" in a for w in work if w["app"] for a in w["args"])
     lines = [
         "phaseprobe %s overhead (PHASEPROBE_SAMPLING=%s), plain vs instrumented" % (
             "timing-only" if opts.sampling == "off" else "stream-sampling", opts.sampling),
@@ -123,28 +200,44 @@ def main():
         "command: %s" % " ".join(shlex.quote(a) for a in sys.argv),
         "threads: %s, runs: %d each, alternating plain/instrumented" % (
             env.get("OMP_NUM_THREADS", "default"), opts.runs),
+    ]
+    folders = [(w["prog"], w["path"]) for w in work if w["app"]]
+    for name, path in sorted(set(folders), key=folders.index):
+        lines.append("app:     %s = %s" % (name, path))
+    lines += [
         "",
-        "%-6s %-10s %10s %19s %10s %19s %9s %9s" % (
-            "prog", "args", "plain s", "plain min..max", "inst s", "inst min..max",
+        "%-*s %-*s %10s %19s %10s %19s %9s %9s" % (
+            pw, "prog", aw, "args", "plain s", "plain min..max", "inst s", "inst min..max",
             "overhead", "cpu ovh"),
     ]
-    for r in rows:
-        lines.append("%-6s %-10s %10.4f %9.4f..%-8.4f %10.4f %9.4f..%-8.4f %8.2f%% %8.2f%%" % r)
-    # The "mm 8" row is the fixed cost, not a workload: leave it out.
-    worst = max(r[8] for r in rows if not (r[0] == "mm" and r[1] == "8"))
+    for w, r in rows:
+        lines.append("%-*s %-*s %10.4f %9.4f..%-8.4f %10.4f %9.4f..%-8.4f %8.2f%% %8.2f%%" % (
+            (pw, w["prog"], aw, w["label"]) + r))
     lines.append("")
     lines.append("overhead: median wall time, instrumented / plain - 1; cpu ovh: the same"
                  " for user+sys CPU time")
-    lines.append("largest median wall-time overhead of the workloads (mm 8 = fixed start-up"
-                 " + exit cost, excluded): %.2f%% (goal: <= %s)" % (
-                     worst, "3%" if opts.sampling == "off" else "10%, target 3%"))
+    if uses_threads:
+        lines.append("{threads} in an application's args: %d in the timed runs%s" % (
+            threads, ", 1 in the counted ones" if counts else ""))
+    if any(w["app"] for w in work):
+        lines.append("outputs: the examples' must be identical in both builds; the applications'"
+                     " are not compared (they print timings), only their exit codes")
+    # The "mm 8" row is the fixed cost, not a workload: leave it out.
+    fixed = any(w["fixed"] for w in work)
+    walls = [r[6] for w, r in rows if not w["fixed"]]
+    if walls:
+        lines.append("largest median wall-time overhead of the workloads%s: %.2f%% (goal: <= %s)" % (
+            " (mm 8 = fixed start-up + exit cost, excluded)" if fixed else "", max(walls),
+            "3%" if opts.sampling == "off" else "10%, target 3%"))
     if counts:
         lines += ["", "instructions (valgrind callgrind, one run each, OMP_NUM_THREADS=1):",
-                  "%-6s %-10s %14s %14s %9s" % ("prog", "args", "plain", "inst", "overhead")]
-        for c in counts:
-            lines.append("%-6s %-10s %14d %14d %8.2f%%" % c)
-        worst_i = max(c[4] for c in counts if not (c[0] == "mm" and c[1] == "8"))
-        lines.append("largest instruction overhead of the workloads (mm 8 excluded): %.2f%%" % worst_i)
+                  "%-*s %-*s %14s %14s %9s" % (pw, "prog", aw, "args", "plain", "inst", "overhead")]
+        for w, c in counts:
+            lines.append("%-*s %-*s %14d %14d %8.2f%%" % ((pw, w["prog"], aw, w["label"]) + c))
+        ovh = [c[2] for w, c in counts if not w["fixed"]]
+        if ovh:
+            lines.append("largest instruction overhead of the workloads%s: %.2f%%" % (
+                " (mm 8 excluded)" if fixed else "", max(ovh)))
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     out = opts.out or os.path.join(
@@ -156,5 +249,45 @@ def main():
         print("written: %s" % out)
 
 
+def measure(opts, work, env, threads, tmp):
+    """Runs every workload; returns (rows, counts): (workload, timing tuple)
+    and (workload, (plain, inst, overhead %)) pairs. The programs run in tmp
+    (an application may write files where it runs)."""
+    rows, counts = [], []
+    for w in work:
+        plain, inst, ok, app = w["plain"], w["instr"], w["ok"], w["prog"] if w["app"] else None
+        args = expand_args(w["args"], threads)
+        tp, ti, cp, ci = [], [], [], []
+        out_p = out_i = None
+        run_once(plain, args, env, ok, tmp, app)  # warm caches and the page cache once
+        for _ in range(opts.runs):
+            t, c, out_p = run_once(plain, args, env, ok, tmp, app)
+            tp.append(t)
+            cp.append(c)
+            t, c, out_i = run_once(inst, args, env, ok, tmp, app)
+            ti.append(t)
+            ci.append(c)
+        # The examples print only results, which the instrumentation must not
+        # change. The applications print their own timings (and XSBench, say,
+        # a run-time-dependent rate), so their outputs always differ: for them
+        # the exit code, checked by run_once, is all that is compared.
+        if not w["app"] and out_p != out_i:
+            sys.exit("run.py: %s: instrumented output differs from plain" % w["prog"])
+        mp, mi = statistics.median(tp), statistics.median(ti)
+        rows.append((w, (mp, min(tp), max(tp), mi, min(ti), max(ti), (mi / mp - 1.0) * 100.0,
+                         (statistics.median(ci) / statistics.median(cp) - 1.0) * 100.0)))
+        if opts.instructions:
+            one = dict(env, OMP_NUM_THREADS="1")
+            args1 = expand_args(w["args"], 1)
+            ip = instructions.count(plain, args1, one, ok, tmp)
+            ii = instructions.count(inst, args1, one, ok, tmp)
+            counts.append((w, (ip, ii, (ii / ip - 1.0) * 100.0)))
+    return rows, counts
+
+
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except InputError as ex:
+        print("run.py: %s" % ex, file=sys.stderr)
+        sys.exit(2)
