@@ -99,6 +99,7 @@ def derive(doc):
     unwarned_err, unwarned_alt, warned = [], [], 0
     inside_n, inside_alt_n = [0, 0], [0, 0]  # estimates inside their rows' range, rows with both
     sibling_errs = []  # every plain repetition against its siblings' median
+    in_runs, in_runs_alt = [0, 0], [0, 0]  # measured inside the base runs' estimates, rows with them
     alt_ok_all = True
     strict_ok_all, dist_ok_all = True, True
     for a in doc.get("apps", []):
@@ -110,6 +111,11 @@ def derive(doc):
             r["inside_reps"] = inside(r.get("estimated_s"), r.get("measured_reps"))
             r["inside_reps_alt"] = inside(r.get("estimated_alt_s"), r.get("measured_reps"))
             sibling_errs += sibling_errors(list(r.get("measured_reps") or []))
+            for key, tally in (("estimated_runs_s", in_runs), ("estimated_alt_runs_s", in_runs_alt)):
+                ok = inside(r.get("measured_s"), r.get(key))
+                if ok is not None:
+                    tally[0] += int(ok)
+                    tally[1] += 1
         est_rank = ranks([r.get("estimated_s") if r.get("measured_s") is not None else None
                           for r in rows])
         meas_rank = ranks([r.get("measured_s") if r.get("estimated_s") is not None else None
@@ -195,6 +201,11 @@ def derive(doc):
         # The machine's own noise in the same units: one plain repetition
         # against the median of the other repetitions of its row.
         "noise": summary_of(sibling_errs),
+        # How often the measured time lies between the lowest and the highest
+        # estimate of the base runs taken one at a time (runs made with
+        # several base runs): the uncertainty the estimator reports, checked.
+        "measured_inside_base_runs": {"n": in_runs[1], "inside": in_runs[0]},
+        "measured_inside_base_runs_alt": {"n": in_runs_alt[1], "inside": in_runs_alt[0]},
     }
     return doc
 
@@ -358,6 +369,12 @@ def render_text(doc):
         out.append("   noise floor: one plain repetition against the median of the others of its row: "
                    "median %s%%, max %s%% (%d repetitions)" % (
                        fmt(nz.get("median_abs_pct"), "%.1f"), fmt(nz.get("max_abs_pct"), "%.1f"), nz["n"]))
+    ib, iba = s.get("measured_inside_base_runs") or {}, s.get("measured_inside_base_runs_alt") or {}
+    if ib.get("n") or iba.get("n"):
+        out.append("   measured inside the range of the base runs' own estimates (each base run alone): "
+                   "%d of %d%s" % (ib.get("inside", 0), ib.get("n", 0),
+                                   "; est.%s %d of %d" % (alt_label, iba["inside"], iba["n"])
+                                   if iba.get("n") else ""))
     if s.get("thread_branch_rows"):
         pu, pau = s.get("program_unwarned", {}), s.get("program_alt_unwarned", {})
         out.append("   without the %d estimates warned of code that branches on the thread count: "

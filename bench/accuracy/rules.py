@@ -75,7 +75,7 @@ def estimate(build, phases, db, base, cfg, base_threads, extra):
     warned = bool((doc.get("thread_branches") or {}).get("warning"))
     for n in doc["nodes"]:
         if n["node"] == cfg["node"]:
-            return n["time_s"], warned
+            return n["time_s"], warned, n.get("time_s_runs")
     fail("%s: no estimate for %s" % (phases, cfg["node"]))
 
 
@@ -117,6 +117,7 @@ def main():
     errors = {label: [] for label, _ in args.rule}
     warned_rows = set()  # (app index, row index) the estimator warned of thread-count branches
     ests = {label: {} for label, _ in args.rule}  # (app index, row index) -> estimate
+    in_runs = {label: [0, 0] for label, _ in args.rule}  # measured inside the base runs' range, rows
     lines = []
     for ai, app in enumerate(data["apps"]):
         tag = report.raw_tag(app["app"], app["workload"])
@@ -135,10 +136,13 @@ def main():
         for ri, row in enumerate(app["rows"]):
             cfg = configs[row["config"]]
             for label, extra in args.rule:
-                app_ests[(ri, label)], warned = estimate(args.build, phases, args.db, base["node"],
-                                                         cfg, base["threads"], extra)
+                app_ests[(ri, label)], warned, runs = estimate(args.build, phases, args.db, base["node"],
+                                                               cfg, base["threads"], extra)
                 if warned:
                     warned_rows.add((ai, ri))
+                if runs and args.statistic == "median":
+                    in_runs[label][0] += int(min(runs) <= row["measured_s"] <= max(runs))
+                    in_runs[label][1] += 1
         base_ri = next((ri for ri, row in enumerate(app["rows"]) if row["config"] == base["label"]),
                        None)
         if args.statistic == "paired" and base_ri is None:
@@ -228,6 +232,9 @@ def main():
         if inside.get(label, {}).get("n"):
             print("%-14s inside the measured range (fastest..slowest repetition): %d of %d" % (
                 label, inside[label]["inside"], inside[label]["n"]))
+        if in_runs[label][1]:
+            print("%-14s measured inside the range of the base runs' own estimates: %d of %d" % (
+                label, in_runs[label][0], in_runs[label][1]))
     nz = report.derive(json.loads(json.dumps(data)))["summary"]["noise"]
     if nz["n"]:
         print("noise floor: one plain repetition against the median of the others of its row: "

@@ -292,10 +292,10 @@ def profile_cv(db, node, threads, ubench, streams):
     return row[1] / row[0] * 100.0
 
 
-def node_time(est, node):
+def node_time(est, node, key="time_s"):
     for n in est.get("nodes", []):
         if n.get("node") == node:
-            return n.get("time_s")
+            return n.get(key)
     return None
 
 
@@ -550,6 +550,12 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
                "estimated_alt_s": node_time(alts[cfg["label"]], node) if alts.get(cfg["label"]) else None,
                "measured_s": statistics.median(reps[cfg["label"]]),
                "measured_reps": reps[cfg["label"]], "note": ""}
+        # Each base run's own estimate (several base runs): the range the
+        # base runs' noise leaves around the merged estimate.
+        for key, doc in (("estimated_runs_s", est), ("estimated_alt_runs_s", alts.get(cfg["label"]))):
+            runs = node_time(doc, node, "time_s_runs") if doc else None
+            if runs:
+                row[key] = runs
         nrec = next((n for n in (est or {}).get("nodes", []) if n.get("node") == node), {})
         row["uncovered_s"] = nrec.get("uncovered_s")
         if nrec.get("missing") or nrec.get("fallbacks"):

@@ -101,6 +101,12 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     J["threads"] = N.threads.size() == 1 ? ojson(N.threads[0])
                    : N.threads.empty()   ? ojson(nullptr)
                                          : ojson(N.threads);
+    if (!N.runTimesS.empty()) {
+      ojson Runs = ojson::array();
+      for (double T : N.runTimesS)
+        Runs.push_back(tidy(T));
+      J["time_s_runs"] = Runs;
+    }
     Nodes.push_back(J);
   }
   // CONTRACTS.md lists `nodes` before `coverage`.

@@ -12,10 +12,12 @@
 #include "phaseprobe/error.h"
 #include "phaseprobe/estimator.h"
 #include "phaseprobe/nppdb.h"
+#include "phaseprobe/phase_file.h"
 #include "phaseprobe/stream_notation.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 
 using namespace phaseprobe;
@@ -184,6 +186,11 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
         Notes += (Notes.empty() ? "" : "; ") + std::to_string(N.syncUnpriced) +
                  " region(s) with barriers unpriced (no bar1p/mbw1p pair)";
     }
+    if (!N.runTimesS.empty()) {
+      auto [Lo, Hi] = std::minmax_element(N.runTimesS.begin(), N.runTimesS.end());
+      Notes += (Notes.empty() ? "" : "; ") + std::string("base runs alone ") + fmt("%.4f", *Lo) +
+               "-" + fmt("%.4f", *Hi) + " s";
+    }
     std::fprintf(Out, "%4u  %s %14s %15.1f%%  %s\n", N.rank,
                  NodeCol(N.node, N.threads.empty() ? "-" : formatThreadList(N.threads)).c_str(),
                  fmt("%.4f", N.timeS).c_str(), N.relativeToBase * 100, Notes.c_str());
@@ -276,19 +283,37 @@ int main(int Argc, char **Argv) {
     MatchOptions O;
     O.pairing = In.pairing;
     O.keep = 16; // the fallbacks a node without the candidate may use
-    std::vector<PhaseMatch> M = matchPhases(In.phases, Src, In.config, In.streamKiB, O);
-    if (Relax)
-      relaxUnmatched(In.phases, Src, In.config, In.streamKiB, O, M);
-    noteMissingThreadCounts(In, M);
     NppdbTpiLookup Lookup(*In.db);
     ThreadProjection TP;
     if (ThreadsArg == "native")
       TP = ThreadProjection::native();
     else if (!ThreadsArg.empty())
       TP = ThreadProjection::fixed(unsigned(std::stoul(ThreadsArg)));
-    Estimate E =
-        estimate(In.phases, M, Lookup, In.base, Nodes, TP, *parseProjection(ProjectionArg),
-                 *parseSyncRule(SyncArg), *parseUncoveredRule(UncoveredArg));
+    auto MatchAll = [&](const PhaseFile &F) {
+      std::vector<PhaseMatch> R = matchPhases(F, Src, In.config, In.streamKiB, O);
+      if (Relax)
+        relaxUnmatched(F, Src, In.config, In.streamKiB, O, R);
+      return R;
+    };
+    auto EstimateAll = [&](const PhaseFile &F, const std::vector<PhaseMatch> &R) {
+      return estimate(F, R, Lookup, In.base, Nodes, TP, *parseProjection(ProjectionArg),
+                      *parseSyncRule(SyncArg), *parseUncoveredRule(UncoveredArg));
+    };
+    std::vector<PhaseMatch> M = MatchAll(In.phases);
+    noteMissingThreadCounts(In, M);
+    Estimate E = EstimateAll(In.phases, M);
+    // Each base run alone, through the same steps: the spread of its
+    // estimates is the uncertainty the base runs' noise leaves in the merged
+    // one (the files were read and checked by loadMatchInputs).
+    if (PhasesPaths.size() > 1)
+      for (const std::string &P : PhasesPaths) {
+        PhaseFile Run = readPhaseFile(P);
+        Estimate ER = EstimateAll(Run, MatchAll(Run));
+        for (NodeEstimate &N : E.nodes)
+          for (const NodeEstimate &NR : ER.nodes)
+            if (NR.node == N.node)
+              N.runTimesS.push_back(NR.timeS);
+      }
     nlohmann::ordered_json Doc = estimateReportJson(In, M, E);
     // Validate the baseline before writing anything.
     std::optional<CheckResult> Check;

@@ -139,6 +139,11 @@ struct NodeEstimate {
   /// (one value unless phases of different thread counts are projected
   /// differently; empty without matched phases).
   std::vector<unsigned> threads;
+  /// With several base runs: this node's estimate from each run alone
+  /// (matched and projected like the merged one), in the order the files
+  /// were given; empty with one run. Their spread is what the base runs'
+  /// noise leaves in the estimate.
+  std::vector<double> runTimesS;
 };
 
 /// Which thread count every node's profiles are looked up at.
