@@ -221,6 +221,20 @@ struct Nppdb::Impl {
     }
   }
 
+  /// Runs \p Body between \p Begin ("BEGIN" or "BEGIN IMMEDIATE") and
+  /// COMMIT; on any failure rolls back and rethrows, leaving the file as it
+  /// was. (Nppdb::transaction is the public, nestable form.)
+  template <class F> void inTransaction(const char *Begin, F &&Body) {
+    exec(Begin);
+    try {
+      Body();
+      exec("COMMIT");
+    } catch (...) {
+      sqlite3_exec(Db, "ROLLBACK", nullptr, nullptr, nullptr);
+      throw;
+    }
+  }
+
   std::int64_t pragmaInt(const char *Name) {
     Stmt S = prepare(std::string("PRAGMA ") + Name);
     return S.step() ? S.i64(0) : 0;
@@ -298,8 +312,7 @@ int Nppdb::fileSchemaVersion() const { return P->FileVersion; }
 /// transaction; a failing step leaves the file at the previous version.
 static void migrate(Nppdb::Impl &I, const NppdbMigration *Migs) {
   for (const NppdbMigration *M = Migs; M->Sql; ++M) {
-    I.exec("BEGIN IMMEDIATE");
-    try {
+    I.inTransaction("BEGIN IMMEDIATE", [&] {
       // Another process may have migrated while we waited for the lock.
       std::int64_t Now = I.pragmaInt("user_version");
       if (Now < M->To) {
@@ -311,11 +324,7 @@ static void migrate(Nppdb::Impl &I, const NppdbMigration *Migs) {
         }
         I.exec(("PRAGMA user_version = " + std::to_string(M->To)).c_str());
       }
-      I.exec("COMMIT");
-    } catch (...) {
-      sqlite3_exec(I.Db, "ROLLBACK", nullptr, nullptr, nullptr);
-      throw;
-    }
+    });
   }
 }
 
@@ -370,18 +379,13 @@ static std::unique_ptr<Nppdb> openWith(const std::string &Path, Nppdb::Mode M,
   // them (application_id still 0, tables already there: "not an NPPDB";
   // seen once in Run_concurrent_exec.test).
   std::int64_t AppId = 0, Version = 0, Tables = 0;
-  I->exec("BEGIN");
-  try {
+  I->inTransaction("BEGIN", [&] {
     AppId = I->pragmaInt("application_id");
     Version = I->pragmaInt("user_version");
     Stmt S = I->prepare("SELECT count(*) FROM sqlite_master");
     if (S.step())
       Tables = S.i64(0);
-  } catch (...) {
-    sqlite3_exec(I->Db, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
-  }
-  I->exec("COMMIT");
+  });
   bool Empty = AppId == 0 && Version == 0 && Tables == 0;
   if (Empty) {
     if (M == Mode::ReadOnly)
@@ -389,8 +393,7 @@ static std::unique_ptr<Nppdb> openWith(const std::string &Path, Nppdb::Mode M,
     // Two processes may create the same database at once: the schema is
     // created under the write lock, by whoever gets it first.
     I->exec("PRAGMA journal_mode = WAL");
-    I->exec("BEGIN IMMEDIATE");
-    try {
+    I->inTransaction("BEGIN IMMEDIATE", [&] {
       bool StillEmpty;
       {
         Stmt S = I->prepare("SELECT count(*) FROM sqlite_master");
@@ -401,11 +404,7 @@ static std::unique_ptr<Nppdb> openWith(const std::string &Path, Nppdb::Mode M,
         I->exec(("PRAGMA application_id = " + std::to_string(ApplicationId)).c_str());
         I->exec(("PRAGMA user_version = " + std::to_string(SchemaVersion)).c_str());
       }
-      I->exec("COMMIT");
-    } catch (...) {
-      sqlite3_exec(I->Db, "ROLLBACK", nullptr, nullptr, nullptr);
-      throw;
-    }
+    });
     AppId = I->pragmaInt("application_id");
     Version = I->pragmaInt("user_version");
   }
