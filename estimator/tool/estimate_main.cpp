@@ -12,7 +12,6 @@
 #include "phaseprobe/error.h"
 #include "phaseprobe/estimator.h"
 #include "phaseprobe/nppdb.h"
-#include "phaseprobe/phase_file.h"
 #include "phaseprobe/stream_notation.h"
 
 #include <CLI/CLI.hpp>
@@ -304,16 +303,14 @@ int main(int Argc, char **Argv) {
     Estimate E = EstimateAll(In.phases, M);
     // Each base run alone, through the same steps: the spread of its
     // estimates is the uncertainty the base runs' noise leaves in the merged
-    // one (the files were read and checked by loadMatchInputs).
-    if (PhasesPaths.size() > 1)
-      for (const std::string &P : PhasesPaths) {
-        PhaseFile Run = readPhaseFile(P);
-        Estimate ER = EstimateAll(Run, MatchAll(Run));
-        for (NodeEstimate &N : E.nodes)
-          for (const NodeEstimate &NR : ER.nodes)
-            if (NR.node == N.node)
-              N.runTimesS.push_back(NR.timeS);
-      }
+    // one.
+    for (const PhaseFile &Run : In.runFiles) {
+      Estimate ER = EstimateAll(Run, MatchAll(Run));
+      for (NodeEstimate &N : E.nodes)
+        for (const NodeEstimate &NR : ER.nodes)
+          if (NR.node == N.node)
+            N.runTimesS.push_back(NR.timeS);
+    }
     nlohmann::ordered_json Doc = estimateReportJson(In, M, E);
     // Validate the baseline before writing anything.
     std::optional<CheckResult> Check;

@@ -49,6 +49,8 @@ MatchInputs loadMatchInputs(const std::vector<std::string> &PhasesPaths,
     Runs.push_back(readPhaseFile(P));
   In.phases = mergePhaseRuns(Runs, PhasesPaths);
   In.runSpread = runSpread(Runs);
+  if (Runs.size() > 1)
+    In.runFiles = std::move(Runs);
   In.db = Nppdb::open(DbPath, Nppdb::Mode::ReadOnly);
   std::optional<NodeInfo> Node = In.db->node(Base);
   if (!Node) {

@@ -314,6 +314,9 @@ struct MatchInputs {
   std::string phasesPath, dbPath, base;
   PhaseFile phases; ///< several runs: merged by mergePhaseRuns
   size_t runs = 1;  ///< base runs merged into phases
+  /// Each of several runs as read, in the order given (empty for one run):
+  /// phaseprobe-estimate also estimates every run alone.
+  std::vector<PhaseFile> runFiles;
   RunSpread runSpread; ///< their program times
   std::unique_ptr<Nppdb> db;
   MatchConfig config;
