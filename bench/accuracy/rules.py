@@ -141,7 +141,7 @@ def main():
                 if warned:
                     warned_rows.add((ai, ri))
                 if runs and args.statistic == "median":
-                    in_runs[label][0] += int(min(runs) <= row["measured_s"] <= max(runs))
+                    in_runs[label][0] += int(report.inside(row["measured_s"], runs))
                     in_runs[label][1] += 1
         base_ri = next((ri for ri, row in enumerate(app["rows"]) if row["config"] == base["label"]),
                        None)

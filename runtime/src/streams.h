@@ -117,10 +117,10 @@ struct Config {
   /// go on in a straight line (it wraps, or the trip count is not the
   /// site's): the extrapolation is cut back to the mapped extent.
   bool (*IsMapped)(std::uintptr_t Addr) = nullptr;
-  /// Reads PHASEPROBE_SAMPLING, PHASEPROBE_SAMPLE_PERIOD and
+  /// Reads PHASEPROBE_SAMPLING, PHASEPROBE_SAMPLE_PERIOD,
   /// PHASEPROBE_SAMPLE_BURST and PHASEPROBE_SAMPLE_INVOCATIONS. A malformed
-  /// value keeps the default and is
-  /// described in \p Warning (one line; empty when all is well).
+  /// value keeps the default and is described in \p Warning (one line;
+  /// empty when all is well).
   static Config fromEnvironment(char *Warning, std::size_t Cap);
 };
 
