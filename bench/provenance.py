@@ -28,8 +28,9 @@ def commit(root, paths):
     try:
         rev = subprocess.check_output(["git", "-C", root, "rev-parse", "--short", "HEAD"],
                                       text=True, stderr=subprocess.DEVNULL).strip()
-        dirty = subprocess.call(["git", "-C", root, "diff", "--quiet", "HEAD", "--"] + list(paths),
-                                stderr=subprocess.DEVNULL) != 0
+        # status, not diff: a new file not yet committed is a change too.
+        dirty = subprocess.check_output(["git", "-C", root, "status", "--porcelain", "--"] + list(paths),
+                                        text=True, stderr=subprocess.DEVNULL).strip() != ""
         return rev + (" (+ uncommitted changes to %s)" % "/".join(paths) if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
