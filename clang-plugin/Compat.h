@@ -6,13 +6,15 @@
 //  - LLVM 15+: opaque pointers (pointer element types disappear; i8* becomes
 //    ptr), so typed-pointer helpers below become plain `ptr`.
 //  - LLVM 16+: clang::codegenoptions::DebugInfoKind moves to
-//    llvm::codegenoptions.
+//    llvm::codegenoptions; the memory attributes of a function
+//    (InaccessibleMemOnly, ...) become MemoryEffects.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "clang/Basic/CodeGenOptions.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/Type.h"
 
 namespace phaseprobe {
@@ -43,6 +45,25 @@ inline llvm::PointerType *pointerTo(llvm::Type *T) {
   return llvm::PointerType::getUnqual(T);
 #else
   return llvm::PointerType::getUnqual(T->getContext());
+#endif
+}
+
+/// Declares that \p F reads or writes no memory the module can name, except
+/// through its pointer arguments (whose own attributes can narrow that).
+inline void accessesOnlyOwnOrArgMemory(llvm::Function &F) {
+#if LLVM_VERSION_MAJOR < 16
+  F.addFnAttr(llvm::Attribute::InaccessibleMemOrArgMemOnly);
+#else
+  F.setMemoryEffects(llvm::MemoryEffects::inaccessibleOrArgMemOnly());
+#endif
+}
+
+/// Declares that \p F reads or writes no memory the module can name.
+inline void accessesOnlyOwnMemory(llvm::Function &F) {
+#if LLVM_VERSION_MAJOR < 16
+  F.addFnAttr(llvm::Attribute::InaccessibleMemOnly);
+#else
+  F.setMemoryEffects(llvm::MemoryEffects::inaccessibleMemOnly());
 #endif
 }
 

@@ -7,7 +7,7 @@
 // the plain build; only a root's entry changes:
 //
 //   entry:      if (--invocations[F] > 0) goto body          ; likely
-//               if (__phaseprobe_invocation_begin(&invocations[F]))
+//               if (__phaseprobe_invocation_begin2(&invocations[F], &next))
 //                 return F.ppsampled(args...)                 ; noinline
 //   body:       F, unchanged
 //
@@ -18,7 +18,7 @@
 //
 //   preheader:  sampled = 0; trip = 0
 //               if (--countdown[L] > 0) goto header          ; likely
-//   trigger:    n = __phaseprobe_burst_begin(&countdown[L])
+//   trigger:    n = __phaseprobe_burst_begin2(&countdown[L], &next)
 //               if (n == 0) goto header
 //               if (n == CONTROL) { sampled = 1; goto header }  ; timed, plain
 //               sampled = 1; burst = n; goto header.clone
@@ -34,7 +34,13 @@
 // constant, and the optimizer would no longer unroll it fully nor vectorize
 // the loop around it (4.4x the instructions in bt's bt_compute_rhs, with
 // sampling off too). Such an execution is shorter than a burst anyway.
-//   each exit:  if (sampled) __phaseprobe_burst_end(&countdown[L], trip)
+//   each exit:  if (sampled) __phaseprobe_burst_end2(&next, trip)
+//
+// Each of these calls answers in a slot of the caller (next), copied into
+// the countdown after the call (Sampler::askRuntime), and every runtime
+// entry point is declared to touch only the runtime's memory and its
+// arguments: to the optimizer a call is then no write to the program's
+// memory, and the copy keeps in registers what the program's code does.
 //
 // invocations[F] and countdown[L] are internal thread-local i64s, starting
 // at 1 so the first invocation of a root and the first execution of a loop
@@ -99,6 +105,8 @@ private:
   Constant *siteFor(const Instruction &I);
   AllocaInst *iterationCounter(Function &F) const;
   void declareRuntime();
+  CallInst *askRuntime(IRBuilder<> &B, FunctionCallee Fn, GlobalVariable *Countdown,
+                       bool PassIdentity, ArrayRef<Value *> More = {});
 
   Module &M;
   LLVMContext &Ctx;
@@ -116,11 +124,65 @@ void Sampler::declareRuntime() {
   PointerType *Ptr = compat::bytePtrTy(Ctx);
   PointerType *I64Ptr = compat::pointerTo(I64);
   SiteTy = StructType::get(Ctx, {I32, I32, Ptr});
-  InvocationBegin = M.getOrInsertFunction("__phaseprobe_invocation_begin", I32, I64Ptr);
-  BurstBegin = M.getOrInsertFunction("__phaseprobe_burst_begin", I32, I64Ptr);
+  InvocationBegin = M.getOrInsertFunction("__phaseprobe_invocation_begin2", I32, I64Ptr, I64Ptr);
+  BurstBegin = M.getOrInsertFunction("__phaseprobe_burst_begin2", I32, I64Ptr, I64Ptr);
   Sample = M.getOrInsertFunction("__phaseprobe_sample", Void, compat::pointerTo(SiteTy), Ptr);
   BurstStop = M.getOrInsertFunction("__phaseprobe_burst_stop", Void);
-  BurstEnd = M.getOrInsertFunction("__phaseprobe_burst_end", Void, I64Ptr, I64);
+  BurstEnd = M.getOrInsertFunction("__phaseprobe_burst_end2", Void, I64Ptr, I64);
+  // What the runtime touches, said to the optimizer: its own state, the
+  // answer slot it is handed, the constant site it reads; never the
+  // countdown (its address is an identity) nor the sampled address (only
+  // its value is recorded). Unsaid, every call would write any memory the
+  // program shares, and a sampling copy would reload around it what the
+  // program's code keeps in registers: slower, and in a program that races
+  // on a shared variable (NPB CG's loop index k, shared by its threads) a
+  // different result, found with NPB CG class S at 2 threads.
+  auto Declare = [](FunctionCallee C) { return dyn_cast<Function>(C.getCallee()); };
+  for (FunctionCallee C : {InvocationBegin, BurstBegin})
+    if (Function *F = Declare(C)) {
+      compat::accessesOnlyOwnOrArgMemory(*F);
+      F->addParamAttr(0, Attribute::ReadNone);
+      F->addParamAttr(1, Attribute::WriteOnly);
+      F->addParamAttr(1, Attribute::NoCapture);
+    }
+  if (Function *F = Declare(BurstEnd)) {
+    compat::accessesOnlyOwnOrArgMemory(*F);
+    F->addParamAttr(0, Attribute::WriteOnly);
+    F->addParamAttr(0, Attribute::NoCapture);
+  }
+  if (Function *F = Declare(Sample)) {
+    compat::accessesOnlyOwnOrArgMemory(*F);
+    F->addParamAttr(0, Attribute::ReadOnly);
+    F->addParamAttr(1, Attribute::ReadNone);
+  }
+  if (Function *F = Declare(BurstStop))
+    compat::accessesOnlyOwnMemory(*F);
+}
+
+/// Calls one of the runtime's countdown entry points: the answer goes to a
+/// slot of the calling function (primed with the countdown, which a
+/// runtime that does not answer leaves as it was) and from there into the
+/// countdown, so that the call itself writes nothing the program can see.
+CallInst *Sampler::askRuntime(IRBuilder<> &B, FunctionCallee Fn, GlobalVariable *Countdown,
+                              bool PassIdentity, ArrayRef<Value *> More) {
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Function &F = *B.GetInsertBlock()->getParent();
+  IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Slot = EB.CreateAlloca(I64, nullptr, "pp.next");
+  auto Tag = [&](Instruction *I) {
+    if (CounterTag)
+      I->setMetadata(LLVMContext::MD_tbaa, CounterTag);
+    return I;
+  };
+  B.CreateStore(Tag(B.CreateLoad(I64, Countdown)), Slot);
+  SmallVector<Value *, 3> Args;
+  if (PassIdentity)
+    Args.push_back(Countdown);
+  Args.push_back(Slot);
+  Args.append(More.begin(), More.end());
+  CallInst *Call = B.CreateCall(Fn, Args);
+  Tag(B.CreateStore(B.CreateLoad(I64, Slot), Countdown));
+  return Call;
 }
 
 /// Whether \p Name is a libomp entry point of a worksharing construct: a
@@ -505,7 +567,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     IRBuilder<> TB(Then);
     HandOver(TB);
     Value *Count = TB.CreateSub(TB.CreateLoad(I64, Counter), TB.CreateLoad(I64, Start));
-    TB.CreateCall(BurstEnd, {Countdown, Count});
+    askRuntime(TB, BurstEnd, Countdown, false, {Count});
   }
 
   // Preheader: the countdown, and the way into the clone.
@@ -523,7 +585,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
                    MDBuilder(Ctx).createBranchWeights(1000, 1));
     Old->eraseFromParent();
     IRBuilder<> TB(Trigger);
-    Value *Len = TB.CreateCall(BurstBegin, {Countdown});
+    Value *Len = askRuntime(TB, BurstBegin, Countdown, true);
     TB.CreateCondBr(TB.CreateICmpNE(Len, ConstantInt::get(I32, 0)), Asked, Header);
     IRBuilder<> BB(Asked);
     BB.CreateCondBr(BB.CreateICmpEQ(Len, ConstantInt::get(I32, PHASEPROBE_BURST_CONTROL)), Control,
@@ -611,7 +673,7 @@ void Sampler::enterTwinSometimes(Function &Root, Function &Twin) {
   B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I64, 0)), Body, Ask,
                  MDBuilder(Ctx).createBranchWeights(1000, 1));
   IRBuilder<> AB(Ask);
-  Value *Yes = AB.CreateCall(InvocationBegin, {Countdown});
+  Value *Yes = askRuntime(AB, InvocationBegin, Countdown, true);
   AB.CreateCondBr(AB.CreateICmpNE(Yes, ConstantInt::get(I32, 0)), Sampled, Body);
   IRBuilder<> SB(Sampled);
   SmallVector<Value *, 8> Args;

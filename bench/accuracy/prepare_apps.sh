@@ -85,8 +85,12 @@ if [ -n "$npb" ]; then
         || die "$npb: setparams $b $c failed"
       commons=()
       for f in c_print_results.c c_timers.c wtime.c c_randdp.c; do
-        # c_randdp is only needed by the benchmarks that call randlc.
-        if [ "$f" != c_randdp.c ] || grep -q randlc "$src/$B"/*.c; then commons+=("../common/$f"); fi
+        # c_randdp is only needed by the benchmarks that call randlc and
+        # do not define their own (IS does: a definition starts a line).
+        if [ "$f" != c_randdp.c ] || { grep -q randlc "$src/$B"/*.c \
+             && ! grep -qE '^double[[:space:]]+randlc[[:space:]]*\([^;]*$' "$src/$B"/*.c; }; then
+          commons+=("../common/$f")
+        fi
       done
       cp -r "$src/$B" "$src/$B.$c"
       build_both "npb-$b.$c" c "$src/$B.$c" -- -O2 -fopenmp -I../common "$src/$B.$c"/*.c "${commons[@]}" -lm

@@ -175,28 +175,38 @@ __attribute__((constructor(102))) void installStreamsWriter() {
 
 extern "C" {
 
-PHASEPROBE_API uint32_t __phaseprobe_invocation_begin(int64_t *countdown) {
+PHASEPROBE_API uint32_t __phaseprobe_invocation_begin2(const int64_t *root, int64_t *next) {
   pthread_once(&CfgOnce, readConfig);
   ThreadSampler *S = Cfg.Enabled ? sampler() : nullptr;
   if (!S) {
-    *countdown = INT64_MAX; // this function never asks again in this thread
+    *next = INT64_MAX; // this function never asks again in this thread
     return 0;
   }
-  return S->beginInvocation(countdown) ? 1 : 0;
+  return S->beginInvocation(root, next) ? 1 : 0;
 }
 
-PHASEPROBE_API uint32_t __phaseprobe_burst_begin(int64_t *countdown) {
+PHASEPROBE_API uint32_t __phaseprobe_burst_begin2(const int64_t *loop, int64_t *next) {
   pthread_once(&CfgOnce, readConfig);
   if (!Cfg.Enabled) {
-    *countdown = INT64_MAX; // this loop never asks again in this thread
+    *next = INT64_MAX; // this loop never asks again in this thread
     return 0;
   }
   ThreadSampler *S = sampler();
   if (!S) {
-    *countdown = INT64_MAX;
+    *next = INT64_MAX;
     return 0;
   }
-  return S->beginBurst(currentContext(), countdown, nowNs());
+  return S->beginBurst(currentContext(), loop, next, nowNs());
+}
+
+// The entry points of objects built before the *2 ones: the countdown is
+// both the identity and where the answer goes.
+PHASEPROBE_API uint32_t __phaseprobe_invocation_begin(int64_t *countdown) {
+  return __phaseprobe_invocation_begin2(countdown, countdown);
+}
+
+PHASEPROBE_API uint32_t __phaseprobe_burst_begin(int64_t *countdown) {
+  return __phaseprobe_burst_begin2(countdown, countdown);
 }
 
 PHASEPROBE_API void __phaseprobe_sample(const __phaseprobe_site *site,
@@ -213,11 +223,15 @@ PHASEPROBE_API void __phaseprobe_burst_stop(void) {
 
 PHASEPROBE_API void __phaseprobe_burst_end(int64_t *countdown,
                                            uint64_t backedges) {
+  __phaseprobe_burst_end2(countdown, backedges);
+}
+
+PHASEPROBE_API void __phaseprobe_burst_end2(int64_t *next, uint64_t backedges) {
   ThreadSampler *S = TlsSampler;
   if (!S)
     return;
   uint64_t Now = nowNs();
-  uint64_t Over = S->endExecution(backedges, countdown, Now);
+  uint64_t Over = S->endExecution(backedges, next, Now);
   if (!Over)
     return;
   // The bookkeeping here (folding the burst's records) is sampling cost too.

@@ -118,9 +118,9 @@ ThreadSampler::ThreadSampler(const Config &C) : Cfg(C), LoopPeriod(C.Period) {
   Table = static_cast<SiteRecord **>(rtCalloc(TableSize, sizeof(void *)));
 }
 
-bool ThreadSampler::beginInvocation(std::int64_t *Countdown) {
+bool ThreadSampler::beginInvocation(const std::int64_t *Root, std::int64_t *Next) {
   if (!Cfg.Enabled) {
-    *Countdown = INT64_MAX; // never again for this root and thread
+    *Next = INT64_MAX; // never again for this root and thread
     return false;
   }
   // Counted, not timed: every thread of a team makes the same decision for
@@ -128,11 +128,11 @@ bool ThreadSampler::beginInvocation(std::int64_t *Countdown) {
   // private) and its footprint is the whole team's.
   RootSampled *R = nullptr;
   for (std::size_t I = 0; I < NumRoots && !R; ++I)
-    if (Roots[I].Root == Countdown)
+    if (Roots[I].Root == Root)
       R = &Roots[I];
   if (!R && NumRoots < RootSlots) {
     R = &Roots[NumRoots++];
-    R->Root = Countdown;
+    R->Root = Root;
   }
   // The first FullInvocations are sampled as before the copies (a root run a
   // few times, like a uB kernel's timed repetitions, keeps its coverage);
@@ -141,7 +141,7 @@ bool ThreadSampler::beginInvocation(std::int64_t *Countdown) {
   std::uint64_t K = R ? ++R->Invocations : FullInvocations + Cfg.Invocations;
   std::uint64_t StandsFor =
       K <= FullInvocations ? 1 : std::min<std::uint64_t>(K - FullInvocations + 1, Cfg.Invocations);
-  *Countdown = std::int64_t(StandsFor); // at most Invocations <= 2^40
+  *Next = std::int64_t(StandsFor); // at most Invocations <= 2^40
   LoopPeriod = std::max<std::uint64_t>(Cfg.Period / StandsFor, 1);
   return true;
 }
@@ -218,10 +218,10 @@ BurstCost &ThreadSampler::costOf(std::uint32_t Phase) {
 }
 
 std::uint32_t ThreadSampler::beginBurst(const PhaseContext &C,
-                                        std::int64_t *Countdown,
-                                        std::uint64_t NowNs) {
+                                        const std::int64_t *Loop,
+                                        std::int64_t *Next, std::uint64_t NowNs) {
   if (!Cfg.Enabled) {
-    *Countdown = INT64_MAX; // never again for this loop and thread
+    *Next = INT64_MAX; // never again for this loop and thread
     return 0;
   }
   std::int64_t Pause = std::int64_t(std::min<std::uint64_t>(Cfg.Period,
@@ -229,16 +229,16 @@ std::uint32_t ThreadSampler::beginBurst(const PhaseContext &C,
   if (Active || C.Phase == NoPhaseKey) {
     // Nested in a sampled caller's loop, or outside every phase (serial
     // code): look again after a period.
-    *Countdown = Pause;
+    *Next = Pause;
     return 0;
   }
-  CurLoop = loopClean(Countdown);
+  CurLoop = loopClean(Loop);
   if (CurLoop && CurLoop->WantControl) {
     // A control: the plain loop, timed (see endExecution).
     CurLoop->WantControl = false;
     Active = Controlled = true;
     BurstStartNs = BurstStopNs = NowNs;
-    *Countdown = Pause;
+    *Next = Pause;
     return Control;
   }
   Active = Clone = true;
@@ -252,7 +252,7 @@ std::uint32_t ThreadSampler::beginBurst(const PhaseContext &C,
   BurstLen = Cfg.Burst;
   // Should the loop be left without reporting its end (longjmp, exit), the
   // loop still samples again after a period.
-  *Countdown = Pause;
+  *Next = Pause;
   return BurstLen;
 }
 
@@ -411,7 +411,7 @@ void ThreadSampler::foldExecution(SiteRecord &R, std::uint64_t Backedges) {
 }
 
 std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
-                                          std::int64_t *Countdown,
+                                          std::int64_t *Next,
                                           std::uint64_t NowNs) {
   if (!Active)
     return 0;
@@ -429,7 +429,7 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
     }
     // The pause its sampled execution earned, less this execution: the
     // loop's sampled executions are those it would have without controls.
-    *Countdown = CurLoop ? std::max<std::int64_t>(CurLoop->PendingPause - 1, 1) : 1;
+    *Next = CurLoop ? std::max<std::int64_t>(CurLoop->PendingPause - 1, 1) : 1;
     return 0;
   }
   bool WholeInBurst = Clone;
@@ -482,13 +482,14 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   // ones rarely.
   double S = double(B) + 1;
   double T = double(Backedges) + 1;
-  double Next = std::ceil(S * double(LoopPeriod) / T);
-  *Countdown = std::int64_t(std::min(std::max(Next, 1.0), 9.0e18));
+  double NextPause = std::ceil(S * double(LoopPeriod) / T);
+  std::int64_t Pause = std::int64_t(std::min(std::max(NextPause, 1.0), 9.0e18));
   if (CurLoop && CurLoop->WantControl) {
     // The control comes next and hands the pause on (see the control's end).
-    CurLoop->PendingPause = *Countdown;
-    *Countdown = 1;
+    CurLoop->PendingPause = Pause;
+    Pause = 1;
   }
+  *Next = Pause; // written once, never read: the plugin declares it so
   return std::uint64_t(Over);
 }
 

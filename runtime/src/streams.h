@@ -185,30 +185,33 @@ public:
 
   /// A root's countdown ran out (the entry of an outlined region body or a
   /// function with an orphaned worksharing construct): returns whether this
-  /// invocation runs in the sampling copy, and sets \p Countdown to the
-  /// invocations to run plain next. A root's first FullInvocations
+  /// invocation runs in the sampling copy, and sets \p Next to the
+  /// invocations to run plain next (\p Root, the root's countdown, is only
+  /// its identity: never read nor written here). A root's first FullInvocations
   /// invocations in a thread are sampled; after them, the k-th sampled one
   /// stands for min(k - FullInvocations + 1, Invocations) invocations
   /// (itself and those skipped after it: 1, 2, 3, 4, 5, 7, 10, 14, 19, ...
   /// are sampled), and its loops aim at Period divided by that, so the run
   /// takes about the samples it took when every invocation was sampled, and
   /// a root run a few times is sampled as before.
-  bool beginInvocation(std::int64_t *Countdown);
+  bool beginInvocation(const std::int64_t *Root, std::int64_t *Next);
   /// A loop's countdown ran out. Returns the burst length to run
   /// instrumented (0: run the loop plain; Control: run it plain and report
-  /// its end, a timed control execution) and sets \p Countdown to the
-  /// number of executions of that loop to skip next.
-  std::uint32_t beginBurst(const PhaseContext &Ctx, std::int64_t *Countdown,
-                           std::uint64_t NowNs);
+  /// its end, a timed control execution) and sets \p Next to the number
+  /// of executions of that loop to skip next (\p Loop, the loop's
+  /// countdown, is only its identity).
+  std::uint32_t beginBurst(const PhaseContext &Ctx, const std::int64_t *Loop,
+                           std::int64_t *Next, std::uint64_t NowNs);
   /// One sampled access (the hot path of a burst).
   void sample(const SiteDesc *Site, std::uintptr_t Addr);
   /// The instrumented clone handed over to the plain loop (burst complete).
   void stopBurst(std::uint64_t NowNs);
   /// The sampled loop execution left the loop after \p Backedges iterations:
-  /// folds the execution's sites and sets the loop's next countdown. Returns
+  /// folds the execution's sites and sets \p Next to the loop's next
+  /// countdown. Returns
   /// the estimated sampling overhead of this execution in nanoseconds (the
   /// caller takes it out of the phase timing).
-  std::uint64_t endExecution(std::uint64_t Backedges, std::int64_t *Countdown,
+  std::uint64_t endExecution(std::uint64_t Backedges, std::int64_t *Next,
                              std::uint64_t NowNs);
 
   bool inBurst() const { return Active; }

@@ -8,6 +8,7 @@
 // report at the exit. The loop-invariant *scale (a register after
 // mem2reg/LICM) is not sampled, and serial code is left alone.
 // RUN: %clang -O0 -fopenmp %pp_plugin -S -emit-llvm %s -o - 2>/dev/null | FileCheck %s
+// RUN: %clang -O0 -fopenmp %pp_plugin -S -emit-llvm %s -o - 2>/dev/null | FileCheck --check-prefix=ATTR %s
 // RUN: %clang -O0 -fopenmp %pp_plugin -S -emit-llvm %s -o - 2>/dev/null | grep -c "call void @__phaseprobe_sample" | FileCheck --check-prefix=COUNT %s
 // COUNT: 2
 
@@ -21,7 +22,7 @@
 // CHECK-LABEL: define internal void @.omp_outlined.(
 // CHECK-NOT: __phaseprobe_burst
 // CHECK-NOT: __phaseprobe_sample
-// CHECK: call i32 @__phaseprobe_invocation_begin(i64* @__phaseprobe.invocations..omp_outlined.)
+// CHECK: call i32 @__phaseprobe_invocation_begin2(i64* @__phaseprobe.invocations..omp_outlined., i64* %{{[0-9a-z.]+}})
 // CHECK-NOT: __phaseprobe_burst
 // CHECK-NOT: __phaseprobe_sample
 // CHECK: call void @.omp_outlined..ppsampled(
@@ -31,11 +32,11 @@
 // CHECK-NOT: __phaseprobe_burst
 // CHECK-LABEL: ret double
 // CHECK-LABEL: define internal void @.omp_outlined..ppsampled(
-// CHECK-DAG: call void @__phaseprobe_burst_end(i64* @__phaseprobe.countdown.0, i64
+// CHECK-DAG: call void @__phaseprobe_burst_end2(i64* %{{[0-9a-z.]+}}, i64
 // CHECK-DAG: call void @__phaseprobe_sample({ i32, i32, i8* }* @[[LOAD]], i8*
 // CHECK-DAG: call void @__phaseprobe_sample({ i32, i32, i8* }* @[[STORE]], i8*
 // CHECK-DAG: call void @__phaseprobe_burst_stop()
-// CHECK-DAG: call i32 @__phaseprobe_burst_begin(i64* @__phaseprobe.countdown.0)
+// CHECK-DAG: call i32 @__phaseprobe_burst_begin2(i64* @__phaseprobe.countdown.0, i64* %{{[0-9a-z.]+}})
 // CHECK: !{!"llvm.loop.vectorize.enable", i1 false}
 void kernel(float *restrict out, const double *in, const double *scale, long n) {
 #pragma omp parallel for
@@ -48,3 +49,15 @@ double serial(const double *in, long n) {
     s += in[i];
   return s;
 }
+
+// The runtime's entry points touch only its own memory and what their
+// arguments point to (the countdown's address is an identity, the answer
+// goes to a slot of the caller's, the sampled address is only recorded):
+// to the optimizer, no call writes the program's memory.
+// ATTR-DAG: declare i32 @__phaseprobe_invocation_begin2(i64* readnone, i64* nocapture writeonly) #[[OWNARG:[0-9]+]]
+// ATTR-DAG: declare i32 @__phaseprobe_burst_begin2(i64* readnone, i64* nocapture writeonly) #[[OWNARG]]
+// ATTR-DAG: declare void @__phaseprobe_sample({ i32, i32, i8* }* readonly, i8* readnone) #[[OWNARG]]
+// ATTR-DAG: declare void @__phaseprobe_burst_end2(i64* nocapture writeonly, i64) #[[OWNARG]]
+// ATTR-DAG: declare void @__phaseprobe_burst_stop() #[[OWN:[0-9]+]]
+// ATTR-DAG: attributes #[[OWNARG]] = { inaccessiblemem_or_argmemonly }
+// ATTR-DAG: attributes #[[OWN]] = { inaccessiblememonly }

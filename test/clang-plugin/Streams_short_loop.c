@@ -12,11 +12,11 @@
 // IR-NOT: __phaseprobe_burst_stop
 // IR: call void @__phaseprobe_sample(
 // IR-NOT: __phaseprobe_burst_stop
-// IR: call i32 @__phaseprobe_burst_begin(
+// IR: call i32 @__phaseprobe_burst_begin2(
 // IR-LABEL: define internal void @.omp_outlined..1.ppsampled(
 // IR: call void @__phaseprobe_sample(
 // IR: call void @__phaseprobe_burst_stop()
-// IR: call i32 @__phaseprobe_burst_begin(
+// IR: call i32 @__phaseprobe_burst_begin2(
 void rhs(int n, const double *u, double *out) {
 #pragma omp parallel for
   for (int i = 1; i < n - 1; i++)

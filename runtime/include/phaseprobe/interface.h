@@ -187,6 +187,21 @@ PHASEPROBE_API void __phaseprobe_burst_stop(void);
 PHASEPROBE_API void __phaseprobe_burst_end(int64_t *countdown,
                                            uint64_t backedges);
 
+/** The same three calls as the plugin emits them now: the countdown's
+ *  address is only the identity of the root or loop (never read nor
+ *  written), and the next countdown goes to *next, a slot of the caller's,
+ *  which the caller then stores into its countdown. The plugin tells the
+ *  optimizer that these calls touch only the runtime's own memory and what
+ *  their pointer arguments point to; with the countdown written here, every
+ *  call would seem to write any memory the program shares, and a sampling
+ *  copy would reload around it what the program's own code keeps in
+ *  registers. Objects built before keep calling the three above. */
+PHASEPROBE_API uint32_t __phaseprobe_invocation_begin2(const int64_t *root,
+                                                       int64_t *next);
+PHASEPROBE_API uint32_t __phaseprobe_burst_begin2(const int64_t *loop,
+                                                  int64_t *next);
+PHASEPROBE_API void __phaseprobe_burst_end2(int64_t *next, uint64_t backedges);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

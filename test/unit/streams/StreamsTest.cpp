@@ -40,7 +40,7 @@ struct Loop {
            double SampleNs = 10) {
     if (--Countdown > 0)
       return false;
-    std::uint32_t B = S.beginBurst(C, &Countdown, Clock);
+    std::uint32_t B = S.beginBurst(C, &Countdown, &Countdown, Clock);
     if (!B)
       return false;
     if (B == ThreadSampler::Control) { // the plain loop, timed
@@ -153,20 +153,20 @@ TEST(StreamsSampler, SampledInvocationsStandForTheSkippedOnes) {
   // A root's first four invocations are all sampled, their loops aiming at
   // Period, as in a program whose region runs a few times.
   for (int K = 1; K <= 4; ++K) {
-    ASSERT_TRUE(S.beginInvocation(&Root));
+    ASSERT_TRUE(S.beginInvocation(&Root, &Root));
     EXPECT_EQ(Root, 1);
     EXPECT_EQ(Short(), 999);
   }
   // The fifth stands for two (itself and the one skipped after it).
-  ASSERT_TRUE(S.beginInvocation(&Root));
+  ASSERT_TRUE(S.beginInvocation(&Root, &Root));
   EXPECT_EQ(Root, 2);
   EXPECT_EQ(Short(), 499);
   for (int K = 6; K <= 30; ++K)
-    ASSERT_TRUE(S.beginInvocation(&Root));
+    ASSERT_TRUE(S.beginInvocation(&Root, &Root));
   EXPECT_EQ(Root, 16); // from the 16th on: one in Invocations
   EXPECT_EQ(Short(), 61); // 1000 / 16
   // Another root starts over.
-  ASSERT_TRUE(S.beginInvocation(&Other));
+  ASSERT_TRUE(S.beginInvocation(&Other, &Other));
   EXPECT_EQ(Other, 1);
   EXPECT_EQ(Short(), 999);
 
@@ -174,8 +174,30 @@ TEST(StreamsSampler, SampledInvocationsStandForTheSkippedOnes) {
   Off.Enabled = false;
   ThreadSampler T(Off);
   std::int64_t Cd = 0;
-  EXPECT_FALSE(T.beginInvocation(&Cd));
+  EXPECT_FALSE(T.beginInvocation(&Cd, &Cd));
   EXPECT_EQ(Cd, INT64_MAX);
+}
+
+TEST(StreamsSampler, CountdownIsOnlyAnIdentity) {
+  // The plugin hands over its countdown's address as the root's or loop's
+  // identity and a slot of its own for the answer, so that the optimizer
+  // can be told the call writes no memory of the program: the identity is
+  // never written, and the schedule follows it, not the slot.
+  ThreadSampler S{Config()};
+  const std::int64_t Root = 7, Loop = 5;
+  std::int64_t Next = 0;
+  for (int K = 1; K <= 5; ++K)
+    ASSERT_TRUE(S.beginInvocation(&Root, &Next));
+  EXPECT_EQ(Next, 2); // the fifth invocation of this root stands for two
+  EXPECT_EQ(Root, 7);
+  std::int64_t Other = 0;
+  ASSERT_TRUE(S.beginInvocation(&Root, &Other)); // another slot, same root
+  EXPECT_EQ(Other, 3);
+  EXPECT_EQ(S.beginBurst({0, 0}, &Loop, &Next, 0), Config().Burst);
+  EXPECT_EQ(Loop, 5);
+  S.endExecution(1000000, &Next, 10);
+  EXPECT_EQ(Loop, 5);
+  EXPECT_GE(Next, 1);
 }
 
 TEST(StreamsSampler, OffNeverSamplesAgain) {
@@ -183,14 +205,14 @@ TEST(StreamsSampler, OffNeverSamplesAgain) {
   C.Enabled = false;
   ThreadSampler S(C);
   std::int64_t Cd = 0;
-  EXPECT_EQ(S.beginBurst({1, 0}, &Cd, 0), 0u);
+  EXPECT_EQ(S.beginBurst({1, 0}, &Cd, &Cd, 0), 0u);
   EXPECT_EQ(Cd, INT64_MAX);
 }
 
 TEST(StreamsSampler, OutsidePhasesPostpones) {
   ThreadSampler S{Config()};
   std::int64_t Cd = 0;
-  EXPECT_EQ(S.beginBurst({NoPhaseKey, 0}, &Cd, 0), 0u);
+  EXPECT_EQ(S.beginBurst({NoPhaseKey, 0}, &Cd, &Cd, 0), 0u);
   EXPECT_EQ(Cd, 1000);
   EXPECT_EQ(S.records(), nullptr);
 }
@@ -228,7 +250,7 @@ TEST(StreamsSampler, ControlExecutionsPriceLoopsThatRunWholeInTheClone) {
   std::int64_t Cd = 1;
   std::uint64_t Clock = 1000;
   auto Sampled = [&]() {
-    EXPECT_EQ(S.beginBurst({0, 0}, &Cd, Clock), 128u);
+    EXPECT_EQ(S.beginBurst({0, 0}, &Cd, &Cd, Clock), 128u);
     for (int I = 0; I < 50; ++I) {
       S.sample(&LoadD, Base + 8 * I);
       S.sample(&StoreD, Base + 8 * I);
@@ -238,7 +260,7 @@ TEST(StreamsSampler, ControlExecutionsPriceLoopsThatRunWholeInTheClone) {
   };
   EXPECT_EQ(Sampled(), 500u);
   EXPECT_EQ(Cd, 1); // the control comes next
-  ASSERT_EQ(S.beginBurst({0, 0}, &Cd, Clock), ThreadSampler::Control);
+  ASSERT_EQ(S.beginBurst({0, 0}, &Cd, &Cd, Clock), ThreadSampler::Control);
   EXPECT_TRUE(S.inBurst()); // between a control's begin and end
   Clock += 50 * 2;
   EXPECT_EQ(S.endExecution(50, &Cd, Clock), 0u); // a control costs nothing
@@ -246,15 +268,15 @@ TEST(StreamsSampler, ControlExecutionsPriceLoopsThatRunWholeInTheClone) {
   EXPECT_EQ(Sampled(), 1400u);
   // Another loop has no control yet.
   std::int64_t Other = 1;
-  EXPECT_EQ(S.beginBurst({0, 0}, &Other, Clock), 128u);
+  EXPECT_EQ(S.beginBurst({0, 0}, &Other, &Other, Clock), 128u);
   S.endExecution(50, &Other, Clock + 100);
 }
 
 TEST(StreamsSampler, NestedBurstIsRefused) {
   ThreadSampler S{Config()};
   std::int64_t Outer = 1, Inner = 1;
-  ASSERT_EQ(S.beginBurst({0, 0}, &Outer, 0), 128u);
-  EXPECT_EQ(S.beginBurst({0, 0}, &Inner, 0), 0u);
+  ASSERT_EQ(S.beginBurst({0, 0}, &Outer, &Outer, 0), 128u);
+  EXPECT_EQ(S.beginBurst({0, 0}, &Inner, &Inner, 0), 0u);
   EXPECT_EQ(Inner, 1000);
   S.endExecution(5, &Outer, 10);
   EXPECT_FALSE(S.inBurst());
