@@ -286,8 +286,11 @@ bool Sampler::worthSampling(const Instruction &I, const Loop &L) const {
   const Value *Obj = getUnderlyingObject(Ptr, 0);
   if (isa<AllocaInst>(Obj))
     return false;
+  // Only phaseprobe's own globals: a program's thread-local data (OpenMP
+  // threadprivate, NPB EP's 1 MB x[]) is memory it streams through like any
+  // other; leaving all TLS out left EP's phase without a stream, unmatched.
   if (auto *GV = dyn_cast<GlobalVariable>(Obj))
-    if (GV->isThreadLocal() || GV->getName().startswith("__phaseprobe"))
+    if (GV->getName().startswith("__phaseprobe"))
       return false;
   return !invariantAddress(Ptr, L, 0);
 }
