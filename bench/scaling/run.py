@@ -318,7 +318,7 @@ def main(argv=None):
         if ref not in labels:
             raise InputError("--ref %s: not one of the configurations (%s)" % (ref, ", ".join(labels)))
         items = items_of(opts)
-    except (InputError, accuracy.InputError) as ex:
+    except InputError as ex:
         fail(str(ex), 2)
     load0 = os.getloadavg()
     t0 = time.time()
