@@ -107,3 +107,12 @@ def ok_codes(ok_exit, name):
 def expand_args(args, threads):
     """An application's arguments with '{threads}' replaced."""
     return [a.replace("{threads}", str(threads)) for a in args]
+
+
+def clean_env(extra):
+    """The caller's environment without OpenMP/phaseprobe knobs, plus extra:
+    a configuration must be exactly what its label says."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OMP_", "KMP_", "GOMP_", "PHASEPROBE_"))}
+    env.update(extra)
+    return env

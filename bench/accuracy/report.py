@@ -20,9 +20,13 @@ import argparse
 import html
 import json
 import math
+import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import textout  # noqa: E402  (bench/textout.py)
 
 SCHEMA = "phaseprobe.accuracy/1"
 
@@ -580,14 +584,6 @@ def load(path):
         raise InputError("%s: malformed accuracy data (%s: %s)" % (path, type(ex).__name__, ex))
 
 
-def write_atomic(path, text):
-    import os
-    tmp = "%s.tmp%d" % (path, os.getpid())
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Render a phaseprobe accuracy raw-data JSON as text and HTML.")
     ap.add_argument("data", help="raw data JSON written by run.py (schema %s)" % SCHEMA)
@@ -598,9 +594,9 @@ def main(argv=None):
         doc = load(args.data)
         text = render_text(doc)
         if args.text:
-            write_atomic(args.text, text)
+            textout.write_atomically(args.text, text)
         if args.html:
-            write_atomic(args.html, render_html(doc))
+            textout.write_atomically(args.html, render_html(doc))
     except InputError as ex:
         print("report.py: %s" % ex, file=sys.stderr)
         return 2

@@ -50,7 +50,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import provenance  # noqa: E402  (bench/provenance.py)
 import report  # noqa: E402
-from apps import InputError, expand_args, load_apps, ok_codes, parse_ok_exit  # noqa: E402  (bench/apps.py)
+import textout  # noqa: E402  (bench/textout.py)
+from apps import InputError, clean_env, expand_args, load_apps, ok_codes, parse_ok_exit  # noqa: E402  (bench/apps.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -114,16 +115,6 @@ def default_configs():
 # --------------------------------------------------------------------------
 # Running things
 # --------------------------------------------------------------------------
-
-def clean_env(extra):
-    """The caller's environment without OpenMP/phaseprobe knobs, plus extra:
-    a configuration must be exactly what its label says."""
-    env = {k: v for k, v in os.environ.items()
-           if not (k.startswith("OMP_") or k.startswith("KMP_") or k.startswith("PHASEPROBE_")
-                   or k.startswith("GOMP_"))}
-    env.update(extra)
-    return env
-
 
 def run(cmd, env, cwd, what, timeout, capture=True, ok=(0,)):
     """Runs cmd; returns (wall seconds, stdout). WorkError on failure, naming
@@ -343,7 +334,7 @@ def base_run(args, app, base_cfg, node_of, work, raw):
             state["timing"][base_cfg["label"]] = timing
             merged = unsampled_phase_file(ph, timing)
             state["unsampled_phases"] = os.path.join(raw, "%s.base-unsampled.phases.json" % tag)
-            report.write_atomic(state["unsampled_phases"], json.dumps(merged, indent=1) + "\n")
+            textout.write_atomically(state["unsampled_phases"], json.dumps(merged, indent=1) + "\n")
             entry["instrumented_base_unsampled_total_s"] = merged["program"]["total_time_s"]
     return state
 
@@ -458,7 +449,7 @@ def pad(args, state, configs, base_cfg, node_of, raw, work):
     path = os.path.join(raw, "%s.padded.params" % tag)
     lines, notes = clone(args, state["base_files"], path, work, base_cfg)
     padded = [l for l in lines if "+w" in l.split()[0]]
-    report.write_atomic(path, "# phase clones of %s padded on %s (raw/%s.padded.notes)\n%s" % (
+    textout.write_atomically(path, "# phase clones of %s padded on %s (raw/%s.padded.notes)\n%s" % (
         tag, base_cfg["label"], tag, "".join(l + "\n" for l in padded)))
     with open(os.path.join(raw, "%s.padded.notes" % tag), "w") as f:
         f.write(notes)
@@ -828,12 +819,12 @@ def main(argv=None):
     doc["context"]["loadavg_end"] = list(os.getloadavg())
     doc["context"]["failures"] = failures
     report.derive(doc)
-    report.write_atomic(os.path.join(out, "data.json"), json.dumps(doc, indent=1) + "\n")
+    textout.write_atomically(os.path.join(out, "data.json"), json.dumps(doc, indent=1) + "\n")
     text = report.render_text(doc)
     if failures:
         text += "".join("FAILED: %s\n" % f for f in failures)
-    report.write_atomic(os.path.join(out, "table.txt"), text)
-    report.write_atomic(os.path.join(out, "report.html"), report.render_html(doc))
+    textout.write_atomically(os.path.join(out, "table.txt"), text)
+    textout.write_atomically(os.path.join(out, "report.html"), report.render_html(doc))
     sys.stdout.write(text)
     if args.screenshot:
         why = screenshot(os.path.join(out, "report.html"), os.path.join(out, "report.png"), len(doc["apps"]))

@@ -34,20 +34,13 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import apps as appspec  # noqa: E402  (bench/apps.py)
 import provenance  # noqa: E402
+import textout  # noqa: E402  (bench/textout.py)
 
 InputError = appspec.InputError
 
 
 class WorkError(Exception):
     """A program could not be run at all: exit 1."""
-
-
-def clean_env(extra):
-    """The caller's environment without OpenMP/phaseprobe knobs, plus extra."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("OMP_", "KMP_", "GOMP_", "PHASEPROBE_"))}
-    env.update(extra)
-    return env
 
 
 def run(argv, env, timeout):
@@ -90,7 +83,7 @@ def check_app(app, opts, ignore, ok, tmp):
     """One row per sampling setting."""
     argv_of = lambda exe: [os.path.join(app["path"], exe)] + appspec.expand_args(app["args"], opts.threads)
     threads = {"OMP_NUM_THREADS": str(opts.threads)}
-    code, plain = run(argv_of("plain"), clean_env(threads), opts.timeout)
+    code, plain = run(argv_of("plain"), appspec.clean_env(threads), opts.timeout)
     if code not in ok:
         raise WorkError("%s %s: the plain build exited %d (--ok-exit %s=%d if that means success)" % (
             app["app"], app["workload"], code, app["app"], code))
@@ -100,7 +93,7 @@ def check_app(app, opts, ignore, ok, tmp):
         same, phases, diff = 0, [], ""
         for k in range(opts.runs):
             out = os.path.join(tmp, "%s.%s.%d.json" % (app["app"], setting, k))
-            env = clean_env(dict(threads, PHASEPROBE_SAMPLING=setting, PHASEPROBE_OUT=out))
+            env = appspec.clean_env(dict(threads, PHASEPROBE_SAMPLING=setting, PHASEPROBE_OUT=out))
             code, lines = run(argv_of("instr"), env, opts.timeout)
             lines = kept(lines, ignore)
             if code not in ok:
@@ -118,23 +111,6 @@ def check_app(app, opts, ignore, ok, tmp):
                      "same": same, "runs": opts.runs, "phases": "/".join(map(str, counts)) or "-",
                      "lines": len(plain), "ok": same == opts.runs and not bad_files, "diff": diff})
     return rows
-
-
-def table(head, rows):
-    w = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
-    out = ["  ".join(str(x).ljust(n) for x, n in zip(head, w)).rstrip(), "  ".join("-" * n for n in w)]
-    return out + ["  ".join(str(x).ljust(n) for x, n in zip(r, w)).rstrip() for r in rows]
-
-
-def write_atomically(path, text):
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".outputs.")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def parse_args(argv):
@@ -196,7 +172,7 @@ def main(argv=None):
                  opts.threads, opts.runs, time.time() - t0),
              "ignored : %s" % (" | ".join(opts.ignore) or "nothing: every line compared"),
              ""]
-    lines += table(("app", "workload", "sampling", "identical", "lines compared", "phases", "first difference"),
+    lines += textout.table(("app", "workload", "sampling", "identical", "lines compared", "phases", "first difference"),
                    [(r["app"], r["workload"], r["sampling"], "%d of %d" % (r["same"], r["runs"]), r["lines"],
                      r["phases"], r["diff"] or "-") for r in rows])
     bad = [r for r in rows if not r["ok"]]
@@ -206,7 +182,7 @@ def main(argv=None):
     sys.stdout.write(text)
     if opts.out:
         try:
-            write_atomically(opts.out, text)
+            textout.write_atomically(opts.out, text)
         except OSError as ex:
             print("compare.py: --out %s: cannot write: %s" % (opts.out, ex.strerror), file=sys.stderr)
             return 2

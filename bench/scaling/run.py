@@ -42,7 +42,6 @@ import shlex
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -51,6 +50,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 sys.path.insert(1, os.path.join(ROOT, "bench", "accuracy"))
 import apps as appspec  # noqa: E402  (bench/apps.py)
 import provenance  # noqa: E402
+import textout  # noqa: E402  (bench/textout.py)
 import run as accuracy  # noqa: E402  (bench/accuracy/run.py: configurations, running things)
 
 InputError = appspec.InputError
@@ -70,7 +70,7 @@ def fail(msg, code):
 
 def catalogue(build):
     """uB name -> (kernel, type, access, pattern), from `phaseprobe-ubench list`."""
-    _, out = accuracy.run([accuracy.tool(build, "phaseprobe-ubench"), "list"], accuracy.clean_env({}), None,
+    _, out = accuracy.run([accuracy.tool(build, "phaseprobe-ubench"), "list"], appspec.clean_env({}), None,
                           "listing the uBs", 120)
     defs = {}
     for line in out.splitlines()[1:]:
@@ -151,7 +151,7 @@ def steal_s():
 
 def measure_program(item, cfg, opts):
     argv = [item["exe"]] + appspec.expand_args(item["args"], cfg["threads"])
-    wall, _ = accuracy.run(argv, accuracy.clean_env(cfg["env"]), None, "%s on %s" % (item["label"], cfg["label"]),
+    wall, _ = accuracy.run(argv, appspec.clean_env(cfg["env"]), None, "%s on %s" % (item["label"], cfg["label"]),
                            opts.timeout, ok=item.get("ok", (0,)))
     return {"value": wall}
 
@@ -164,7 +164,7 @@ def measure_clone(item, cfg, opts):
     phaseprobe-estimate gives each of N threads 1/N of a phase's iterations,
     so this is what a uB predicts for the same work on each configuration."""
     prog = accuracy.tool(opts.build, "phaseprobe-ubench-kernels")
-    env = accuracy.clean_env(dict(cfg["env"], OMP_DYNAMIC="false"))
+    env = appspec.clean_env(dict(cfg["env"], OMP_DYNAMIC="false"))
     ks = list(item["streams"]) + [(0.0, 0.0)] * (3 - len(item["streams"]))
     fields = ["1", item["kernel"], item["type"], str(len(item["access"])), item["access"], item["pattern"]]
     for k, s in ks:
@@ -245,35 +245,15 @@ def report(items, configs, ref, res, steal, opts, elapsed, load):
                          "1" if c["label"] == ref else "%.3f" % statistics.median(rr),
                          "" if c["label"] == ref else "%.3f-%.3f" % (min(rr), max(rr)),
                          "%.1f / %.1f" % (statistics.median(spreads), max(spreads)) if spreads else ""))
-    lines += table(head, rows)
+    lines += textout.table(head, rows)
     others = [c["label"] for c in configs if c["label"] != ref]
     lines += ["", "ratio to %s in each round (program time or clone time per iteration; a slow %s run "
               "lowers the ratio):" % (ref, ref)]
     cols = [(i, lab) for lab in others for i in range(len(items))]
     head2 = ["round"] + ["%s @%s" % (items[i]["label"], lab) for i, lab in cols]
     rows2 = [[str(r + 1)] + ["%.3f" % ratios[col][r] for col in cols] for r in range(opts.rounds)]
-    lines += table(head2, rows2)
+    lines += textout.table(head2, rows2)
     return "\n".join(lines) + "\n"
-
-
-def table(head, rows):
-    w = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
-    out = ["  ".join(str(x).ljust(n) for x, n in zip(head, w)).rstrip(),
-           "  ".join("-" * n for n in w)]
-    out += ["  ".join(str(x).ljust(n) for x, n in zip(r, w)).rstrip() for r in rows]
-    return out
-
-
-def write_atomically(path, text):
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".scaling.")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 # --------------------------------------------------------------------------
@@ -332,7 +312,7 @@ def main(argv=None):
     sys.stdout.write(text)
     if opts.out:
         try:
-            write_atomically(opts.out, text)
+            textout.write_atomically(opts.out, text)
         except OSError as ex:
             fail("--out %s: cannot write: %s" % (opts.out, ex.strerror), 2)
 

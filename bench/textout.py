@@ -1,0 +1,27 @@
+"""Plain-text output shared by the benches in bench/: aligned tables, and
+result files written whole (a temporary file beside the target, then a
+rename), so that an interrupted bench never leaves half a table behind.
+
+Python 3 standard library only."""
+import os
+import tempfile
+
+
+def table(head, rows):
+    """Lines of a left-aligned table: the header, a rule, one line per row."""
+    w = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+    out = ["  ".join(str(x).ljust(n) for x, n in zip(head, w)).rstrip(), "  ".join("-" * n for n in w)]
+    return out + ["  ".join(str(x).ljust(n) for x, n in zip(r, w)).rstrip() for r in rows]
+
+
+def write_atomically(path, text):
+    """Writes text to path, or leaves path as it was (OSError propagates)."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
+                               prefix="." + os.path.basename(path) + ".")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
