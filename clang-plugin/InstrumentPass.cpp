@@ -25,11 +25,16 @@
 // Barriers: every __kmpc_barrier / __kmpc_cancel_barrier (explicit, and the
 // implicit ones after worksharing constructs without nowait) adds one to the
 // thread's TLS barrier counter.
+// Synchronizing loops (SyncLoops.h): retry and spin loops count no
+// iterations; every entry into a spin loop adds one to the thread's TLS
+// spin-entry counter, and an execution that had to wait one to its
+// spin-wait counter.
 //
 //===----------------------------------------------------------------------===//
 #include "InstrumentPass.h"
 #include "Compat.h"
 #include "CounterTbaa.h"
+#include "SyncLoops.h"
 #include "ThreadBranches.h"
 
 #include "phaseprobe/interface.h"
@@ -199,6 +204,7 @@ private:
 
   // Iteration counters ----------------------------------------------------
   void addCounters(Function &F);
+  void countWaits(Function &F, Loop &L);
   void flushBefore(Instruction *I);
 
   // Probes ---------------------------------------------------------------
@@ -228,6 +234,7 @@ private:
   DenseMap<Function *, AllocaInst *> Counters;
   GlobalVariable *TlsIterations = nullptr;
   GlobalVariable *TlsBarriers = nullptr;
+  GlobalVariable *TlsSpinWaits = nullptr, *TlsSpinEntries = nullptr;
   MDNode *CounterTag = nullptr; // counterTbaaTag: the counters alias only themselves
 };
 
@@ -334,25 +341,29 @@ void Instrumenter::emitDescriptors() {
   appendToGlobalCtors(M, Ctor, 1);
 }
 
-// A compare-and-swap retry loop (clang's lowering of an atomic update such as
-// a floating-point reduction's combine step) is synchronization, not work.
-bool isRetryLoop(const Loop &L) {
-  for (BasicBlock *BB : L.blocks())
-    for (Instruction &I : *BB)
-      if (isa<AtomicCmpXchgInst>(I))
-        return true;
-  return false;
-}
-
 void Instrumenter::addCounters(Function &F) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   SmallVector<BasicBlock *, 8> Latches;
-  for (Loop *L : LI.getLoopsInPreorder())
-    if (L->getSubLoops().empty() && !isRetryLoop(*L))
+  SmallVector<Loop *, 2> Spins;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (!L->getSubLoops().empty())
+      continue;
+    switch (syncLoopKind(*L)) {
+    case SyncLoopKind::None:
       L->getLoopLatches(Latches);
+      break;
+    case SyncLoopKind::Spin:
+      Spins.push_back(L);
+      break;
+    case SyncLoopKind::Retry:
+      break;
+    }
+  }
+  Type *I64 = Type::getInt64Ty(Ctx);
+  for (Loop *L : Spins)
+    countWaits(F, *L);
   if (Latches.empty())
     return;
-  Type *I64 = Type::getInt64Ty(Ctx);
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
   AllocaInst *Ctr = B.CreateAlloca(I64, nullptr, "__phaseprobe.iters");
   B.CreateStore(ConstantInt::get(I64, 0), Ctr);
@@ -361,6 +372,39 @@ void Instrumenter::addCounters(Function &F) {
     LB.CreateStore(LB.CreateAdd(LB.CreateLoad(I64, Ctr), ConstantInt::get(I64, 1)), Ctr);
   }
   Counters[&F] = Ctr;
+}
+
+// Every edge into the header from outside is an entry; a wait is an
+// execution of the spin loop that went round at least once (its condition
+// still held on entry): each entry also arms a flag, the first latch
+// traversal adds it to the thread's wait counter and disarms it. Later turns add zero; they are waiting,
+// which costs nothing to count.
+void Instrumenter::countWaits(Function &F, Loop &L) {
+  SmallVector<BasicBlock *, 4> Latches;
+  L.getLoopLatches(Latches);
+  SmallVector<BasicBlock *, 4> Entries;
+  for (BasicBlock *P : predecessors(L.getHeader()))
+    if (!L.contains(P)) {
+      if (!isa<BranchInst>(P->getTerminator()) && !isa<SwitchInst>(P->getTerminator()))
+        return; // an entry we cannot put a store before: leave the loop uncounted
+      Entries.push_back(P);
+    }
+  if (Latches.empty() || Entries.empty())
+    return;
+  Type *I64 = Type::getInt64Ty(Ctx);
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Armed = B.CreateAlloca(I64, nullptr, "__phaseprobe.armed");
+  B.CreateStore(ConstantInt::get(I64, 0), Armed);
+  for (BasicBlock *P : Entries) {
+    IRBuilder<> EB(P->getTerminator());
+    EB.CreateStore(ConstantInt::get(I64, 1), Armed);
+    addToCounter(EB, TlsSpinEntries, ConstantInt::get(I64, 1), CounterTag);
+  }
+  for (BasicBlock *Latch : Latches) {
+    IRBuilder<> LB(Latch->getTerminator());
+    addToCounter(LB, TlsSpinWaits, LB.CreateLoad(I64, Armed), CounterTag);
+    LB.CreateStore(ConstantInt::get(I64, 0), Armed);
+  }
 }
 
 void Instrumenter::flushBefore(Instruction *I) {
@@ -460,23 +504,23 @@ bool Instrumenter::run() {
 
   // 2. Counters first: probes flush them.
   Type *I64 = Type::getInt64Ty(Ctx);
-  TlsIterations = M.getGlobalVariable("__phaseprobe_iterations");
-  if (!TlsIterations) {
-    TlsIterations =
-        new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage, nullptr,
-                           "__phaseprobe_iterations", nullptr, GlobalValue::InitialExecTLSModel);
-  }
-  for (Function &F : M)
-    if (!F.isDeclaration() && !F.getName().startswith("__phaseprobe"))
-      addCounters(F);
+  auto Tls = [&](const char *Name) {
+    if (GlobalVariable *G = M.getGlobalVariable(Name))
+      return G;
+    return new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage, nullptr, Name, nullptr,
+                              GlobalValue::InitialExecTLSModel);
+  };
+  TlsIterations = Tls("__phaseprobe_iterations");
   // Barriers a thread crosses: the runtime charges them to the region the
   // thread forked, so that synchronization cost can be projected apart from
   // work (a barrier is cheap on idle cores, a time slice on a shared one).
-  TlsBarriers = M.getGlobalVariable("__phaseprobe_barriers");
-  if (!TlsBarriers)
-    TlsBarriers =
-        new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage, nullptr,
-                           "__phaseprobe_barriers", nullptr, GlobalValue::InitialExecTLSModel);
+  // Spin waits likewise, to the region each waiting thread is a member of.
+  TlsBarriers = Tls("__phaseprobe_barriers");
+  TlsSpinWaits = Tls("__phaseprobe_spin_waits");
+  TlsSpinEntries = Tls("__phaseprobe_spin_entries");
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.getName().startswith("__phaseprobe"))
+      addCounters(F);
 
   // 3. Regions and which loop inits are the loop of a combined construct.
   Type *Void = Type::getVoidTy(Ctx);

@@ -59,6 +59,7 @@
 #include "StreamSampling.h"
 #include "Compat.h"
 #include "CounterTbaa.h"
+#include "SyncLoops.h"
 
 #include "phaseprobe/interface.h"
 
@@ -754,7 +755,7 @@ bool Sampler::run() {
       DominatorTree DT(*T);
       LoopInfo LI(DT);
       for (Loop *L : LI.getLoopsInPreorder())
-        if (L->getSubLoops().empty())
+        if (L->getSubLoops().empty() && syncLoopKind(*L) == SyncLoopKind::None)
           Headers.push_back(L->getHeader());
     }
     bool Any = false;

@@ -263,6 +263,7 @@ Phase readPhase(const std::string &File, const json &P, const std::string &Path)
   Out.parent = R.optString("parent");
   Out.invocations = R.optCount("invocations").value_or(0);
   Out.barriers = R.optCount("barriers");
+  Out.spinRounds = R.optCount("spin_rounds");
   Out.threads = R.positiveCount("threads");
   Out.timeS = R.nonNegative("time_s");
   Out.weight = R.optNumber("weight");
@@ -385,6 +386,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
       J["invocations"] = P.invocations;
     if (P.barriers)
       J["barriers"] = *P.barriers;
+    if (P.spinRounds)
+      J["spin_rounds"] = *P.spinRounds;
     J["threads"] = P.threads;
     J["time_s"] = P.timeS;
     if (P.weight)

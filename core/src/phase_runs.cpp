@@ -73,19 +73,25 @@ PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
     std::stable_sort(V.begin(), V.end(),
                      [](const Phase *A, const Phase *B) { return A->timeS < B->timeS; });
     Phase P = *V[(V.size() - 1) / 2]; // the (lower) median run's streams and shape
-    std::vector<double> Time, Iters, Inv, Bar;
+    std::vector<double> Time, Iters, Inv, Bar, Spin;
     for (const Phase *X : V) {
       Time.push_back(X->timeS);
       Iters.push_back(X->iterations);
       Inv.push_back(double(X->invocations));
       if (X->barriers)
         Bar.push_back(double(*X->barriers));
+      Spin.push_back(X->spinRounds ? double(*X->spinRounds) : 0.0);
     }
     P.timeS = median(Time);
     P.iterations = median(Iters);
     P.invocations = std::uint64_t(median(Inv) + 0.5);
     if (!Bar.empty())
       P.barriers = std::uint64_t(median(Bar) + 0.5);
+    // A run that never had to wait counts zero waits, not an unknown.
+    if (std::uint64_t W = std::uint64_t(median(Spin) + 0.5))
+      P.spinRounds = W;
+    else
+      P.spinRounds.reset();
     P.tpiUs = P.iterations > 0 ? P.timeS * 1e6 / P.iterations : 0;
     if (P.weight)
       P.weight = Out.program.totalTimeS > 0 ? P.timeS / Out.program.totalTimeS : 0;

@@ -195,6 +195,20 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
                          " barriers apart, this run " + (Priced(Current) ? "does" : "does not") +
                          ": use the same --sync (and a runtime that counts barriers for both), "
                          "or refresh the baseline");
+  // Spin-wait rounds likewise; documents from before they were counted have none.
+  auto Spins = [](const auto &D) {
+    if (!D.contains("sync") || !D["sync"].is_object())
+      return false;
+    const auto &S = D["sync"];
+    return S.value("rule", std::string()) == "barriers" && S.contains("spin_rounds") &&
+           S["spin_rounds"].is_number() && S["spin_rounds"].template get<double>() > 0;
+  };
+  if (Spins(Base) != Spins(Current))
+    throw InputError(BaselinePath, "sync",
+                     std::string("the baseline ") + (Spins(Base) ? "priced" : "did not price") +
+                         " spin-wait rounds apart, this run " + (Spins(Current) ? "does" : "does not") +
+                         ": use the same --sync and phaseprobe version for both, or refresh the "
+                         "baseline");
   std::map<std::string, NodeView> BaseNodes = nodesOf(Base, BaselinePath);
   std::map<std::string, PhaseView> BasePhases = phasesOf(Base, BaselinePath);
   std::map<std::string, NodeView> CurNodes = nodesOf(Current, "");

@@ -20,11 +20,12 @@
 //    scaling; the base node stays at the phase's own, so the self-check and
 //    relative_to_base keep their meaning;
 //  - a node lacking the chosen profile uses the next-best one it has;
-//  - under SyncRule::Barriers each top-level region's barriers are priced
-//    at the node's cost per barrier minus the base node's (sync.cpp), with
-//    the work between barriers measured on the base node choosing the uB
-//    footprint and the region's thread count chosen as for its phases; a
-//    region the NPPDB cannot price keeps its barriers in its measured time;
+//  - under SyncRule::Barriers each top-level region's barriers, and its
+//    spin-wait rounds (its spin_rounds), are priced at the node's cost
+//    per barrier (round) minus the base node's (sync.cpp), with the work
+//    between them measured on the base node choosing the uB footprint and
+//    the region's thread count chosen as for its phases; a region the NPPDB
+//    cannot price keeps them in its measured time;
 //  - under the ratio rule each phase estimate is the absolute one times the
 //    phase's calibration tpi_phase(BN) / tpi_P(BN), with the tpi of the
 //    profile actually used (a fallback's own), so the base node gets the
@@ -185,31 +186,44 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     E.inRegionsS += U.uncoveredS;
   }
   E.serialS = std::max(0.0, E.measuredS - InTop);
-  // Top-level regions with barriers: nested ones are crossed by a member of
-  // the outer team and already counted there.
+  // Top-level regions with barriers or spin-wait rounds: nested ones are
+  // crossed (waited) by members of the outer team and already counted there.
   struct SyncRegion {
     const Phase *phase;
-    std::optional<BarrierPoint> point;
+    SyncKind kind;
+    double count; ///< barriers, or spin-wait rounds
+    std::optional<SyncPoint> point;
     std::optional<double> baseCostUs;
   };
   std::vector<SyncRegion> SyncRegions;
-  for (const Phase &P : F.phases)
-    if (P.barriers && *P.barriers > 0 && !P.parent) {
+  for (const Phase &P : F.phases) {
+    if (P.parent)
+      continue;
+    std::vector<std::pair<SyncKind, double>> Counts;
+    if (P.barriers && *P.barriers > 0) {
       E.barriers += double(*P.barriers);
-      if (Sync == SyncRule::Barriers) {
-        SyncRegion R{&P, {}, {}};
-        R.point = barrierPoint(L, Base, P.threads, P.timeS * 1e6 / double(*P.barriers));
-        if (R.point)
-          R.baseCostUs = barrierCostUs(L, Base, P.threads, *R.point);
-        // Priced barriers get each node's own cost from the sync term: the
-        // base run's share of them is not scaled with the region's work.
-        if (R.baseCostUs) {
-          Unit &U = Units[size_t(&P - F.phases.data())];
-          U.barrierS = std::min(U.uncoveredS, double(*P.barriers) * *R.baseCostUs * 1e-6);
-        }
-        SyncRegions.push_back(R);
-      }
+      Counts.emplace_back(SyncKind::Barrier, double(*P.barriers));
     }
+    if (P.spinRounds && *P.spinRounds > 0) {
+      E.spinRounds += double(*P.spinRounds);
+      Counts.emplace_back(SyncKind::SpinWait, double(*P.spinRounds));
+    }
+    if (Sync != SyncRule::Barriers)
+      continue;
+    for (auto [K, N] : Counts) {
+      SyncRegion R{&P, K, N, {}, {}};
+      R.point = syncPoint(K, L, Base, P.threads, P.timeS * 1e6 / N);
+      if (R.point)
+        R.baseCostUs = syncCostUs(K, L, Base, P.threads, *R.point);
+      // Priced synchronization gets each node's own cost from the sync
+      // term: the base run's share of it is not scaled with the region's work.
+      if (R.baseCostUs) {
+        Unit &U = Units[size_t(&P - F.phases.data())];
+        U.barrierS = std::min(U.uncoveredS, U.barrierS + N * *R.baseCostUs * 1e-6);
+      }
+      SyncRegions.push_back(R);
+    }
+  }
 
   std::vector<std::string> All = Nodes;
   if (std::find(All.begin(), All.end(), Base) == All.end())
@@ -276,26 +290,29 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       NE.phasesS += PE.timeS;
       NE.phases.push_back(PE);
     }
-    double PricedBarriers = 0;
+    double Priced[2] = {0, 0};
     for (const SyncRegion &R : SyncRegions) {
       const Phase &P = *R.phase;
       unsigned Th = ThreadsFor(P);
       std::optional<double> Cost;
       if (R.baseCostUs)
         Cost = Node == Base && Th == P.threads ? R.baseCostUs
-                                                : barrierCostUs(L, Node, Th, *R.point);
+                                                : syncCostUs(R.kind, L, Node, Th, *R.point);
       if (!Cost) {
         ++NE.syncUnpriced;
         continue;
       }
-      double N = double(*P.barriers);
-      // A node with cheaper barriers can at most take the region's time away.
-      NE.syncS += std::max(-P.timeS, N * (*Cost - *R.baseCostUs) * 1e-6);
-      NE.barrierCostUs += N * *Cost;
-      PricedBarriers += N;
+      // A node with cheaper synchronization can at most take the region's
+      // time away.
+      NE.syncS += std::max(-P.timeS, R.count * (*Cost - *R.baseCostUs) * 1e-6);
+      bool Bar = R.kind == SyncKind::Barrier;
+      (Bar ? NE.barrierCostUs : NE.spinCostUs) += R.count * *Cost;
+      Priced[Bar ? 0 : 1] += R.count;
     }
-    if (PricedBarriers > 0)
-      NE.barrierCostUs /= PricedBarriers;
+    if (Priced[0] > 0)
+      NE.barrierCostUs /= Priced[0];
+    if (Priced[1] > 0)
+      NE.spinCostUs /= Priced[1];
     NE.uncoveredS = E.uncoveredS;
     if (Uncovered == UncoveredRule::Scaled) {
       for (const auto &[I, U] : Units) {

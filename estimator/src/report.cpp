@@ -93,6 +93,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     J["uncovered_s"] = tidy(N.uncoveredS);
     J["sync_s"] = tidy(N.syncS);
     J["barrier_cost_us"] = tidy(N.barrierCostUs);
+    if (E.spinRounds > 0)
+      J["spin_wait_cost_us"] = tidy(N.spinCostUs);
     J["fallbacks"] = N.fallbacks;
     J["missing"] = N.missing;
     // Last, after the keys CONTRACTS.md orders. One count as a number; a node
@@ -126,6 +128,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
                         {"share", 1 - E.coverage},
                         {"rule", "kept as measured on the base node"}};
   Doc["sync"] = {{"rule", syncRuleName(E.sync)}, {"barriers", E.barriers}};
+  if (E.spinRounds > 0)
+    Doc["sync"]["spin_rounds"] = E.spinRounds;
   if (const NodeEstimate *B = E.baseNode(); B && E.selfCheckPercent())
     Doc["self_check"] = {{"node", E.base},
                          {"estimate_s", tidy(B->absoluteS)},
@@ -179,8 +183,12 @@ std::string estimateCsv(const PhaseFile &F, const std::vector<PhaseMatch> &M, co
     }
     Out += Head + "(uncovered)," + formatNumber(tidy(N.uncoveredS)) + ",,,,," +
            (E.uncovered == UncoveredRule::Scaled ? "scaled" : "measured on base") + ",\n";
-    if (E.sync == SyncRule::Barriers && E.barriers > 0)
-      Out += Head + "(synchronization)," + formatNumber(tidy(N.syncS)) + ",,,,,barriers,\n";
+    if (E.sync == SyncRule::Barriers && (E.barriers > 0 || E.spinRounds > 0))
+      Out += Head + "(synchronization)," + formatNumber(tidy(N.syncS)) + ",,,,," +
+             (E.spinRounds == 0  ? "barriers"
+              : E.barriers == 0 ? "spin-wait rounds"
+                                : "barriers and spin-wait rounds") +
+             ",\n";
     Out += Head + "(program)," + formatNumber(tidy(N.timeS)) + ",,,,," +
            (N.missing     ? "incomplete"
             : N.fallbacks ? "with fallbacks"

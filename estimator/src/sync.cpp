@@ -1,13 +1,16 @@
-//===- sync.cpp - The cost of a barrier on a node ---------------------------===//
+//===- sync.cpp - The cost of a synchronization on a node -----------------===//
 //
 // bar1p is mbw1p with a barrier after every sweep of each thread's private
 // slice; at the same footprint and thread count the two differ only by one
 // barrier per sweep, so (tpi_bar1p - tpi_mbw1p) x iterations per sweep is
 // the cost of one barrier with a sweep's work between barriers (the EPCC
-// syncbench method: test loop minus reference loop). The kernel declares the
-// stream it walked, so a node's profiles are found by footprint (within 5%:
-// the kernel rounds a private slice to whole elements per thread) and the
-// pair by equal streams.
+// syncbench method: test loop minus reference loop). spin1p is mbw1p with a
+// spin-wait handoff between neighbouring threads after every sweep (each
+// thread waits for its left neighbour's sweep and for its right neighbour to
+// be at most one sweep behind: NPB LU's pipeline), priced the same way per
+// handoff round. The kernel declares the stream it walked, so a node's
+// profiles are found by footprint (within 5%: the kernel rounds a private
+// slice to whole elements per thread) and the pair by equal streams.
 //
 //===----------------------------------------------------------------------===//
 #include "phaseprobe/estimator.h"
@@ -20,7 +23,6 @@ namespace phaseprobe {
 
 namespace {
 
-constexpr const char *BarrierUB = "bar1p";
 constexpr const char *ReferenceUB = "mbw1p";
 constexpr double MaxSweepUs = 100;
 
@@ -29,22 +31,23 @@ double sweepIterations(const StreamTuple &S, unsigned Threads) {
   return S.footprintKiB * 1024.0 / S.elemBytes / std::max(1u, Threads);
 }
 
-/// bar1p's profiles on the node at unit stride: the sweeps its mbw1p twins
-/// are measured with (the grid has no other).
-std::vector<std::pair<StreamTuple, double>> unitSweeps(const TpiLookup &L, const std::string &Node,
-                                                       unsigned Threads) {
-  std::vector<std::pair<StreamTuple, double>> Out = L.family(Node, BarrierUB, Threads);
+/// The sync uB's profiles on the node at unit stride: the sweeps its mbw1p
+/// twins are measured with (the grid has no other).
+std::vector<std::pair<StreamTuple, double>> unitSweeps(SyncKind K, const TpiLookup &L,
+                                                       const std::string &Node, unsigned Threads) {
+  std::vector<std::pair<StreamTuple, double>> Out = L.family(Node, syncUBenchName(K), Threads);
   Out.erase(std::remove_if(Out.begin(), Out.end(),
                            [](const auto &P) { return P.first.strideBytes != P.first.elemBytes; }),
             Out.end());
   return Out;
 }
 
-/// bar1p's profile nearest \p FootprintKiB (within 5%) on the node.
-std::optional<std::pair<StreamTuple, double>> nearest(const TpiLookup &L, const std::string &Node,
-                                                      unsigned Threads, double FootprintKiB) {
+/// The sync uB's profile nearest \p FootprintKiB (within 5%) on the node.
+std::optional<std::pair<StreamTuple, double>> nearest(SyncKind K, const TpiLookup &L,
+                                                      const std::string &Node, unsigned Threads,
+                                                      double FootprintKiB) {
   std::optional<std::pair<StreamTuple, double>> Best;
-  for (const auto &P : unitSweeps(L, Node, Threads)) {
+  for (const auto &P : unitSweeps(K, L, Node, Threads)) {
     double D = std::fabs(P.first.footprintKiB - FootprintKiB);
     if (D > 0.05 * FootprintKiB)
       continue;
@@ -89,9 +92,11 @@ std::optional<SyncRule> parseSyncRule(const std::string &S) {
   return std::nullopt;
 }
 
-std::optional<double> barrierCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads,
-                                    double FootprintKiB) {
-  auto Bar = nearest(L, Node, Threads, FootprintKiB);
+const char *syncUBenchName(SyncKind K) { return K == SyncKind::Barrier ? "bar1p" : "spin1p"; }
+
+std::optional<double> syncCostUs(SyncKind K, const TpiLookup &L, const std::string &Node,
+                                 unsigned Threads, double FootprintKiB) {
+  auto Bar = nearest(K, L, Node, Threads, FootprintKiB);
   if (!Bar)
     return std::nullopt;
   std::optional<double> Ref = L.tpi(Node, ReferenceUB, {Bar->first}, Threads);
@@ -100,13 +105,13 @@ std::optional<double> barrierCostUs(const TpiLookup &L, const std::string &Node,
   return std::max(0.0, (Bar->second - *Ref) * sweepIterations(Bar->first, Threads));
 }
 
-std::optional<BarrierPoint> barrierPoint(const TpiLookup &L, const std::string &Base,
-                                         unsigned Threads, double IntervalUs) {
+std::optional<SyncPoint> syncPoint(SyncKind K, const TpiLookup &L, const std::string &Base,
+                                   unsigned Threads, double IntervalUs) {
   if (!(IntervalUs > 0))
     return std::nullopt;
   // (log of mbw1p's sweep time, footprint) of every pair on the base node.
   std::vector<std::pair<double, double>> Sweeps;
-  for (const auto &Sweep : unitSweeps(L, Base, Threads)) {
+  for (const auto &Sweep : unitSweeps(K, L, Base, Threads)) {
     const StreamTuple &S = Sweep.first; // the base's mbw1p twin sets the sweep's time
     std::optional<double> Ref = L.tpi(Base, ReferenceUB, {S}, Threads);
     if (Ref && *Ref > 0)
@@ -125,25 +130,25 @@ std::optional<BarrierPoint> barrierPoint(const TpiLookup &L, const std::string &
     Sweeps.pop_back();
   double X = std::log(IntervalUs);
   if (X <= Sweeps.front().first)
-    return BarrierPoint{Sweeps.front().second, Sweeps.front().second, 0};
+    return SyncPoint{Sweeps.front().second, Sweeps.front().second, 0};
   if (X >= Sweeps.back().first)
-    return BarrierPoint{Sweeps.back().second, Sweeps.back().second, 0};
+    return SyncPoint{Sweeps.back().second, Sweeps.back().second, 0};
   size_t I = 1;
   while (Sweeps[I].first < X)
     ++I;
   const auto &Lo = Sweeps[I - 1], &Hi = Sweeps[I];
   double W = Hi.first > Lo.first ? (X - Lo.first) / (Hi.first - Lo.first) : 0;
-  return BarrierPoint{Lo.second, Hi.second, W};
+  return SyncPoint{Lo.second, Hi.second, W};
 }
 
-std::optional<double> barrierCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads,
-                                    const BarrierPoint &P) {
-  std::optional<double> Lo = barrierCostUs(L, Node, Threads, P.loKiB);
+std::optional<double> syncCostUs(SyncKind K, const TpiLookup &L, const std::string &Node,
+                                 unsigned Threads, const SyncPoint &P) {
+  std::optional<double> Lo = syncCostUs(K, L, Node, Threads, P.loKiB);
   if (!Lo)
     return std::nullopt;
   if (P.weight == 0 || P.hiKiB == P.loKiB)
     return Lo;
-  std::optional<double> Hi = barrierCostUs(L, Node, Threads, P.hiKiB);
+  std::optional<double> Hi = syncCostUs(K, L, Node, Threads, P.hiKiB);
   if (!Hi)
     return std::nullopt;
   return (1 - P.weight) * *Lo + P.weight * *Hi;

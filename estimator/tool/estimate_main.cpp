@@ -135,6 +135,15 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                  "synchronization: %s barriers in top-level regions, priced per node at its "
                  "cost per barrier (bar1p - mbw1p) minus %s's\n",
                  fmt("%.6g", E.barriers).c_str(), In.base.c_str());
+  if (E.spinRounds > 0 && E.sync == SyncRule::Off)
+    std::fprintf(Out, "synchronization: %s spin-wait rounds left inside the measured times (--sync off)\n",
+                 fmt("%.6g", E.spinRounds).c_str());
+  else if (E.spinRounds > 0)
+    std::fprintf(Out,
+                 "synchronization: %s spin-wait rounds in top-level regions (threads spinning on a flag "
+                 "another thread sets), priced per node at its cost per handoff round "
+                 "(spin1p - mbw1p) minus %s's\n",
+                 fmt("%.6g", E.spinRounds).c_str(), In.base.c_str());
   for (const PhaseMatch &PM : M) {
     if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams)
       continue;
@@ -177,13 +186,18 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
     if (N.missing)
       Notes += (Notes.empty() ? "" : "; ") + std::string("INCOMPLETE: ") +
                std::to_string(N.missing) + " phase(s) without any ranked profile (base time used)";
-    if (E.sync == SyncRule::Barriers && E.barriers > 0) {
-      if (N.barrierCostUs > 0 || N.syncS != 0)
-        Notes += (Notes.empty() ? "" : "; ") + std::string("barriers ") +
-                 fmt("%.3g", N.barrierCostUs) + " us each, " + fmt("%+.4f", N.syncS) + " s";
+    if (E.sync == SyncRule::Barriers && (E.barriers > 0 || E.spinRounds > 0)) {
+      if (N.barrierCostUs > 0 || N.spinCostUs > 0 || N.syncS != 0) {
+        std::string Each;
+        if (E.barriers > 0)
+          Each += "barriers " + fmt("%.3g", N.barrierCostUs) + " us each, ";
+        if (E.spinRounds > 0)
+          Each += "spin-wait rounds " + fmt("%.3g", N.spinCostUs) + " us each, ";
+        Notes += (Notes.empty() ? "" : "; ") + Each + fmt("%+.4f", N.syncS) + " s";
+      }
       if (N.syncUnpriced)
         Notes += (Notes.empty() ? "" : "; ") + std::to_string(N.syncUnpriced) +
-                 " region(s) with barriers unpriced (no bar1p/mbw1p pair)";
+                 " region(s) with synchronization unpriced (no bar1p or spin1p/mbw1p pair)";
     }
     if (!N.runTimesS.empty()) {
       auto [Lo, Hi] = std::minmax_element(N.runTimesS.begin(), N.runTimesS.end());

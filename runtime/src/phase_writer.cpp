@@ -19,6 +19,13 @@
 // barriers (regions only): the barriers the forking thread crossed inside the
 // region plus its join, summed over invocations: every team member crosses
 // the same ones, and the estimator prices them apart from the work.
+// spin_rounds (regions only, when there are any): the spin-wait rounds of
+// the member with most, summed over invocations (runtime.cpp, closeShare).
+// On idle cores which member waits at a handoff, and whether any does,
+// depends on timing: an LU-shaped pipeline of 39 planes on two idle cores
+// counted 12 to 42 waits over both members and 8 to 38 for the one that
+// waited most, where each member waited once per plane on one shared core.
+// Counted as the worksharing shares that entered a spin loop it is 39.
 //
 //===----------------------------------------------------------------------===//
 #include "phase_writer.h"
@@ -83,7 +90,7 @@ void phaseId(uint32_t Index, char *Out, size_t Cap) {
 }
 
 struct Summary {
-  uint64_t TimeNs = 0, Iterations = 0, Invocations = 0, Barriers = 0;
+  uint64_t TimeNs = 0, Iterations = 0, Invocations = 0, Barriers = 0, SpinRounds = 0;
   uint64_t MinNs = 0, MedianNs = 0, MaxNs = 0;
   uint32_t Threads = 0; ///< threads that recorded a share
 };
@@ -105,6 +112,7 @@ Summary summarize(uint32_t P, uint32_t Kind, uint64_t *Scratch, uint32_t Scratch
     }
     if (!Sl.ShareCount)
       continue;
+    S.SpinRounds = std::max(S.SpinRounds, Sl.ShareSpinRounds);
     if (N < ScratchCap)
       Scratch[N++] = Sl.ShareNs;
     if (isOneThread(Kind)) {
@@ -280,6 +288,10 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
     if (isRegion(C->kind)) {
       W.key("barriers");
       W.unsignedInteger(S.Barriers);
+      if (S.SpinRounds) {
+        W.key("spin_rounds");
+        W.unsignedInteger(S.SpinRounds);
+      }
     }
     W.key("threads");
     uint32_t Team = phaseTeamSize(P);

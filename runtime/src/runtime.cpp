@@ -14,6 +14,7 @@
 #include "rt_memory.h"
 #include "thread_state.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +32,8 @@ extern "C" int omp_get_num_threads(void) __attribute__((weak));
 extern "C" {
 __thread uint64_t __phaseprobe_iterations __attribute__((tls_model("initial-exec"))) = 0;
 __thread uint64_t __phaseprobe_barriers __attribute__((tls_model("initial-exec"))) = 0;
+__thread uint64_t __phaseprobe_spin_waits __attribute__((tls_model("initial-exec"))) = 0;
+__thread uint64_t __phaseprobe_spin_entries __attribute__((tls_model("initial-exec"))) = 0;
 }
 
 namespace __phaseprobe {
@@ -159,6 +162,9 @@ bool push(ThreadState *T, uint32_t Phase, FrameKind K, uint32_t Team) {
   F.TeamSize = Team;
   F.StartIters = __phaseprobe_iterations;
   F.StartBarriers = __phaseprobe_barriers;
+  F.StartSpinWaits = __phaseprobe_spin_waits;
+  F.StartSpinEntries = __phaseprobe_spin_entries;
+  F.StartSpinRounds = T->SpinRounds;
   F.StartNs = nowNs();
   return true;
 }
@@ -195,6 +201,17 @@ void closeShare(ThreadState *T, const Frame &F) {
   // A share with no loop in it counts one execution of its body.
   S->ShareIters += Iters ? Iters : 1;
   S->ShareCount += 1;
+  // Spin-wait rounds (runtime/README.md): a worksharing share that entered
+  // a spin loop is one round of a pipeline whether or not its thread had to
+  // wait this time (on idle cores that depends on timing; on a shared core
+  // it waits every round); a region member's are its shares' rounds, or its
+  // waits where it waited more often (a pipeline without worksharing).
+  uint64_t Rounds = T->SpinRounds - F.StartSpinRounds;
+  if (F.Kind == FrameKind::Worksharing && __phaseprobe_spin_entries != F.StartSpinEntries) {
+    Rounds = 1;
+    ++T->SpinRounds;
+  }
+  S->ShareSpinRounds += std::max<uint64_t>(Rounds, __phaseprobe_spin_waits - F.StartSpinWaits);
 }
 
 } // namespace

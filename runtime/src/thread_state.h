@@ -33,6 +33,7 @@ struct PhaseSlot {
   uint64_t ForkNs = 0;     ///< region: fork-to-join seen by the forking thread
   uint64_t ForkCount = 0;  ///< region: forks done by this thread
   uint64_t ForkBarriers = 0; ///< region: barriers in those forks, joins included
+  uint64_t ShareSpinRounds = 0; ///< spin-wait rounds in those shares
 };
 
 /// What an open frame on a thread's construct stack is.
@@ -50,6 +51,9 @@ struct Frame {
   uint64_t StartNs;
   uint64_t StartIters;
   uint64_t StartBarriers;
+  uint64_t StartSpinWaits;
+  uint64_t StartSpinEntries;
+  uint64_t StartSpinRounds;
 };
 
 constexpr uint32_t MaxDepth = 64;
@@ -67,6 +71,7 @@ struct ThreadState {
   void *Extension = nullptr;        ///< free for other runtime units
   bool Starter = false;             ///< the thread that started the runtime
   uint64_t RemovedNs = 0;           ///< sampling overhead taken out of its frames
+  uint64_t SpinRounds = 0;          ///< worksharing shares that entered a spin loop
 };
 
 /// The calling thread's state, created on first use (never null).

@@ -47,7 +47,9 @@
  * Input line:  ID KERNEL TYPE NSTREAMS ACCESS PATTERN K1 S1 K2 S2 K3 S3
  *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S [WORK]
  *   KERNEL  sum sum3 madd add2 copy update store triad cadd cmul cfma, and
- *           sumb: sum with a barrier after every sweep (strided only)
+ *           sumb: sum with a barrier after every sweep (strided only),
+ *           sumf: sum with a spin-wait handoff between neighbouring threads
+ *           after every sweep (strided only; see Handoff)
  *   TYPE    double float int
  *   ACCESS  one letter per stream, c (shared) or p (private); stores must be p
  *   PATTERN one letter per stream, s (strided) or r (random)
@@ -210,6 +212,19 @@ static inline long sweep_phase(long g, long accesses) {
 }
 
 static volatile double Sink[MAX_THREADS * 8];
+
+/* sumf's handoff, NPB LU's pipelined wavefront: a thread starts sweep r
+ * once its left neighbour has finished sweep r, and publishes the end of
+ * its own sweep r once its right neighbour has started sweep r - 1 (taken
+ * the previous one), spinning on `omp flush` for both as LU does on its
+ * flags; neighbours then sweep side by side, one sweep apart. On idle
+ * cores a round costs a cache-line transfer; on a core shared with the
+ * thread waited for, the rest of a time slice per wait. started and done
+ * count sweeps of this repetition, one cache line per thread. */
+static struct {
+  volatile long started, done;
+  char pad[64 - 2 * sizeof(long)];
+} Handoff[MAX_THREADS] __attribute__((aligned(64)));
 static long SweepsDone; /* sweeps of all invocations so far (phases) */
 
 /* Index of stream Q's N-th access in the current loop execution. */
@@ -355,6 +370,28 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
               acc += a[i];                                                     \
           _Pragma("omp barrier")                                               \
         }                                                                      \
+      } else if (!strcmp(K, "sumf") && plain) {                               \
+        int nt = omp_get_num_threads();                                        \
+        Handoff[t].started = Handoff[t].done = 0;                              \
+        _Pragma("omp barrier")                                                 \
+        for (long r = 0; r < R; ++r) {                                         \
+          if (t > 0)                                                           \
+            while (Handoff[t - 1].done <= r) {                                 \
+              _Pragma("omp flush")                                             \
+            }                                                                  \
+          Handoff[t].started = r + 1;                                          \
+          _Pragma("omp flush")                                                 \
+          for (long o = 0; o < st && lo + o < hi; ++o)                         \
+            for (long i = lo + o; i < hi; i += st)                             \
+              acc += a[i];                                                     \
+          if (t + 1 < nt)                                                      \
+            while (Handoff[t + 1].started < r) {                               \
+              _Pragma("omp flush")                                             \
+            }                                                                  \
+          _Pragma("omp flush")                                                 \
+          Handoff[t].done = r + 1;                                             \
+          _Pragma("omp flush")                                                 \
+        }                                                                      \
       } else if (!strcmp(K, "update") && plain) {                              \
         for (long r = 0; r < R; ++r)                                           \
           for (long o = 0; o < st && lo + o < hi; ++o)                         \
@@ -429,7 +466,8 @@ static int is_store(const char *K, int q) {
 }
 
 static int kernel_streams(const char *K) {
-  if (!strcmp(K, "sum") || !strcmp(K, "sumb") || !strcmp(K, "update") || !strcmp(K, "store") ||
+  if (!strcmp(K, "sum") || !strcmp(K, "sumb") || !strcmp(K, "sumf") || !strcmp(K, "update") ||
+      !strcmp(K, "store") ||
       !strcmp(K, "cadd") || !strcmp(K, "cmul") || !strcmp(K, "cfma"))
     return 1;
   if (!strcmp(K, "madd") || !strcmp(K, "add2") || !strcmp(K, "copy")) return 2;
@@ -478,12 +516,13 @@ static void run_config(const config_t *C, int threads) {
   if ((int)strlen(C->access) != ns || (int)strlen(C->pattern) != ns)
     FAIL("access and pattern need one letter per stream");
   if (threads > MAX_THREADS) FAIL("more than %d threads", MAX_THREADS);
-  if (!strcmp(C->kernel, "sumb") && C->pattern[0] != 's')
-    FAIL("kernel sumb walks a strided stream only");
+  if ((!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf")) && C->pattern[0] != 's')
+    FAIL("kernel %s walks a strided stream only", C->kernel);
   if (C->work < 0 || C->work > 1000000) FAIL("work %ld is not within 0 to 1000000", C->work);
   if (C->work && (C->kernel[0] == 'c' && C->kernel[1] != 'o'))
     FAIL("compute kernels take no padding (work)");
-  if (C->work && !strcmp(C->kernel, "sumb")) FAIL("kernel sumb takes no padding (work)");
+  if (C->work && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf")))
+    FAIL("kernel %s takes no padding (work)", C->kernel);
   long iters = 0;
   for (int q = 0; q < ns; ++q) {
     stream_t *s = &S[q];

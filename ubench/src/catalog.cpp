@@ -55,6 +55,10 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       // that much work between barriers (the estimator's sync term).
       {"bar1p", "sumb", "double", "p", "s", "load",
        "mbw1p with a barrier after every sweep (cost per barrier)"},
+      // ... and with a spin-wait handoff between neighbouring threads after
+      // every sweep (NPB LU's pipeline): the cost of one handoff round.
+      {"spin1p", "sumf", "double", "p", "s", "load",
+       "mbw1p with a spin-wait handoff to the next thread after every sweep (cost per round)"},
       {"cadd", "cadd", "double", "c", "s", "load",
        "compute: 4 add chains x 4 per element of a 4 KiB L1 stream"},
       {"cmul", "cmul", "double", "c", "s", "load", "compute: 4 mul chains x 4"},
@@ -319,7 +323,7 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     const UBenchDef *D = findUBench(Name);
     if (!D)
       throw InputError(File, Place, "unknown uB '" + Name + "' (see phaseprobe-ubench list)");
-    if (Work && (D->compute() || D->kernel == "sumb"))
+    if (Work && (D->compute() || isSyncUBench(D->name)))
       throw InputError(File, Place, "'" + Name + "' takes no padding (+w): only memory uBs do");
     std::string Rest = L.substr(Sp);
     Rest.erase(0, Rest.find_first_not_of(" \t"));

@@ -48,10 +48,11 @@ struct PhaseStream {
 };
 
 /// uBs that measure synchronization rather than a stream (bar1p: a barrier
-/// after every sweep). Their stream tuples equal another uB's, so they are
-/// never a phase's match nor a phase clone; the estimator prices a region's
-/// barriers with them.
-inline bool isSyncUBench(std::string_view Name) { return Name == "bar1p"; }
+/// after every sweep; spin1p: a spin-wait handoff after every sweep). Their
+/// stream tuples equal another uB's, so they are never a phase's match nor a
+/// phase clone; the estimator prices a region's barriers and spin waits with
+/// them.
+inline bool isSyncUBench(std::string_view Name) { return Name == "bar1p" || Name == "spin1p"; }
 
 /// One phase: an OpenMP parallel region or a worksharing construct in it.
 struct Phase {
@@ -64,6 +65,10 @@ struct Phase {
   /// Regions: barriers crossed inside plus the joins, over all invocations;
   /// absent in files of older runtimes and for worksharing phases.
   std::optional<std::uint64_t> barriers;
+  /// Regions: spin-wait rounds (`while (flag) { omp flush }` handoffs
+  /// between threads, runtime/README.md) of the member with most, over all
+  /// invocations; absent when none.
+  std::optional<std::uint64_t> spinRounds;
   unsigned threads = 0;
   double timeS = 0;
   std::optional<double> weight; ///< absent: derived as time / total time

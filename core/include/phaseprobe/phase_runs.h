@@ -18,7 +18,7 @@ namespace phaseprobe {
 
 /// Merges \p Runs (parsed from \p Paths, same order; at least one) into one
 /// phase file: program.total_time_s, and per phase time_s, iterations,
-/// invocations and barriers, are medians over the runs that have the phase
+/// invocations, barriers and spin waits, are medians over the runs that have the phase
 /// (the mean of the middle two for an even count); tpi_us and weight are
 /// recomputed from the medians; streams, kind and parent are those of the
 /// run whose time for that phase is the (lower) median. A phase missing

@@ -125,15 +125,19 @@ struct NodeEstimate {
   unsigned rank = 0;         ///< 1 = fastest
   size_t fallbacks = 0, missing = 0;
   /// Synchronization (SyncRule::Barriers): the top-level regions' barriers
-  /// priced at this node's cost per barrier minus the base node's, added to
-  /// timeS and absoluteS (0 on the base node by construction).
+  /// and spin-wait rounds priced at this node's cost per barrier (round)
+  /// minus the base node's, added to timeS and absoluteS (0 on the base
+  /// node by construction).
   double syncS = 0;
   /// Barrier-weighted mean cost of one barrier on this node (µs), over the
   /// regions priced.
   double barrierCostUs = 0;
-  /// Regions with barriers that could not be priced (the node or the base
-  /// lacks bar1p/mbw1p at the thread count): their barriers stay in their
-  /// measured time, as without the rule.
+  /// Round-weighted mean cost of one spin-wait round on this node (µs),
+  /// over the regions priced.
+  double spinCostUs = 0;
+  /// Regions with barriers or spin waits that could not be priced (the node
+  /// or the base lacks the sync uB/mbw1p pair at the thread count): their
+  /// synchronization stays in their measured time, as without the rule.
   size_t syncUnpriced = 0;
   /// The distinct thread counts its phases were projected onto, ascending
   /// (one value unless phases of different thread counts are projected
@@ -166,39 +170,51 @@ enum class Projection {
   Ratio     ///< T_phase(BN) * tpi_P(TN) / tpi_P(BN)
 };
 const char *projectionName(Projection P);
-/// Whether barriers are priced apart from work. A region's barriers (phase
-/// file `barriers`: implicit and explicit ones plus the join) cost what one
-/// barrier costs on a node with about as much work between barriers, from
-/// the uB bar1p (mbw1p with a barrier after every sweep) minus mbw1p at the
-/// same footprint: on two idle cores a microsecond, on two threads sharing a
-/// core tens (a time slice), which no stream tuple shows. Each node's
-/// estimate gets barriers x (its cost - the base node's cost).
+/// Whether synchronization is priced apart from work. A region's barriers
+/// (phase file `barriers`: implicit and explicit ones plus the join) cost
+/// what one barrier costs on a node with about as much work between
+/// barriers, from the uB bar1p (mbw1p with a barrier after every sweep)
+/// minus mbw1p at the same footprint: on two idle cores a microsecond, on
+/// two threads sharing a core tens (a time slice), which no stream tuple
+/// shows. Each node's estimate gets barriers x (its cost - the base node's
+/// cost). Spin-wait rounds (phase file `spin_rounds`: the handoffs of a
+/// pipeline whose threads spin on flags) are priced the same way per round
+/// with spin1p: a spinning thread that shares a core with the one it waits
+/// for holds the core for the rest of its time slice.
 enum class SyncRule {
-  Off,     ///< METHOD.md: barriers stay inside the measured phase times
+  Off,     ///< METHOD.md: barriers and spin waits stay inside the measured times
   Barriers ///< the default where the phase file and the NPPDB allow it
 };
 const char *syncRuleName(SyncRule R);
 std::optional<SyncRule> parseSyncRule(const std::string &S);
-/// The cost of one barrier (µs) on \p Node at \p Threads from bar1p and
-/// mbw1p profiles whose footprint is within 5% of \p FootprintKiB; absent
-/// when the node lacks either. Never negative (a noisy difference is 0).
-std::optional<double> barrierCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads,
-                                    double FootprintKiB);
-/// Where a region's work between barriers falls among the bar1p footprints:
-/// cost = (1 - weight) x cost(loKiB) + weight x cost(hiKiB).
-struct BarrierPoint {
+/// What a sync uB prices.
+enum class SyncKind {
+  Barrier, ///< bar1p: a barrier after every sweep
+  SpinWait ///< spin1p: a spin-wait handoff between neighbours after every sweep
+};
+/// The uB that prices \p K ("bar1p", "spin1p").
+const char *syncUBenchName(SyncKind K);
+/// The cost of one synchronization of kind \p K (µs) on \p Node at
+/// \p Threads from the sync uB's and mbw1p's profiles whose footprint is
+/// within 5% of \p FootprintKiB; absent when the node lacks either. Never
+/// negative (a noisy difference is 0).
+std::optional<double> syncCostUs(SyncKind K, const TpiLookup &L, const std::string &Node,
+                                 unsigned Threads, double FootprintKiB);
+/// Where a region's work between synchronizations falls among the sync
+/// uB's footprints: cost = (1 - weight) x cost(loKiB) + weight x cost(hiKiB).
+struct SyncPoint {
   double loKiB = 0, hiKiB = 0, weight = 0;
 };
-/// The bar1p footprints whose sweeps on \p Base at \p Threads (mbw1p's time
-/// per sweep of one thread) bracket \p IntervalUs of work between barriers,
-/// interpolated in log time (the nearest end outside the range; sweeps
-/// over 100 us are left out, their difference being noise); absent without
-/// bar1p/mbw1p pairs there.
-std::optional<BarrierPoint> barrierPoint(const TpiLookup &L, const std::string &Base,
-                                         unsigned Threads, double IntervalUs);
-/// barrierCostUs at a BarrierPoint; absent when the node lacks either end.
-std::optional<double> barrierCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads,
-                                    const BarrierPoint &P);
+/// The sync uB's footprints whose sweeps on \p Base at \p Threads (mbw1p's
+/// time per sweep of one thread) bracket \p IntervalUs of work between
+/// synchronizations, interpolated in log time (the nearest end outside the
+/// range; sweeps over 100 us are left out, their difference being noise);
+/// absent without sync uB/mbw1p pairs there.
+std::optional<SyncPoint> syncPoint(SyncKind K, const TpiLookup &L, const std::string &Base,
+                                   unsigned Threads, double IntervalUs);
+/// syncCostUs at a SyncPoint; absent when the node lacks either end.
+std::optional<double> syncCostUs(SyncKind K, const TpiLookup &L, const std::string &Node,
+                                 unsigned Threads, const SyncPoint &P);
 std::optional<Projection> parseProjection(const std::string &S);
 /// What the part of the base run outside matched phases becomes on a node.
 enum class UncoveredRule {
@@ -239,6 +255,8 @@ struct Estimate {
   SyncRule sync = SyncRule::Off;   ///< as asked
   /// Barriers of the top-level regions (0 when the phase file has none).
   double barriers = 0;
+  /// Spin-wait rounds of the top-level regions (0 when the phase file has none).
+  double spinRounds = 0;
   const NodeEstimate *baseNode() const;
   /// (base estimate by the absolute rule - measured) / measured * 100
   /// (under the ratio rule the base estimate equals the measurement for

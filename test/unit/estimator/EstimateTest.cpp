@@ -382,10 +382,12 @@ public:
   }
   /// bar1p and mbw1p at \p K KiB: the barrier costs \p CostUs per sweep of
   /// one thread's slice (K KiB / 8 B / threads iterations).
-  void pair(const std::string &Node, unsigned Th, double K, double MbwTpi, double CostUs) {
+  void pair(const std::string &Node, unsigned Th, double K, double MbwTpi, double CostUs,
+            const char *Sync = "bar1p") {
     double Iters = K * 1024 / 8 / Th;
-    Rows.push_back({Node, "mbw1p", Th, K, MbwTpi});
-    Rows.push_back({Node, "bar1p", Th, K, MbwTpi + CostUs / Iters});
+    if (!tpi(Node, "mbw1p", {unit(K)}, Th))
+      Rows.push_back({Node, "mbw1p", Th, K, MbwTpi});
+    Rows.push_back({Node, Sync, Th, K, MbwTpi + CostUs / Iters});
   }
 };
 
@@ -413,13 +415,13 @@ PhaseFile syncFile() {
 TEST(Sync, BarrierCostIsTheBarrierLoopMinusItsTwinPerSweep) {
   ProfileLookup L;
   L.pair("n", 2, 16, 0.002, 38);
-  EXPECT_NEAR(*barrierCostUs(L, "n", 2, 16.0), 38, 1e-9);
-  EXPECT_NEAR(*barrierCostUs(L, "n", 2, 16.4), 38, 1e-9) << "within 5%: the kernel rounds";
-  EXPECT_FALSE(barrierCostUs(L, "n", 2, 32.0));
-  EXPECT_FALSE(barrierCostUs(L, "n", 1, 16.0));
+  EXPECT_NEAR(*syncCostUs(SyncKind::Barrier, L, "n", 2, 16.0), 38, 1e-9);
+  EXPECT_NEAR(*syncCostUs(SyncKind::Barrier, L, "n", 2, 16.4), 38, 1e-9) << "within 5%: the kernel rounds";
+  EXPECT_FALSE(syncCostUs(SyncKind::Barrier, L, "n", 2, 32.0));
+  EXPECT_FALSE(syncCostUs(SyncKind::Barrier, L, "n", 1, 16.0));
   // A barrier loop measured faster than its twin (noise) costs nothing.
   L.pair("m", 2, 16, 0.002, -5);
-  EXPECT_EQ(*barrierCostUs(L, "m", 2, 16.0), 0);
+  EXPECT_EQ(*syncCostUs(SyncKind::Barrier, L, "m", 2, 16.0), 0);
 }
 
 TEST(Sync, TheBaseNodeChoosesWhereTheWorkBetweenBarriersFalls) {
@@ -431,23 +433,23 @@ TEST(Sync, TheBaseNodeChoosesWhereTheWorkBetweenBarriersFalls) {
   L.pair("bn", 2, 1024, 0.01, 500);
   L.pair("tn", 2, 16, 0.02, 40);
   L.pair("tn", 2, 64, 0.02, 80);
-  auto P = barrierPoint(L, "bn", 2, std::sqrt(10.24 * 40.96)); // halfway in log
+  auto P = syncPoint(SyncKind::Barrier, L, "bn", 2, std::sqrt(10.24 * 40.96)); // halfway in log
   ASSERT_TRUE(P);
   EXPECT_EQ(P->loKiB, 16);
   EXPECT_EQ(P->hiKiB, 64);
   EXPECT_NEAR(P->weight, 0.5, 1e-9);
-  EXPECT_NEAR(*barrierCostUs(L, "bn", 2, *P), 2, 1e-9);
-  EXPECT_NEAR(*barrierCostUs(L, "tn", 2, *P), 60, 1e-9) << "the base node's weights";
+  EXPECT_NEAR(*syncCostUs(SyncKind::Barrier, L, "bn", 2, *P), 2, 1e-9);
+  EXPECT_NEAR(*syncCostUs(SyncKind::Barrier, L, "tn", 2, *P), 60, 1e-9) << "the base node's weights";
   // Outside the measured range: the nearest end.
-  EXPECT_EQ(barrierPoint(L, "bn", 2, 1)->loKiB, 16);
-  EXPECT_EQ(barrierPoint(L, "bn", 2, 1)->weight, 0);
-  EXPECT_EQ(barrierPoint(L, "bn", 2, 1e6)->loKiB, 64);
-  EXPECT_FALSE(barrierPoint(L, "bn", 4, 100));
-  EXPECT_FALSE(barrierPoint(L, "bn", 2, 0));
+  EXPECT_EQ(syncPoint(SyncKind::Barrier, L, "bn", 2, 1)->loKiB, 16);
+  EXPECT_EQ(syncPoint(SyncKind::Barrier, L, "bn", 2, 1)->weight, 0);
+  EXPECT_EQ(syncPoint(SyncKind::Barrier, L, "bn", 2, 1e6)->loKiB, 64);
+  EXPECT_FALSE(syncPoint(SyncKind::Barrier, L, "bn", 4, 100));
+  EXPECT_FALSE(syncPoint(SyncKind::Barrier, L, "bn", 2, 0));
   // Sweeps over 100 us (1024 KiB: 655 us) are noise, not a cost: an
   // interval of 10 ms uses the 64 KiB one, not the 1024 KiB one.
-  EXPECT_EQ(barrierPoint(L, "bn", 2, 1e4)->loKiB, 64);
-  EXPECT_EQ(barrierPoint(L, "bn", 2, 1e4)->weight, 0);
+  EXPECT_EQ(syncPoint(SyncKind::Barrier, L, "bn", 2, 1e4)->loKiB, 64);
+  EXPECT_EQ(syncPoint(SyncKind::Barrier, L, "bn", 2, 1e4)->weight, 0);
 }
 
 TEST(Sync, EachNodeGetsBarriersTimesItsCostMinusTheBases) {
@@ -503,6 +505,41 @@ TEST(Sync, ANodeAtAnotherThreadCountIsPricedThere) {
   L.pair("one", 1, 16, 0.01, 0.1);
   Estimate E = estimate(F, {}, L, "bn", {"one"}, ThreadProjection::native());
   EXPECT_NEAR(node(E, "one").syncS, 1000 * (0.1 - 1) * 1e-6, 1e-12);
+}
+
+// A pipeline whose threads spin on flags (NPB LU): its spin-wait rounds are
+// priced with spin1p, apart from its barriers (bar1p), each at the node's
+// cost minus the base's; a round on a shared core is a time slice.
+TEST(Sync, SpinWaitRoundsArePricedWithSpin1p) {
+  PhaseFile F = syncFile();
+  F.phases[0].spinRounds = 200; // 200 us of work between rounds
+  ProfileLookup L;
+  for (double K : {16.0, 64.0}) {
+    L.pair("bn", 2, K, 0.01, 1);
+    L.pair("bn", 2, K, 0.01, 0.2, "spin1p");
+    L.pair("shared-core", 2, K, 0.02, 41);
+    L.pair("shared-core", 2, K, 0.02, 8000, "spin1p");
+  }
+  L.pair("nospin", 2, 16, 0.01, 1);
+  L.pair("nospin", 2, 64, 0.01, 1);
+  EXPECT_NEAR(*syncCostUs(SyncKind::SpinWait, L, "shared-core", 2, 16.0), 8000, 1e-6);
+  Estimate E = estimate(F, {}, L, "bn", {"shared-core", "nospin"}, ThreadProjection::own());
+  EXPECT_EQ(E.barriers, 1000);
+  EXPECT_EQ(E.spinRounds, 200);
+  EXPECT_NEAR(node(E, "shared-core").syncS, 1000 * 40e-6 + 200 * (8000 - 0.2) * 1e-6, 1e-9);
+  EXPECT_NEAR(node(E, "shared-core").spinCostUs, 8000, 1e-6);
+  EXPECT_NEAR(node(E, "shared-core").barrierCostUs, 41, 1e-9);
+  EXPECT_EQ(node(E, "shared-core").syncUnpriced, 0u);
+  // A node without spin1p keeps the rounds in the measured time.
+  EXPECT_EQ(node(E, "nospin").syncS, 0);
+  EXPECT_EQ(node(E, "nospin").syncUnpriced, 1u);
+  std::string Csv = estimateCsv(F, {}, E);
+  EXPECT_NE(Csv.find(",,,,,barriers and spin-wait rounds,"), std::string::npos) << Csv;
+  // Off: METHOD.md's estimate, the rounds still counted for the report.
+  Estimate Off = estimate(F, {}, L, "bn", {"shared-core"}, ThreadProjection::own(),
+                          Projection::Absolute, SyncRule::Off);
+  EXPECT_EQ(node(Off, "shared-core").syncS, 0);
+  EXPECT_EQ(Off.spinRounds, 200);
 }
 
 TEST(Sync, ReportsCarryTheTerm) {

@@ -159,6 +159,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.node->l1dKiB = 32;
   F.program.threadBranches = {"lulesh.cc:514:7", "lulesh.cc:737:8"};
   F.program.threadBranchesMore = 3;
+  F.phases[0].spinRounds = 39;
   PhaseFile G = parsePhaseFile(formatPhaseFile(F), "out.json");
   EXPECT_EQ(formatPhaseFile(G), formatPhaseFile(F));
   EXPECT_EQ(G.phases[0].streams[0].significant, std::optional<bool>(true));
@@ -170,6 +171,9 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_EQ(G.phases[0].streams[1].tuple, F.phases[0].streams[1].tuple);
   EXPECT_EQ(G.program.threadBranches, F.program.threadBranches);
   EXPECT_EQ(G.program.threadBranchesMore, 3u);
+  EXPECT_EQ(G.phases[0].spinRounds, std::optional<std::uint64_t>(39));
+  EXPECT_NE(formatPhaseFile(G).find("\"spin_rounds\": 39"), std::string::npos);
+  EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").phases[0].spinRounds) << "absent: none";
 }
 
 namespace {
@@ -221,6 +225,14 @@ TEST(PhaseRuns, MediansPerPhase) {
   EXPECT_EQ(M.phases[1].streams[0].tuple.footprintKiB, 50) << "the lower median's";
   EXPECT_EQ(M.phases[2].timeS, 0.1);
   EXPECT_EQ(*M.phases[0].barriers, 20u);
+  EXPECT_FALSE(M.phases[0].spinRounds) << "no run spun";
+  // Spin-wait rounds: a median over the runs, a run without them counting 0.
+  R[0].phases[0].spinRounds = 30;
+  R[1].phases[0].spinRounds = 39;
+  EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).phases[0].spinRounds,
+            std::optional<std::uint64_t>(30));
+  R[1].phases[0].spinRounds.reset();
+  EXPECT_FALSE(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).phases[0].spinRounds);
   // One run comes back as it was.
   PhaseFile One = mergePhaseRuns({R[1]}, {"2.json"});
   EXPECT_EQ(One.program.totalTimeS, 3.0);

@@ -113,28 +113,31 @@ TEST(Grid, RandomStreamsAlsoComeAsSearches) {
   }
 }
 
-// bar1p prices barriers against mbw1p at the same footprint: every grid has
-// it at unit stride from inside L1 to beyond the LLC, each with its twin,
-// and phase clones never use it (its tuples are mbw1p's).
-TEST(Grid, Bar1pComesWithItsMbw1pTwins) {
-  for (GridLevel L : {GridLevel::Quick, GridLevel::Default, GridLevel::Full}) {
-    auto G = makeGrid(L, 32, 1024, 32768, 2, {findUBench("bar1p")});
-    std::set<double> Bar, Twin;
-    for (const UBenchConfig &C : G) {
-      EXPECT_EQ(C.strideBytes[0], 8);
-      (C.def->name == "bar1p" ? Bar : Twin).insert(C.footprintKiB[0]);
+// bar1p and spin1p price barriers and spin-wait rounds against mbw1p at the
+// same footprint: every grid has them at unit stride from inside L1 to
+// beyond the LLC, each with its twin, and phase clones never use them
+// (their tuples are mbw1p's).
+TEST(Grid, SyncUBenchesComeWithTheirMbw1pTwins) {
+  for (const char *Sync : {"bar1p", "spin1p"})
+    for (GridLevel L : {GridLevel::Quick, GridLevel::Default, GridLevel::Full}) {
+      auto G = makeGrid(L, 32, 1024, 32768, 2, {findUBench(Sync)});
+      std::set<double> Bar, Twin;
+      for (const UBenchConfig &C : G) {
+        EXPECT_EQ(C.strideBytes[0], 8);
+        (C.def->name == Sync ? Bar : Twin).insert(C.footprintKiB[0]);
+      }
+      EXPECT_EQ(Bar, Twin) << Sync;
+      EXPECT_GE(Bar.size(), 5u);
+      EXPECT_LE(*Bar.begin(), 32);
+      EXPECT_GE(*Bar.rbegin(), 32768);
     }
-    EXPECT_EQ(Bar, Twin);
-    EXPECT_GE(Bar.size(), 5u);
-    EXPECT_LE(*Bar.begin(), 32);
-    EXPECT_GE(*Bar.rbegin(), 32768);
-  }
   // With the whole catalogue, no mbw1p configuration is measured twice.
   auto All = makeGrid(GridLevel::Quick, 32, 1024, 32768, 2, {});
   std::set<std::string> Seen;
   for (const UBenchConfig &C : All)
     EXPECT_TRUE(Seen.insert(C.def->name + " " + C.requested()).second) << C.requested();
   EXPECT_TRUE(isSyncUBench("bar1p"));
+  EXPECT_TRUE(isSyncUBench("spin1p"));
   EXPECT_FALSE(isSyncUBench("mbw1p"));
 }
 
