@@ -12,13 +12,12 @@ namespace phaseprobe {
 
 namespace {
 
-bool isOwnOrLocal(const Value *Ptr) {
+// phaseprobe's own counters: its TLS globals and the allocas the
+// instrumentation adds (named __phaseprobe.*, kept by function cloning).
+bool isPhaseprobes(const Value *Ptr) {
   const Value *Base = getUnderlyingObject(Ptr);
-  if (isa<AllocaInst>(Base))
-    return true;
-  if (auto *GV = dyn_cast<GlobalValue>(Base))
-    return GV->getName().startswith("__phaseprobe");
-  return false;
+  return (isa<AllocaInst>(Base) || isa<GlobalValue>(Base)) &&
+         Base->getName().startswith("__phaseprobe");
 }
 
 } // namespace
@@ -34,7 +33,10 @@ SyncLoopKind syncLoopKind(const Loop &L) {
       if (auto *LI = dyn_cast<LoadInst>(&I)) {
         Reads |= LI->isVolatile() || LI->isAtomic();
       } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
-        if (SI->isVolatile() || SI->isAtomic() || !isOwnOrLocal(SI->getPointerOperand()))
+        // Any store of the program's, a local's included, is loop state
+        // (an index, an accumulator): `s += vol[i]` reads volatile memory
+        // but is a loop over data, not a wait.
+        if (SI->isVolatile() || SI->isAtomic() || !isPhaseprobes(SI->getPointerOperand()))
           return SyncLoopKind::None;
       } else if (isa<AtomicRMWInst>(I) || isa<FenceInst>(I)) {
         return SyncLoopKind::None; // it changes shared state: work, or a lock

@@ -22,14 +22,16 @@ namespace phaseprobe {
 enum class SyncLoopKind {
   None,
   Retry, ///< contains a cmpxchg: an atomic update retried until it wins
-  Spin,  ///< writes no program memory, calls nothing but `omp flush`, and
-         ///< reads through a flush, an atomic or a volatile load: only a
-         ///< write by another thread can end it
+  Spin,  ///< stores nothing (not even to a local: no index, no
+         ///< accumulator), calls nothing but `omp flush`, and reads through
+         ///< a flush, an atomic or a volatile load: only a write by another
+         ///< thread can end it
 };
 
-/// What \p L is. Stores to allocas and to phaseprobe's own globals
-/// (`__phaseprobe*`: counters the passes add) do not count as writes, so the
-/// answer is the same before and after instrumentation.
+/// What \p L is, on clang's unoptimized IR (locals are still allocas).
+/// Stores to phaseprobe's own counters (globals and allocas named
+/// `__phaseprobe*`, which the passes add) do not count, so the answer is the
+/// same before and after instrumentation.
 SyncLoopKind syncLoopKind(const llvm::Loop &L);
 
 } // namespace phaseprobe

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""bench/ubench/barrier_cost.py — the cost of one barrier per node and work
-size, as the estimator reads it from an NPPDB.
+"""bench/ubench/barrier_cost.py — the cost of one barrier (or one spin-wait
+round) per node and work size, as the estimator reads it from an NPPDB.
 
-    bench/ubench/barrier_cost.py NPPDB [NPPDB ...] [--build DIR]
+    bench/ubench/barrier_cost.py NPPDB [NPPDB ...] [--build DIR] [--ubench spin1p]
 
-For every node and thread count with bar1p and its mbw1p twin at unit
-stride (phaseprobe-ubench puts both in every grid), prints per footprint the
-work between barriers (one sweep of one thread's slice, mbw1p's time) and
-the cost of a barrier there: (tpi_bar1p - tpi_mbw1p) x iterations per sweep,
-the rule of estimator/src/sync.cpp. Reads the profiles with `phaseprobe-db
+For every node and thread count with the sync uB (bar1p, the default, or
+spin1p) and its mbw1p twin at unit stride (phaseprobe-ubench puts both in
+every grid), prints per footprint the work between synchronizations (one
+sweep of one thread's slice, mbw1p's time) and the cost of one there:
+(tpi_sync - tpi_mbw1p) x iterations per sweep, the rule of
+estimator/src/sync.cpp. Reads the profiles with `phaseprobe-db
 export`; measures nothing itself, so its numbers are those of the NPPDBs
 given (their provenance is theirs).
 """
@@ -44,9 +45,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("db", nargs="+", help="NPPDB files")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--ubench", default="bar1p", choices=["bar1p", "spin1p"],
+                    help="the sync uB: bar1p (a barrier) or spin1p (a spin-wait round)")
     args = ap.parse_args()
+    what = "barrier" if args.ubench == "bar1p" else "spin_round"
     tables = [(db, profiles(args.build, db)) for db in args.db]  # every input checked first
-    print("phaseprobe barrier cost per node and work between barriers (bar1p - mbw1p)")
+    print("phaseprobe %s cost per node and work between them (%s - mbw1p)"
+          % (what.replace("_", "-"), args.ubench))
     print("machine : %s" % provenance.machine())
     print("commit  : %s" % provenance.commit(ROOT, ["estimator", "ubench"]))
     print("command : %s" % " ".join(["bench/ubench/barrier_cost.py"] + sys.argv[1:]))
@@ -54,22 +59,23 @@ def main():
         tpi = {}
         for r in rows_of_db:
             parts = r["streams"].split(":")
-            if r["ubench"] in ("bar1p", "mbw1p") and len(parts) == 4 and parts[1] == parts[2]:
+            if r["ubench"] in (args.ubench, "mbw1p") and len(parts) == 4 and parts[1] == parts[2]:
                 tpi[(r["node"], int(r["threads"]), float(parts[0]), int(parts[2]), r["ubench"])] = \
                     float(r["tpi_us"])
         print()
         print("== %s" % db)
-        print("%-14s %7s %12s %14s %16s" % ("node", "threads", "footprint_kib", "sweep_us", "barrier_cost_us"))
+        print("%-14s %7s %12s %14s %16s" % ("node", "threads", "footprint_kib", "sweep_us",
+                                             what + "_cost_us"))
         rows = 0
         for (node, th, kib, elem, ub), bar in sorted(tpi.items()):
             ref = tpi.get((node, th, kib, elem, "mbw1p"))
-            if ub != "bar1p" or ref is None:
+            if ub != args.ubench or ref is None:
                 continue
             iters = kib * 1024 / elem / th
             print("%-14s %7d %12g %14.2f %16.2f" % (node, th, kib, ref * iters, (bar - ref) * iters))
             rows += 1
         if not rows:
-            print("(no bar1p/mbw1p pairs)")
+            print("(no %s/mbw1p pairs)" % args.ubench)
 
 
 if __name__ == "__main__":

@@ -157,7 +157,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   // its estimate on the base node at its own thread count under this rule,
   // the denominator of the node ratio its unit's uncovered time follows.
   struct Unit {
-    double uncoveredS = 0, barrierS = 0;
+    double uncoveredS = 0;
+    double syncS = 0; ///< the base run's priced synchronization inside it
   };
   std::map<size_t, Unit> Units;
   std::vector<double> BaseEstimateS(F.phases.size(), 0.0);
@@ -219,7 +220,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       // term: the base run's share of it is not scaled with the region's work.
       if (R.baseCostUs) {
         Unit &U = Units[size_t(&P - F.phases.data())];
-        U.barrierS = std::min(U.uncoveredS, U.barrierS + N * *R.baseCostUs * 1e-6);
+        U.syncS = std::min(U.uncoveredS, U.syncS + N * *R.baseCostUs * 1e-6);
       }
       SyncRegions.push_back(R);
     }
@@ -318,7 +319,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       for (const auto &[I, U] : Units) {
         const auto &[NodeS, BaseS] = UnitS[I];
         if (BaseS > 0)
-          NE.uncoveredS += (U.uncoveredS - U.barrierS) * (NodeS / BaseS - 1);
+          NE.uncoveredS += (U.uncoveredS - U.syncS) * (NodeS / BaseS - 1);
       }
       NE.uncoveredS = std::max(0.0, NE.uncoveredS);
     }
