@@ -22,16 +22,17 @@ namespace phaseprobe {
 enum class SyncLoopKind {
   None,
   Retry, ///< contains a cmpxchg: an atomic update retried until it wins
-  Spin,  ///< stores nothing (not even to a local: no index, no
-         ///< accumulator), calls nothing but `omp flush`, and reads through
-         ///< a flush, an atomic or a volatile load: only a write by another
-         ///< thread can end it
+  Spin,  ///< stores no memory and no loop state (a local's stored value
+         ///< computed from that local: an index, an accumulator; a
+         ///< temporary such as a C11 atomic load's is fine), calls nothing
+         ///< but `omp flush`, and reads through a flush, an atomic or a
+         ///< volatile load: only a write by another thread can end it
 };
 
 /// What \p L is, on clang's unoptimized IR (locals are still allocas).
-/// Stores to phaseprobe's own counters (globals and allocas named
-/// `__phaseprobe*`, which the passes add) do not count, so the answer is the
-/// same before and after instrumentation.
+/// Stores to phaseprobe's own counters (the `__phaseprobe*` globals, and the
+/// constants of the armed flag the instrumentation adds) do not count, so
+/// the answer is the same before and after instrumentation.
 SyncLoopKind syncLoopKind(const llvm::Loop &L);
 
 } // namespace phaseprobe
