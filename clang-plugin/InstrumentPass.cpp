@@ -377,8 +377,8 @@ void Instrumenter::addCounters(Function &F) {
 // Every edge into the header from outside is an entry; a wait is an
 // execution of the spin loop that went round at least once (its condition
 // still held on entry): each entry also arms a flag, the first latch
-// traversal adds it to the thread's wait counter and disarms it. Later turns add zero; they are waiting,
-// which costs nothing to count.
+// traversal adds it to the thread's wait counter and disarms it. Later
+// turns add zero; they are waiting, which costs nothing to count.
 void Instrumenter::countWaits(Function &F, Loop &L) {
   SmallVector<BasicBlock *, 4> Latches;
   L.getLoopLatches(Latches);
