@@ -260,7 +260,9 @@ def header_lines(doc):
         "base    : %s%s; uB grid: %s%s%s; repetitions: %s (median); measured = %s"
         % (doc.get("base", "?"),
            (" (median of %d instrumented runs)" % c["base_runs"] if c.get("base_runs", 1) > 1 else "")
-           + (", taken in turn with the measured repetitions" if c.get("base_alongside") else ""),
+           + (", taken in turn with the measured repetitions" if c.get("base_alongside") else "")
+           + (", sampling off (the first, sampled run gives the streams)"
+              if c.get("base_timing") == "unsampled" else ""),
            c.get("grid", "?"),
            (" + %d grown from the phases" % c["grown_ubench_configs"] if c.get("grown_ubench_configs") else "")
            + (" + %d phase clones padded to their phase's tpi" % sum(a.get("padded_clones", 0) for a in doc.get("apps", []))

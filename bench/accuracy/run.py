@@ -14,7 +14,9 @@ OpenMP environment: OMP_NUM_THREADS, OMP_PLACES, OMP_PROC_BIND). The harness
   3. runs each application and workload ONCE instrumented on the base
      configuration (the phase file the estimator reads; with --base-runs N,
      N runs merged into per-phase medians, made in turn with the
-     repetitions of step 5 unless --no-base-alongside),
+     repetitions of step 5 unless --no-base-alongside; with
+     --base-timing unsampled those N runs sample nothing and give the
+     times, the first run the streams),
   4. estimates every configuration with phaseprobe-estimate (--nodes <node>,
      and --threads <n> when the configuration's thread count differs from the
      base one),
@@ -290,6 +292,12 @@ def node_time(est, node, key="time_s"):
     return None
 
 
+def timing_env(args):
+    """What the base runs whose times the estimates use add to their
+    environment (--base-timing)."""
+    return {"PHASEPROBE_SAMPLING": "off"} if args.base_timing == "unsampled" else {}
+
+
 def base_run(args, app, base_cfg, node_of, work, raw):
     """Builds the application and runs it once instrumented on the base
     configuration; returns the workload's state for finish_workload."""
@@ -316,8 +324,8 @@ def base_run(args, app, base_cfg, node_of, work, raw):
     for k in range(2, 1 if args.base_alongside else args.base_runs + 1):
         more = os.path.join(raw, "%s.base.%d.phases.json" % (tag, k))
         log("%s: instrumented run %d/%d on %s" % (tag, k, args.base_runs, base_cfg["label"]))
-        run([instr] + app_argv(app, base_cfg), dict(env, PHASEPROBE_OUT=more), work,
-            "%s instrumented on %s (run %d)" % (tag, base_cfg["label"], k), args.timeout, ok=ok)
+        run([instr] + app_argv(app, base_cfg), dict(env, PHASEPROBE_OUT=more, **timing_env(args)),
+            work, "%s instrumented on %s (run %d)" % (tag, base_cfg["label"], k), args.timeout, ok=ok)
         if not os.path.exists(more):
             raise WorkError("%s: the instrumented run wrote no phase file %s" % (tag, more))
         base_files.append(more)
@@ -482,7 +490,8 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
             k = len(alongside) + 1
             more = os.path.join(raw, "%s.base.a%d.phases.json" % (tag, k))
             log("%s: instrumented run alongside %d/%d on %s" % (tag, k, args.base_runs, base_cfg["label"]))
-            run([instr] + app_argv(app, base_cfg), dict(state["env"], PHASEPROBE_OUT=more), work,
+            run([instr] + app_argv(app, base_cfg),
+                dict(state["env"], PHASEPROBE_OUT=more, **timing_env(args)), work,
                 "%s instrumented on %s (alongside %d)" % (tag, base_cfg["label"], k), args.timeout, ok=ok)
             if not os.path.exists(more):
                 raise WorkError("%s: the instrumented run wrote no phase file %s" % (tag, more))
@@ -496,8 +505,10 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
         log("%s: plain repetition %d/%d: %s" % (tag, i + 1, args.reps, ", ".join(
             "%s %.3fs" % (c["label"], reps[c["label"]][-1]) for c in configs)))
     if alongside:
-        state["base_files"] = alongside
-        entry["base_files"] = [os.path.basename(f) for f in alongside]
+        # Unsampled runs have no streams: the first, sampled one gives them.
+        files = ([base_phases] if args.base_timing == "unsampled" else []) + alongside
+        state["base_files"] = files
+        entry["base_files"] = [os.path.basename(f) for f in files]
         entry["base_runs"] = len(alongside)
     if args.grow_grid and args.pad_clones:
         entry["padded_clones"] = pad(args, state, configs, base_cfg, node_of, raw, work)
@@ -674,6 +685,10 @@ def parse_args(argv):
     ap.add_argument("--base-runs", type=int, default=1,
                     help="instrumented runs on the base configuration, merged by the estimator into "
                          "per-phase medians (default 1: the product's one run)")
+    ap.add_argument("--base-timing", choices=["sampled", "unsampled"], default="sampled",
+                    help="the --base-runs the estimates use: sampled (default, the product's own "
+                         "runs), or unsampled (PHASEPROBE_SAMPLING=off), the first, sampled run "
+                         "then giving the streams only (the estimator's merge rule)")
     ap.add_argument("--no-base-alongside", dest="base_alongside", action="store_false",
                     help="make all --base-runs right after the first one (default: the first base run "
                          "grows the grid; the --base-runs the estimates use take turns with the "
@@ -791,6 +806,7 @@ def main(argv=None):
                        "alt": {"label": args.alt[0], "estimate_args": args.alt[1]}, "loadavg_start": list(os.getloadavg()),
                        "grid": args.grid, "repetitions": args.reps, "base_runs": args.base_runs,
                        "interleaved": args.interleave, "base_alongside": args.base_alongside,
+                       "base_timing": args.base_timing,
                        "pad_clones": args.pad_clones, "rounds": args.rounds,
                        "tie_pct": args.tie_pct,
                        "top_phases": args.top_phases, "db": args.db, "build": args.build,

@@ -187,6 +187,7 @@ ProgramInfo readProgram(const std::string &File, const json &Doc) {
           R.string((*A)[I], "thread_branches[" + std::to_string(I) + "]"));
   }
   Out.threadBranchesMore = unsigned(R.optCount("thread_branches_more").value_or(0));
+  Out.sampling = R.optBool("sampling");
   return Out;
 }
 
@@ -347,6 +348,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
     Prog["thread_branches"] = File.program.threadBranches;
   if (File.program.threadBranchesMore)
     Prog["thread_branches_more"] = File.program.threadBranchesMore;
+  if (File.program.sampling)
+    Prog["sampling"] = *File.program.sampling;
   Doc["program"] = Prog;
   if (File.node) {
     const NodeInfo &N = *File.node;

@@ -44,37 +44,53 @@ void checkSameProgram(const PhaseFile &First, const PhaseFile &Run, const std::s
 
 } // namespace
 
-PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
-                         const std::vector<std::string> &Paths) {
-  if (Runs.size() <= 1)
-    return Runs.empty() ? PhaseFile{} : Runs[0];
-  for (size_t I = 1; I < Runs.size(); ++I)
-    checkSameProgram(Runs[0], Runs[I], Paths[I], Paths[0]);
+namespace {
 
-  PhaseFile Out = Runs[0];
+bool unsampled(const PhaseFile &F) { return F.program.sampling == false; }
+
+/// The merge proper: times and counts from \p Timed, streams, kind and
+/// parent from \p Shaped (the same runs, or the sampled ones when some runs
+/// did not sample); a phase only in \p Shaped keeps its own times.
+PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
+                const std::vector<const PhaseFile *> &Shaped) {
+  PhaseFile Out = *Timed[0];
   std::vector<double> Totals;
-  for (const PhaseFile &R : Runs)
-    Totals.push_back(R.program.totalTimeS);
+  for (const PhaseFile *R : Timed)
+    Totals.push_back(R->program.totalTimeS);
   Out.program.totalTimeS = median(Totals);
+  bool Split = &Shaped != &Timed;
+  if (Split)
+    Out.program.sampling = true;
 
   // Phases in first-seen order over the runs.
   std::vector<std::string> Order;
-  std::map<std::string, std::vector<const Phase *>> ById;
-  for (const PhaseFile &R : Runs)
-    for (const Phase &P : R.phases) {
-      auto &V = ById[P.id];
-      if (V.empty())
-        Order.push_back(P.id);
-      V.push_back(&P);
-    }
-  Out.phases.clear();
-  for (const std::string &Id : Order) {
-    std::vector<const Phase *> V = ById[Id];
+  std::map<std::string, std::vector<const Phase *>> TimedById, ShapedById;
+  auto Collect = [&Order](const std::vector<const PhaseFile *> &Runs, auto &ById) {
+    for (const PhaseFile *R : Runs)
+      for (const Phase &P : R->phases) {
+        if (!ById.count(P.id) && std::find(Order.begin(), Order.end(), P.id) == Order.end())
+          Order.push_back(P.id);
+        ById[P.id].push_back(&P);
+      }
+  };
+  Collect(Timed, TimedById);
+  if (Split)
+    Collect(Shaped, ShapedById);
+  auto ByTime = [](std::vector<const Phase *> V) {
     std::stable_sort(V.begin(), V.end(),
                      [](const Phase *A, const Phase *B) { return A->timeS < B->timeS; });
-    Phase P = *V[(V.size() - 1) / 2]; // the (lower) median run's streams and shape
+    return V;
+  };
+  Out.phases.clear();
+  for (const std::string &Id : Order) {
+    std::vector<const Phase *> T = TimedById[Id], S = ByTime(ShapedById[Id]);
+    if (T.empty())
+      T = S;
+    if (S.empty())
+      S = ByTime(T);
+    Phase P = *S[(S.size() - 1) / 2]; // the (lower) median run's streams and shape
     std::vector<double> Time, Iters, Inv, Bar, Spin;
-    for (const Phase *X : V) {
+    for (const Phase *X : T) {
       Time.push_back(X->timeS);
       Iters.push_back(X->iterations);
       Inv.push_back(double(X->invocations));
@@ -98,6 +114,46 @@ PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
     Out.phases.push_back(std::move(P));
   }
   return Out;
+}
+
+} // namespace
+
+PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
+                         const std::vector<std::string> &Paths) {
+  if (Runs.size() <= 1)
+    return Runs.empty() ? PhaseFile{} : Runs[0];
+  for (size_t I = 1; I < Runs.size(); ++I)
+    checkSameProgram(Runs[0], Runs[I], Paths[I], Paths[0]);
+  std::vector<const PhaseFile *> All, Timed, Sampled;
+  for (const PhaseFile &R : Runs) {
+    All.push_back(&R);
+    (unsampled(R) ? Timed : Sampled).push_back(&R);
+  }
+  if (Timed.empty() || Sampled.empty())
+    return merge(All, All);
+  return merge(Timed, Sampled);
+}
+
+std::vector<PhaseFile> timedRuns(const std::vector<PhaseFile> &Runs,
+                                 const std::vector<std::string> &Paths) {
+  std::vector<PhaseFile> Timed, Sampled;
+  std::vector<std::string> SampledPaths;
+  for (size_t I = 0; I < Runs.size(); ++I)
+    if (!unsampled(Runs[I])) {
+      Sampled.push_back(Runs[I]);
+      SampledPaths.push_back(Paths[I]);
+    }
+  if (Sampled.empty() || Sampled.size() == Runs.size())
+    return Runs;
+  for (size_t I = 0; I < Runs.size(); ++I)
+    if (unsampled(Runs[I])) {
+      std::vector<PhaseFile> One = {Runs[I]};
+      std::vector<std::string> OnePaths = {Paths[I]};
+      One.insert(One.end(), Sampled.begin(), Sampled.end());
+      OnePaths.insert(OnePaths.end(), SampledPaths.begin(), SampledPaths.end());
+      Timed.push_back(mergePhaseRuns(One, OnePaths));
+    }
+  return Timed;
 }
 
 RunSpread runSpread(const std::vector<PhaseFile> &Runs) {

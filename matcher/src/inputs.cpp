@@ -48,6 +48,8 @@ MatchInputs loadMatchInputs(const std::vector<std::string> &PhasesPaths,
   for (const std::string &P : PhasesPaths)
     Runs.push_back(readPhaseFile(P));
   In.phases = mergePhaseRuns(Runs, PhasesPaths);
+  // Runs made without sampling beside sampled ones: only theirs are times.
+  Runs = timedRuns(Runs, PhasesPaths);
   In.runSpread = runSpread(Runs);
   if (Runs.size() > 1)
     In.runFiles = std::move(Runs);

@@ -47,6 +47,7 @@ namespace __phaseprobe {
 namespace {
 
 std::atomic<StreamsWriterFn> StreamsWriter{nullptr};
+std::atomic<SamplingQueryFn> SamplingQuery{nullptr};
 std::atomic<bool> HookInstalled{false};
 std::atomic<bool> Flushed{false};
 
@@ -171,6 +172,12 @@ void writeProgram(JsonWriter &W, uint64_t TotalNs) {
   W.string(PI.Started);
   W.key("pid");
   W.integer(PI.Pid);
+  // Runs without sampling can time a program that sampling slows down,
+  // next to a sampled run that gives the streams (core/phase_runs.h).
+  if (SamplingQueryFn Q = SamplingQuery.load(std::memory_order_acquire)) {
+    W.key("sampling");
+    W.boolean(Q());
+  }
   const char *const *Sites = nullptr;
   uint32_t More = 0;
   if (uint32_t N = threadBranches(&Sites, &More)) {
@@ -228,6 +235,8 @@ void flushAtExit() {
 } // namespace
 
 void setStreamsWriter(StreamsWriterFn Fn) { StreamsWriter.store(Fn, std::memory_order_release); }
+
+void setSamplingQuery(SamplingQueryFn Fn) { SamplingQuery.store(Fn, std::memory_order_release); }
 
 void installExitHook() {
   if (!HookInstalled.exchange(true))

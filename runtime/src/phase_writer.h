@@ -21,6 +21,13 @@ using StreamsWriterFn = void (*)(JsonWriter &W, uint32_t Phase);
 /// phase gets "streams": [].
 void setStreamsWriter(StreamsWriterFn Fn);
 
+/// Whether this run samples memory streams (PHASEPROBE_SAMPLING).
+using SamplingQueryFn = bool (*)();
+
+/// Installs the answer behind program.sampling; without one the field is
+/// left out.
+void setSamplingQuery(SamplingQueryFn Fn);
+
 /// Registers the exit hook once (atexit). It writes the phase file, in the
 /// process that started the runtime only (a fork child writes nothing).
 void installExitHook();

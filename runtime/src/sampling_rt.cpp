@@ -169,6 +169,10 @@ void writeStreams(JsonWriter &W, uint32_t Phase) {
 // only calls it at exit.
 __attribute__((constructor(102))) void installStreamsWriter() {
   setStreamsWriter(writeStreams);
+  setSamplingQuery([] {
+    pthread_once(&CfgOnce, readConfig);
+    return Cfg.Enabled;
+  });
 }
 
 } // namespace

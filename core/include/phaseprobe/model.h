@@ -100,6 +100,9 @@ struct ProgramInfo {
   /// as the plugin found them; at another thread count it may run other code.
   std::vector<std::string> threadBranches;
   unsigned threadBranchesMore = 0; ///< sites beyond those the runtime listed
+  /// Whether the run sampled memory streams (PHASEPROBE_SAMPLING); absent in
+  /// files of older runtimes and hand-written ones.
+  std::optional<bool> sampling;
 };
 
 /// A whole phase file (schema phaseprobe.phases/1).

@@ -26,8 +26,20 @@ namespace phaseprobe {
 /// Throws InputError(Paths[i], "program", ...) when run i is not a run of
 /// the same program as the first (name, argv or threads differ) or was
 /// measured on another node label.
+///
+/// Runs made with PHASEPROBE_SAMPLING=off (`program.sampling` false) next to
+/// sampled ones: the times and counts are medians over the unsampled runs
+/// only (sampling slows the sampled invocations down), the streams, kind
+/// and parent come from the sampled runs (the unsampled have none); the
+/// result says `sampling` true.
 PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
                          const std::vector<std::string> &Paths);
+
+/// The runs whose times count, each alone: with unsampled runs next to
+/// sampled ones, every unsampled run with the sampled runs' streams (what
+/// mergePhaseRuns makes of it and them); otherwise \p Runs as they are.
+std::vector<PhaseFile> timedRuns(const std::vector<PhaseFile> &Runs,
+                                 const std::vector<std::string> &Paths);
 
 /// How far several runs' program times are apart: what every estimate built
 /// on their medians inherits, shown to the user instead of hidden in them.

@@ -239,6 +239,41 @@ TEST(PhaseRuns, MediansPerPhase) {
   EXPECT_EQ(One.phases[0].timeS, 1.6);
 }
 
+// Runs made with sampling off beside a sampled one: the times are the
+// unsampled runs' (sampling slows the sampled invocations), the streams the
+// sampled run's; each timed run alone gets the sampled run's streams.
+TEST(PhaseRuns, UnsampledRunsTimeAndSampledRunsShape) {
+  PhaseFile Sampled = run(3.0, {{"a", 1.6}, {"b", 0.9}});
+  Sampled.program.sampling = true;
+  PhaseFile Off1 = run(2.0, {{"a", 1.0}, {"b", 0.5}}), Off2 = run(2.2, {{"a", 1.2}, {"b", 0.7}});
+  for (PhaseFile *F : {&Off1, &Off2}) {
+    F->program.sampling = false;
+    for (Phase &P : F->phases)
+      P.streams.clear();
+  }
+  std::vector<std::string> Paths = {"s.json", "o1.json", "o2.json"};
+  PhaseFile M = mergePhaseRuns({Sampled, Off1, Off2}, Paths);
+  EXPECT_NEAR(M.program.totalTimeS, 2.1, 1e-12) << "the unsampled runs' median";
+  EXPECT_EQ(M.program.sampling, std::optional<bool>(true));
+  ASSERT_EQ(M.phases.size(), 2u);
+  EXPECT_NEAR(M.phases[0].timeS, 1.1, 1e-12);
+  ASSERT_EQ(M.phases[0].streams.size(), 1u);
+  EXPECT_EQ(M.phases[0].streams[0].tuple.footprintKiB, 160) << "the sampled run's streams";
+  EXPECT_NEAR(M.phases[1].timeS, 0.6, 1e-12);
+  std::vector<PhaseFile> T = timedRuns({Sampled, Off1, Off2}, Paths);
+  ASSERT_EQ(T.size(), 2u);
+  EXPECT_EQ(T[0].program.totalTimeS, 2.0);
+  EXPECT_EQ(T[0].phases[0].timeS, 1.0);
+  EXPECT_EQ(T[0].phases[0].streams[0].tuple.footprintKiB, 160);
+  EXPECT_EQ(T[1].phases[1].timeS, 0.7);
+  // All sampled, or none: every run counts, as before.
+  EXPECT_EQ(timedRuns({Off1, Off2}, {"o1.json", "o2.json"}).size(), 2u);
+  EXPECT_EQ(mergePhaseRuns({Sampled, Sampled}, {"s.json", "t.json"}).program.totalTimeS, 3.0);
+  // The field round-trips.
+  PhaseFile G = parsePhaseFile(formatPhaseFile(Off1), "o1.json");
+  EXPECT_EQ(G.program.sampling, std::optional<bool>(false));
+}
+
 TEST(PhaseRuns, OnlyRunsOfOneProgramOnOneNode) {
   auto Err = [](const std::vector<PhaseFile> &R) -> std::string {
     try {
