@@ -145,7 +145,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
                               {"warning", W.empty() ? ojson(nullptr) : ojson(W)}};
   }
   if (In.runs > 1)
-    Doc["base_runs"] = {{"n", In.runs},
+    // The timed runs: without those that only gave streams.
+    Doc["base_runs"] = {{"n", In.runSpread.totalS.size()},
                         {"total_time_s", In.runSpread.totalS},
                         {"spread_pct", tidy(In.runSpread.spreadPct)}};
   // Last: the time rule of every estimate above (--check compares it).

@@ -32,8 +32,6 @@ MatchInputs loadMatchInputs(const std::vector<std::string> &PhasesPaths,
   In.runs = PhasesPaths.size();
   for (const std::string &P : PhasesPaths)
     In.phasesPath += (In.phasesPath.empty() ? "" : ", ") + P;
-  if (In.runs > 1)
-    In.phasesPath += " (median of " + std::to_string(In.runs) + " runs)";
   In.dbPath = DbPath;
   In.base = Base;
   In.config = ConfigPath.empty() ? MatchConfig::defaults() : readMatchConfig(ConfigPath);
@@ -49,7 +47,14 @@ MatchInputs loadMatchInputs(const std::vector<std::string> &PhasesPaths,
     Runs.push_back(readPhaseFile(P));
   In.phases = mergePhaseRuns(Runs, PhasesPaths);
   // Runs made without sampling beside sampled ones: only theirs are times.
+  size_t Files = Runs.size();
   Runs = timedRuns(Runs, PhasesPaths);
+  if (Runs.size() < Files)
+    In.phasesPath += " (times: median of " + std::to_string(Runs.size()) +
+                     " runs without sampling; streams: the " + std::to_string(Files - Runs.size()) +
+                     " sampled)";
+  else if (Files > 1)
+    In.phasesPath += " (median of " + std::to_string(Files) + " runs)";
   In.runSpread = runSpread(Runs);
   if (Runs.size() > 1)
     In.runFiles = std::move(Runs);
@@ -102,7 +107,7 @@ std::string baseRunsLine(const MatchInputs &In, double WarnPct) {
   const RunSpread &R = In.runSpread;
   char Buf[320];
   std::snprintf(Buf, sizeof Buf, "base runs: %zu, program time %.4g-%.4g s (median %.4g s, spread %.1f%%)",
-                In.runs, R.minS, R.maxS, R.medianS, R.spreadPct);
+                R.totalS.size(), R.minS, R.maxS, R.medianS, R.spreadPct);
   std::string S = Buf;
   if (R.spreadPct > WarnPct)
     S += ": the base node was noisy; every estimate inherits that uncertainty (more runs or a "

@@ -313,9 +313,11 @@ struct MatchInputs {
   /// The phase file, or "A, B, C (median of 3 runs)" for several runs.
   std::string phasesPath, dbPath, base;
   PhaseFile phases; ///< several runs: merged by mergePhaseRuns
-  size_t runs = 1;  ///< base runs merged into phases
-  /// Each of several runs as read, in the order given (empty for one run):
-  /// phaseprobe-estimate also estimates every run alone.
+  size_t runs = 1;  ///< base run files merged into phases
+  /// Each of several runs whose times count (timedRuns: the unsampled ones
+  /// with the sampled runs' streams, when both kinds were given), in the
+  /// order given (empty for one run): phaseprobe-estimate also estimates
+  /// every run alone.
   std::vector<PhaseFile> runFiles;
   RunSpread runSpread; ///< their program times
   std::unique_ptr<Nppdb> db;
