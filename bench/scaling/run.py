@@ -51,6 +51,7 @@ sys.path.insert(1, os.path.join(ROOT, "bench", "accuracy"))
 import apps as appspec  # noqa: E402  (bench/apps.py)
 import provenance  # noqa: E402
 import textout  # noqa: E402  (bench/textout.py)
+import ubenchlist  # noqa: E402  (bench/ubenchlist.py)
 import run as accuracy  # noqa: E402  (bench/accuracy/run.py: configurations, running things)
 
 InputError = appspec.InputError
@@ -72,12 +73,7 @@ def catalogue(build):
     """uB name -> (kernel, type, access, pattern), from `phaseprobe-ubench list`."""
     _, out = accuracy.run([accuracy.tool(build, "phaseprobe-ubench"), "list"], appspec.clean_env({}), None,
                           "listing the uBs", 120)
-    defs = {}
-    for line in out.splitlines()[1:]:
-        f = line.split()
-        if len(f) >= 5 and f[2] in ("double", "float", "int"):
-            defs[f[0]] = (f[1], f[2], f[3], f[4])
-    return defs
+    return ubenchlist.parse(out)
 
 
 def parse_clone(spec, defs):

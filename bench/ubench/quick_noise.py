@@ -27,16 +27,13 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import ubenchlist  # noqa: E402  (bench/ubenchlist.py)
 
 
 def catalogue(ub):
     out = subprocess.run([ub, "list"], stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
-    defs = {}
-    for line in out.splitlines()[1:]:
-        f = line.split()
-        if len(f) >= 5 and f[2] in ("double", "float", "int"):
-            defs[f[0]] = (f[1], f[2], f[3], f[4])
-    return defs
+    return ubenchlist.parse(out)
 
 
 def grid(ub):

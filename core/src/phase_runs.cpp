@@ -48,9 +48,9 @@ namespace {
 
 bool unsampled(const PhaseFile &F) { return F.program.sampling == false; }
 
-/// The merge proper: times and counts from \p Timed, streams, kind and
-/// parent from \p Shaped (the same runs, or the sampled ones when some runs
-/// did not sample); a phase only in \p Shaped keeps its own times.
+/// The merge proper: times and counts from \p Timed; streams, kind and
+/// parent from \p Shaped, the sampled runs when some runs did not sample
+/// (empty: from \p Timed too); a phase only in \p Shaped keeps its own times.
 PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
                 const std::vector<const PhaseFile *> &Shaped) {
   PhaseFile Out = *Timed[0];
@@ -58,7 +58,7 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
   for (const PhaseFile *R : Timed)
     Totals.push_back(R->program.totalTimeS);
   Out.program.totalTimeS = median(Totals);
-  bool Split = &Shaped != &Timed;
+  bool Split = !Shaped.empty();
   if (Split)
     Out.program.sampling = true;
 
@@ -130,29 +130,24 @@ PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
     (unsampled(R) ? Timed : Sampled).push_back(&R);
   }
   if (Timed.empty() || Sampled.empty())
-    return merge(All, All);
+    return merge(All, {});
   return merge(Timed, Sampled);
 }
 
 std::vector<PhaseFile> timedRuns(const std::vector<PhaseFile> &Runs,
                                  const std::vector<std::string> &Paths) {
-  std::vector<PhaseFile> Timed, Sampled;
-  std::vector<std::string> SampledPaths;
-  for (size_t I = 0; I < Runs.size(); ++I)
-    if (!unsampled(Runs[I])) {
-      Sampled.push_back(Runs[I]);
-      SampledPaths.push_back(Paths[I]);
-    }
+  std::vector<const PhaseFile *> Sampled;
+  for (const PhaseFile &R : Runs)
+    if (!unsampled(R))
+      Sampled.push_back(&R);
   if (Sampled.empty() || Sampled.size() == Runs.size())
     return Runs;
-  for (size_t I = 0; I < Runs.size(); ++I)
-    if (unsampled(Runs[I])) {
-      std::vector<PhaseFile> One = {Runs[I]};
-      std::vector<std::string> OnePaths = {Paths[I]};
-      One.insert(One.end(), Sampled.begin(), Sampled.end());
-      OnePaths.insert(OnePaths.end(), SampledPaths.begin(), SampledPaths.end());
-      Timed.push_back(mergePhaseRuns(One, OnePaths));
-    }
+  for (size_t I = 1; I < Runs.size(); ++I)
+    checkSameProgram(Runs[0], Runs[I], Paths[I], Paths[0]);
+  std::vector<PhaseFile> Timed;
+  for (const PhaseFile &R : Runs)
+    if (unsampled(R))
+      Timed.push_back(merge({&R}, Sampled));
   return Timed;
 }
 

@@ -179,36 +179,29 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
                      "the baseline was estimated with --uncovered " + BaseBy +
                          ", this run with --uncovered " + CurBy +
                          ": use the same rule, or refresh the baseline");
-  // Priced barriers add a term the other estimate lacks. A document prices
-  // them when its rule is "barriers" and its phase file counted some; older
-  // documents (no "sync") never did.
-  auto Priced = [](const auto &D) {
+  // Priced synchronization adds a term the other estimate lacks. A document
+  // prices a kind when its rule is "barriers" and its phase file counted
+  // some; older documents (no "sync", or no "spin_rounds") never did.
+  auto Prices = [](const auto &D, const char *Key) {
     if (!D.contains("sync") || !D["sync"].is_object())
       return false;
     const auto &S = D["sync"];
-    return S.value("rule", std::string()) == "barriers" && S.contains("barriers") &&
-           S["barriers"].is_number() && S["barriers"].template get<double>() > 0;
+    return S.value("rule", std::string()) == "barriers" && S.contains(Key) &&
+           S[Key].is_number() && S[Key].template get<double>() > 0;
   };
-  if (Priced(Base) != Priced(Current))
-    throw InputError(BaselinePath, "sync",
-                     std::string("the baseline ") + (Priced(Base) ? "priced" : "did not price") +
-                         " barriers apart, this run " + (Priced(Current) ? "does" : "does not") +
-                         ": use the same --sync (and a runtime that counts barriers for both), "
-                         "or refresh the baseline");
-  // Spin-wait rounds likewise; documents from before they were counted have none.
-  auto Spins = [](const auto &D) {
-    if (!D.contains("sync") || !D["sync"].is_object())
-      return false;
-    const auto &S = D["sync"];
-    return S.value("rule", std::string()) == "barriers" && S.contains("spin_rounds") &&
-           S["spin_rounds"].is_number() && S["spin_rounds"].template get<double>() > 0;
+  struct SyncKindView {
+    const char *key, *noun, *advice;
   };
-  if (Spins(Base) != Spins(Current))
-    throw InputError(BaselinePath, "sync",
-                     std::string("the baseline ") + (Spins(Base) ? "priced" : "did not price") +
-                         " spin-wait rounds apart, this run " + (Spins(Current) ? "does" : "does not") +
-                         ": use the same --sync and phaseprobe version for both, or refresh the "
-                         "baseline");
+  for (const SyncKindView &K :
+       {SyncKindView{"barriers", "barriers", "(and a runtime that counts barriers for both)"},
+        SyncKindView{"spin_rounds", "spin-wait rounds", "and phaseprobe version for both"}}) {
+    bool InBase = Prices(Base, K.key), InCurrent = Prices(Current, K.key);
+    if (InBase != InCurrent)
+      throw InputError(BaselinePath, "sync",
+                       std::string("the baseline ") + (InBase ? "priced" : "did not price") + " " +
+                           K.noun + " apart, this run " + (InCurrent ? "does" : "does not") +
+                           ": use the same --sync " + K.advice + ", or refresh the baseline");
+  }
   std::map<std::string, NodeView> BaseNodes = nodesOf(Base, BaselinePath);
   std::map<std::string, PhaseView> BasePhases = phasesOf(Base, BaselinePath);
   std::map<std::string, NodeView> CurNodes = nodesOf(Current, "");

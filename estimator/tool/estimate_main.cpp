@@ -125,25 +125,28 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                  fmt("%.6g", E.inRegionsS).c_str());
   else
     std::fprintf(Out, "kept as measured on %s on every node\n", In.base.c_str());
-  // Files without barrier counts (hand-written, older runtimes) print as
-  // before: there is nothing to price.
-  if (E.barriers > 0 && E.sync == SyncRule::Off)
-    std::fprintf(Out, "synchronization: %s barriers left inside the measured times (--sync off)\n",
-                 fmt("%.6g", E.barriers).c_str());
-  else if (E.barriers > 0)
-    std::fprintf(Out,
-                 "synchronization: %s barriers in top-level regions, priced per node at its "
-                 "cost per barrier (bar1p - mbw1p) minus %s's\n",
-                 fmt("%.6g", E.barriers).c_str(), In.base.c_str());
-  if (E.spinRounds > 0 && E.sync == SyncRule::Off)
-    std::fprintf(Out, "synchronization: %s spin-wait rounds left inside the measured times (--sync off)\n",
-                 fmt("%.6g", E.spinRounds).c_str());
-  else if (E.spinRounds > 0)
-    std::fprintf(Out,
-                 "synchronization: %s spin-wait rounds in top-level regions (threads spinning on a flag "
-                 "another thread sets), priced per node at its cost per handoff round "
-                 "(spin1p - mbw1p) minus %s's\n",
-                 fmt("%.6g", E.spinRounds).c_str(), In.base.c_str());
+  // Files without barrier or spin counts (hand-written, older runtimes)
+  // print as before: there is nothing to price.
+  struct SyncLine {
+    double count;
+    const char *noun, *what, *cost;
+  };
+  for (const SyncLine &L :
+       {SyncLine{E.barriers, "barriers", "", "cost per barrier (bar1p - mbw1p)"},
+        SyncLine{E.spinRounds, "spin-wait rounds",
+                 " (threads spinning on a flag another thread sets)",
+                 "cost per handoff round (spin1p - mbw1p)"}}) {
+    if (!(L.count > 0))
+      continue;
+    if (E.sync == SyncRule::Off)
+      std::fprintf(Out, "synchronization: %s %s left inside the measured times (--sync off)\n",
+                   fmt("%.6g", L.count).c_str(), L.noun);
+    else
+      std::fprintf(Out,
+                   "synchronization: %s %s in top-level regions%s, priced per node at its %s "
+                   "minus %s's\n",
+                   fmt("%.6g", L.count).c_str(), L.noun, L.what, L.cost, In.base.c_str());
+  }
   for (const PhaseMatch &PM : M) {
     if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams)
       continue;
