@@ -23,8 +23,9 @@
 // the member with most, summed over invocations (runtime.cpp, closeShare).
 // On idle cores which member waits at a handoff, and whether any does,
 // depends on timing: an LU-shaped pipeline of 39 planes on two idle cores
-// counted 12 to 42 waits over both members and 8 to 38 for the one that
-// waited most, where each member waited once per plane on one shared core.
+// counted (by hand, a build that wrote both) 12 to 42 waits over both
+// members and 8 to 38 for the one that waited most, where each member
+// waited once per plane on one shared core.
 // Counted as the worksharing shares that entered a spin loop it is 39.
 //
 //===----------------------------------------------------------------------===//
