@@ -356,6 +356,7 @@ void Instrumenter::addCounters(Function &F) {
       Spins.push_back(L);
       break;
     case SyncLoopKind::Retry:
+    case SyncLoopKind::Yield:
       break;
     }
   }

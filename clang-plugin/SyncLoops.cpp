@@ -42,10 +42,31 @@ bool carriedIn(const Loop &L, const Value *V, const AllocaInst *Slot) {
   return false;
 }
 
+// Calls a waiting thread makes while it polls; they change nothing another
+// thread could see. `omp flush` makes the next plain load read what other
+// threads wrote; so does a call that gives the core away (the C library's
+// are opaque: compiler barriers); a pause hint only slows the poll down.
+enum class WaitCall { NotOne, Flush, GiveAway, Hint };
+
+WaitCall waitCall(const Function *Callee) {
+  if (!Callee)
+    return WaitCall::NotOne;
+  StringRef N = Callee->getName();
+  if (N == "__kmpc_flush")
+    return WaitCall::Flush;
+  if (N == "sched_yield" || N == "pthread_yield" || N == "thrd_yield" || N == "usleep" ||
+      N == "nanosleep" || N == "sleep")
+    return WaitCall::GiveAway;
+  // _mm_pause / __builtin_ia32_pause, and AArch64's yield hint.
+  if (N == "llvm.x86.sse2.pause" || N == "llvm.aarch64.hint")
+    return WaitCall::Hint;
+  return WaitCall::NotOne;
+}
+
 } // namespace
 
 SyncLoopKind syncLoopKind(const Loop &L) {
-  bool Reads = false;
+  bool Reads = false, GivesAway = false;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
       if (isa<AtomicCmpXchgInst>(I))
@@ -69,11 +90,12 @@ SyncLoopKind syncLoopKind(const Loop &L) {
       } else if (isa<AtomicRMWInst>(I) || isa<FenceInst>(I)) {
         return SyncLoopKind::None; // it changes shared state: work, or a lock
       } else if (auto *CB = dyn_cast<CallBase>(&I)) {
-        if (isa<DbgInfoIntrinsic>(CB))
+        if (isa<DbgInfoIntrinsic>(CB) || CB->isLifetimeStartOrEnd())
           continue;
         const Function *Callee = CB->getCalledFunction();
-        if (Callee && Callee->getName() == "__kmpc_flush") {
-          Reads = true;
+        if (WaitCall W = waitCall(Callee); W != WaitCall::NotOne) {
+          Reads |= W != WaitCall::Hint;
+          GivesAway |= W == WaitCall::GiveAway;
           continue;
         }
         if (Callee && Callee->getName().startswith("__phaseprobe"))
@@ -83,7 +105,9 @@ SyncLoopKind syncLoopKind(const Loop &L) {
         return SyncLoopKind::None;
       }
     }
-  return Reads ? SyncLoopKind::Spin : SyncLoopKind::None;
+  if (!Reads)
+    return SyncLoopKind::None;
+  return GivesAway ? SyncLoopKind::Yield : SyncLoopKind::Spin;
 }
 
 } // namespace phaseprobe
