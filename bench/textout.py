@@ -14,6 +14,14 @@ def table(head, rows):
     return out + ["  ".join(str(x).ljust(n) for x, n in zip(r, w)).rstrip() for r in rows]
 
 
+def out_dir_problem(path):
+    """Why a result file cannot go to path before a bench spends minutes on
+    it ("--out F: no such directory"), or None."""
+    if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        return "--out %s: no such directory" % path
+    return None
+
+
 def write_atomically(path, text):
     """Writes text to path, or leaves path as it was (OSError propagates)."""
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),

@@ -132,8 +132,8 @@ def parse_args(argv):
     bad = [s for s in opts.sampling if s not in ("on", "off")]
     if bad or not opts.sampling:
         raise InputError("--sampling %s: expected on, off or on,off" % ",".join(bad or ["(none)"]))
-    if opts.out and not os.path.isdir(os.path.dirname(os.path.abspath(opts.out))):
-        raise InputError("--out %s: no such directory" % opts.out)
+    if textout.out_dir_problem(opts.out):
+        raise InputError(textout.out_dir_problem(opts.out))
     return opts
 
 

@@ -278,8 +278,8 @@ def parse_args(argv):
         raise InputError("--rounds must be at least 1")
     if not opts.clone_s > 0:
         raise InputError("--clone-s must be positive")
-    if opts.out and not os.path.isdir(os.path.dirname(os.path.abspath(opts.out))):
-        raise InputError("--out %s: no such directory" % opts.out)
+    if textout.out_dir_problem(opts.out):
+        raise InputError(textout.out_dir_problem(opts.out))
     return opts
 
 
