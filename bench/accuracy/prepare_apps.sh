@@ -24,14 +24,22 @@
 #   --lulesh DIR   LULESH 2.0 (lulesh*.cc), built without MPI; workloads are
 #                  problem sizes (--lulesh-sizes, default 15,20) at 40
 #                  iterations.
+#   --rodinia DIR  Rodinia 3.1's OpenMP codes (the openmp/ folder of the
+#                  upstream tree) that make their own input: lud (matrix
+#                  sizes --lud-sizes, default 3072,4096), lavaMD (boxes per
+#                  dimension --lavamd-boxes, default 10,13) and srad_v2
+#                  (square images --srad-sizes, default 2048,3072, 20
+#                  iterations). Each takes its thread count as an argument,
+#                  so the args use {threads}.
 # Writes OUT/apps.txt: the --app specs for run.py --apps-file, one per line.
 set -euo pipefail
 
-usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 die() { echo "prepare_apps.sh: $*" >&2; exit 2; }
 
-build="" out="" npb="" xs="" lulesh=""
+build="" out="" npb="" xs="" lulesh="" rodinia=""
 npb_bench="bt" npb_classes="S,W" xs_lookups="100000,200000" lulesh_sizes="15,20"
+lud_sizes="3072,4096" lavamd_boxes="10,13" srad_sizes="2048,3072"
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -43,13 +51,17 @@ while [ $# -gt 0 ]; do
     --xs-lookups) xs_lookups=$2; shift 2 ;;
     --lulesh) lulesh=$2; shift 2 ;;
     --lulesh-sizes) lulesh_sizes=$2; shift 2 ;;
+    --rodinia) rodinia=$2; shift 2 ;;
+    --lud-sizes) lud_sizes=$2; shift 2 ;;
+    --lavamd-boxes) lavamd_boxes=$2; shift 2 ;;
+    --srad-sizes) srad_sizes=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
 [ -n "$build" ] || die "--build DIR is required (a phaseprobe build with bin/phaseprobe-cc)"
 [ -n "$out" ] || die "--out DIR is required"
-[ -n "$npb$xs$lulesh" ] || die "nothing to build: give --npb, --xsbench and/or --lulesh"
+[ -n "$npb$xs$lulesh$rodinia" ] || die "nothing to build: give --npb, --xsbench, --lulesh and/or --rodinia"
 cc=$(cd "$build" && pwd)/bin/phaseprobe-cc
 cxx=$(cd "$build" && pwd)/bin/phaseprobe-c++
 [ -x "$cc" ] || die "$cc: not built"
@@ -118,6 +130,27 @@ if [ -n "$lulesh" ]; then
     lulesh-viz.cc lulesh-util.cc lulesh-init.cc -lm
   for s in ${lulesh_sizes//,/ }; do
     echo "lulesh=$out/lulesh:-s $s -i 40 -q" >> "$args_file.tmp"
+  done
+fi
+
+if [ -n "$rodinia" ]; then
+  r=$rodinia; [ -d "$rodinia/openmp" ] && r=$rodinia/openmp
+  for f in lud/omp/lud_omp.c lavaMD/main.c srad/srad_v2/srad.cpp; do
+    [ -f "$r/$f" ] || die "$rodinia: not a Rodinia tree (no openmp/$f)"
+  done
+  build_both lud c "$r/lud/omp" -- -O2 -fopenmp -I../common lud.c lud_omp.c ../common/common.c -lm
+  for n in ${lud_sizes//,/ }; do
+    echo "lud=$out/lud:-s $n -n {threads}" >> "$args_file.tmp"
+  done
+  build_both lavamd c "$r/lavaMD" -- -O2 -fopenmp main.c kernel/kernel_cpu.c util/num/num.c \
+    util/timer/timer.c -lm
+  for b in ${lavamd_boxes//,/ }; do
+    echo "lavamd=$out/lavamd:-cores {threads} -boxes1d $b" >> "$args_file.tmp"
+  done
+  # srad ROWS COLS Y1 Y2 X1 X2 THREADS LAMBDA ITERATIONS (a random image).
+  build_both srad cxx "$r/srad/srad_v2" -- -O2 -fopenmp srad.cpp
+  for n in ${srad_sizes//,/ }; do
+    echo "srad=$out/srad:$n $n 0 127 0 127 {threads} 0.5 20" >> "$args_file.tmp"
   done
 fi
 

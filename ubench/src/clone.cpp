@@ -19,6 +19,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -218,6 +219,9 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
       });
       std::vector<Wanted> Ws;
       bool AllWalkable = true;
+      // The clone of its largest walkable stream: the phase's own clone when
+      // no uB walks all its streams together (the matcher's query [v1]).
+      std::optional<UBenchConfig> Largest;
       for (std::size_t I : Idx) {
         Wanted W = roundStream(P.streams[I], F.patterns[PI][I], P.threads);
         std::string Name = Where + " " + P.streams[I].id + ": ";
@@ -231,20 +235,29 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
           Note(Name + "no uB walks a " + describe(W));
         for (const UBenchConfig &C : Cs)
           Keep(C);
+        if (!Cs.empty() && !Largest)
+          Largest = Cs.front();
         if (Idx.size() == 1 && !Cs.empty())
           Out.targets.push_back({Where, Program, P.id, P.threads, P.tpiUs, Cs.front()});
         Ws.push_back(W);
       }
       if (Idx.size() < 2)
         continue;
+      auto TargetLargest = [&] {
+        if (Largest)
+          Out.targets.push_back({Where, Program, P.id, P.threads, P.tpiUs, *Largest});
+      };
       if (Idx.size() > 3) {
         Note(Where + ": " + std::to_string(Idx.size()) +
-             " significant streams: no uB has more than 3 (its streams are cloned one by one)");
+             " significant streams: no uB has more than 3 (its streams are cloned one by one, "
+             "its largest stream's clone is its own)");
+        TargetLargest();
         continue;
       }
       if (!AllWalkable) {
         Note(Where + ": its " + std::to_string(Idx.size()) +
              " streams together: one of them cannot be walked (above)");
+        TargetLargest();
         continue;
       }
       std::vector<UBenchConfig> Cs = cloneStreams(Ws);
@@ -253,6 +266,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
         for (const Wanted &W : Ws)
           L += (L.empty() ? "" : ", ") + describe(W) + (W.op != "load" ? " (" + W.op + ")" : "");
         Note(Where + ": no uB has " + std::to_string(Ws.size()) + " streams like its " + L);
+        TargetLargest();
       } else {
         Out.targets.push_back({Where, Program, P.id, P.threads, P.tpiUs, Cs.front()});
       }

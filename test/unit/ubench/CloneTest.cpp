@@ -220,7 +220,7 @@ TEST(Clone, BadPatternIsAnInputError) {
   }
 }
 
-TEST(Clone, EveryPhaseWhoseStreamsOneUBWalksIsATarget) {
+TEST(Clone, EveryPhaseIsATargetWithItsOwnCloneOrItsLargestStreams) {
   CloneSet C = cloneOne("[" +
                         phase("one", {stream("v1", 1024, 8, 8, "shared")}) + "," +
                         phase("two", {stream("v1", 256, 8, 8, "shared"),
@@ -230,7 +230,10 @@ TEST(Clone, EveryPhaseWhoseStreamsOneUBWalksIsATarget) {
                                        stream("v3", 256, 8, 8, "shared"),
                                        stream("v4", 128, 8, 8, "shared")}) +
                         "]");
-  ASSERT_EQ(C.targets.size(), 2u); // no uB walks four streams together
+  // No uB walks four streams together: the clone of the largest stands in.
+  ASSERT_EQ(C.targets.size(), 3u);
+  EXPECT_EQ(C.targets[2].phase, "four");
+  EXPECT_EQ(paramsLine(C.targets[2].config), "mbw1c 1024:8");
   EXPECT_EQ(C.targets[0].phase, "one");
   EXPECT_EQ(paramsLine(C.targets[0].config), "mbw1c 1024:8");
   EXPECT_EQ(C.targets[1].phase, "two");
