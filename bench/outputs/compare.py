@@ -132,8 +132,9 @@ def parse_args(argv):
     bad = [s for s in opts.sampling if s not in ("on", "off")]
     if bad or not opts.sampling:
         raise InputError("--sampling %s: expected on, off or on,off" % ",".join(bad or ["(none)"]))
-    if textout.out_dir_problem(opts.out):
-        raise InputError(textout.out_dir_problem(opts.out))
+    problem = textout.out_dir_problem(opts.out)
+    if problem:
+        raise InputError(problem)
     return opts
 
 

@@ -35,6 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 import provenance  # noqa: E402  (bench/provenance.py)
+import textout  # noqa: E402  (bench/textout.py)
 
 
 def die(msg):
@@ -158,10 +159,7 @@ def main():
                                    "honesty-%s.txt" % datetime.date.today().isoformat())
     if out != "-":
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        tmp = out + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, out)
+        textout.write_atomically(out, text)
         print("written: %s" % out)
 
 

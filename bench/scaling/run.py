@@ -278,8 +278,9 @@ def parse_args(argv):
         raise InputError("--rounds must be at least 1")
     if not opts.clone_s > 0:
         raise InputError("--clone-s must be positive")
-    if textout.out_dir_problem(opts.out):
-        raise InputError(textout.out_dir_problem(opts.out))
+    problem = textout.out_dir_problem(opts.out)
+    if problem:
+        raise InputError(problem)
     return opts
 
 

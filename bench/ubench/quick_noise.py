@@ -28,6 +28,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
+import textout  # noqa: E402  (bench/textout.py)
 import ubenchlist  # noqa: E402  (bench/ubenchlist.py)
 
 
@@ -140,9 +141,7 @@ def main():
     text = "\n".join(lines) + "\n"
     print(text, end="")
     if a.out:
-        with open(a.out + ".tmp", "w") as f:
-            f.write(text)
-        os.replace(a.out + ".tmp", a.out)
+        textout.write_atomically(a.out, text)
 
 
 if __name__ == "__main__":

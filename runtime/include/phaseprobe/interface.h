@@ -116,7 +116,8 @@ PHASEPROBE_API extern __thread uint64_t __phaseprobe_barriers
 
 /** Spin loops of the calling thread (loops that store no memory and no loop
  *  state and read through `omp flush`, an atomic or a volatile load: they
- *  end only by another thread's write, clang-plugin/SyncLoops.h): instrumented code adds
+ *  end only by another thread's write; those that give the core away, e.g.
+ *  with sched_yield, are not counted, clang-plugin/SyncLoops.h): instrumented code adds
  *  one to __phaseprobe_spin_entries at every entry into one and one to
  *  __phaseprobe_spin_waits each time one goes round at least once. Objects
  *  built before they existed count none. */
