@@ -70,6 +70,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 args_file=$out/apps.txt
 : > "$args_file.tmp"
+# A failed build or a wrong source tree leaves no half-written apps file.
+trap 'rm -f "$args_file.tmp"' EXIT
 
 # build_both NAME LANG WORKDIR -- compiler arguments (sources, flags; no -o)
 build_both() {
