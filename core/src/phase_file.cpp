@@ -246,6 +246,10 @@ PhaseStream readStream(const std::string &File, const json &S, const std::string
       Out.sites.push_back(R.string((*Sites)[I], "sites[" + std::to_string(I) + "]"));
   }
   Out.samples = R.optCount("samples").value_or(0);
+  Out.accessesPerIter = R.optNumber("accesses_per_iteration");
+  if (Out.accessesPerIter && !(*Out.accessesPerIter >= 0))
+    R.fail("accesses_per_iteration",
+           "must be >= 0, found " + formatNumber(*Out.accessesPerIter));
   return Out;
 }
 
@@ -415,6 +419,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
         SJ["sites"] = S.sites;
       if (S.samples)
         SJ["samples"] = S.samples;
+      if (S.accessesPerIter)
+        SJ["accesses_per_iteration"] = *S.accessesPerIter;
       Streams.push_back(std::move(SJ));
     }
     J["streams"] = std::move(Streams);

@@ -111,8 +111,14 @@ void writeStreams(JsonWriter &W, uint32_t Phase) {
   for (ThreadSampler *S = Samplers.load(std::memory_order_acquire); S;
        S = S->Next)
     All.push(S);
+  // Every thread's iterations of the phase: the accesses the samples stand
+  // for are every thread's too.
+  double Iterations = 0;
+  for (ThreadState *T = threadList(); T; T = T->Next)
+    if (Phase < T->NumSlots)
+      Iterations += double(T->Slots[Phase].ShareIters);
   Vec<StreamResult> Streams =
-      analyzePhase(Phase, All.Data, All.Size, l1dKiB(), Cfg.FarGapBytes);
+      analyzePhase(Phase, All.Data, All.Size, l1dKiB(), Cfg.FarGapBytes, Iterations);
   W.beginArray();
   unsigned Id = 0;
   for (const StreamResult &R : Streams) {
@@ -153,6 +159,10 @@ void writeStreams(JsonWriter &W, uint32_t Phase) {
     }
     W.key("samples");
     W.unsignedInteger(R.Samples);
+    if (R.AccessesPerIter >= 0) {
+      W.key("accesses_per_iteration");
+      W.number(R.AccessesPerIter);
+    }
     W.endObject();
   }
   W.endArray();

@@ -143,6 +143,7 @@ bool ThreadSampler::beginInvocation(const std::int64_t *Root, std::int64_t *Next
       K <= FullInvocations ? 1 : std::min<std::uint64_t>(K - FullInvocations + 1, Cfg.Invocations);
   *Next = std::int64_t(StandsFor); // at most Invocations <= 2^40
   LoopPeriod = std::max<std::uint64_t>(Cfg.Period / StandsFor, 1);
+  this->StandsFor = double(StandsFor);
   return true;
 }
 
@@ -435,8 +436,28 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   bool WholeInBurst = Clone;
   if (Clone)
     stopBurst(NowNs);
-  for (std::size_t I = 0; I < NumTouched; ++I)
+  std::uint64_t B = std::min<std::uint64_t>(Backedges, BurstLen);
+  // Aim at one instrumented iteration in LoopPeriod: an execution of T
+  // iterations that ran S of them instrumented earns a pause of S*period/T
+  // executions. Long loops are thus sampled at every execution (a burst is a
+  // tiny part of them, and a single huge loop must not be missed), short
+  // ones rarely.
+  double S = double(B) + 1;
+  double T = double(Backedges) + 1;
+  double NextPause = std::ceil(S * double(LoopPeriod) / T);
+  std::int64_t Pause = std::int64_t(std::min(std::max(NextPause, 1.0), 9.0e18));
+  // What the burst's samples stand for: the execution (its B sampled
+  // iterations of Backedges), the Pause executions until the next burst
+  // (the control among them), and the invocations its root's sampled one
+  // stands for. Loops sampled at different rates thus add up (accesses per
+  // iteration). A pause the run ends in the middle of is counted whole:
+  // analyzePhase divides by the iterations weighted alike, so a loop's own
+  // excess cancels. Without a trip count the burst stands for nothing.
+  double Weight = B ? double(Pause) * StandsFor * double(Backedges) / double(B) : 0.0;
+  for (std::size_t I = 0; I < NumTouched; ++I) {
+    Touched[I]->Accesses += double(Touched[I]->ExecSamples) * Weight;
     foldExecution(*Touched[I], Backedges);
+  }
   NumTouched = 0;
   Active = false;
 
@@ -449,7 +470,6 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   // nor unrolled, so pricing only its samples left most of its cost in the
   // phase (NPB BT class W: 0.02 s removed of 0.3 s). Until a control has
   // run, the learnt cost per sample prices the burst.
-  std::uint64_t B = std::min<std::uint64_t>(Backedges, BurstLen);
   double Burst = double(BurstStopNs - BurstStartNs);
   double Over;
   if (!WholeInBurst && Backedges >= 2 * B && B > 0) {
@@ -471,19 +491,11 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   BurstCost &C = costOf(Ctx.Phase);
   ++C.Bursts;
   C.Iterations += B;
+  C.WeightedIterations += double(B) * Weight;
   C.Samples += BurstSamples;
   C.Seconds += Burst * 1e-9;
   C.OverheadSeconds += Over * 1e-9;
 
-  // Aim at one instrumented iteration in LoopPeriod: an execution of T
-  // iterations that ran S of them instrumented earns a pause of S*period/T
-  // executions. Long loops are thus sampled at every execution (a burst is a
-  // tiny part of them, and a single huge loop must not be missed), short
-  // ones rarely.
-  double S = double(B) + 1;
-  double T = double(Backedges) + 1;
-  double NextPause = std::ceil(S * double(LoopPeriod) / T);
-  std::int64_t Pause = std::int64_t(std::min(std::max(NextPause, 1.0), 9.0e18));
   if (CurLoop && CurLoop->WantControl) {
     // The control comes next and hands the pause on (see the control's end).
     CurLoop->PendingPause = Pause;
@@ -516,6 +528,7 @@ struct Candidate {
   std::uint32_t Elem = 0;
   bool HasLoad = false, HasStore = false;
   std::uint64_t Samples = 0;
+  double LoadAccesses = 0, StoreAccesses = 0; ///< estimated, whole run
   Vec<StrideCount> Hist; ///< sorted by stride, unique
   std::uint64_t Diffs = 0;
   double SumAbsDiff = 0;
@@ -751,6 +764,7 @@ bool buildCandidate(const ThreadRecord *Recs, std::size_t N, std::uint64_t Far,
   for (std::size_t I = 0; I < N; ++I) {
     const SiteRecord &R = *Recs[I].R;
     C.Samples += R.Samples;
+    (D->Flags & SiteStore ? C.StoreAccesses : C.LoadAccesses) += R.Accesses;
     C.Diffs += R.Diffs;
     C.SumAbsDiff += R.SumAbsDiff;
     for (int S = 0; S < SiteRecord::HistSlots; ++S)
@@ -785,6 +799,8 @@ void mergeInto(Candidate &Into, Candidate &C, std::uint64_t Far) {
   Into.HasLoad |= C.HasLoad;
   Into.HasStore |= C.HasStore;
   Into.Samples += C.Samples;
+  Into.LoadAccesses += C.LoadAccesses;
+  Into.StoreAccesses += C.StoreAccesses;
   for (const StrideCount &E : C.Hist)
     Into.Hist.push(E);
   normalizeHist(Into.Hist);
@@ -809,7 +825,7 @@ void mergeInto(Candidate &Into, Candidate &C, std::uint64_t Far) {
 Vec<StreamResult> analyzePhase(std::uint32_t Phase,
                                const ThreadSampler *const *Threads,
                                std::size_t NumThreads, double L1dKiB,
-                               std::uint64_t Far) {
+                               std::uint64_t Far, double Iterations) {
   // 1. The phase's records of all threads, grouped by site.
   Vec<ThreadRecord> Recs;
   for (std::size_t T = 0; T < NumThreads; ++T)
@@ -873,8 +889,20 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
       Streams.push(C);
   }
 
+  // Accesses per iteration, over all the phase's iterations: those of
+  // loops with nothing to sample (arithmetic on stack arrays) too, which
+  // only \p Iterations counts. The sampled loops' iterations, weighted as
+  // their samples are, stand in where they are more: a run that ends in
+  // the middle of a pause weights the loop's samples and iterations alike
+  // (nbody's update loop, 2 executions per thread and a pause of 63).
+  const double Weighted = totalCost(Phase, Threads, NumThreads).WeightedIterations;
+  const double PerIterOf = std::max(Weighted, Iterations);
   for (Candidate *C : Streams) {
     StreamResult R;
+    // A load and a store of one element (a[i] += x) are one touch, two
+    // loads of different elements two: the larger of its loads and stores.
+    if (PerIterOf > 0)
+      R.AccessesPerIter = std::max(C->LoadAccesses, C->StoreAccesses) / PerIterOf;
     R.FootprintKiB = C->Footprint / 1024.0;
     R.StrideBytes = C->Stride;
     R.SecondStrideBytes = C->Second;
@@ -919,6 +947,7 @@ BurstCost totalCost(std::uint32_t Phase, const ThreadSampler *const *Threads,
       if (C.Phase == Phase) {
         Sum.Bursts += C.Bursts;
         Sum.Iterations += C.Iterations;
+        Sum.WeightedIterations += C.WeightedIterations;
         Sum.Samples += C.Samples;
         Sum.Seconds += C.Seconds;
         Sum.OverheadSeconds += C.OverheadSeconds;

@@ -2,13 +2,15 @@
 form for the Streams_* lit tests, and checks footprints against expected
 values within a tolerance (exact equality is not expected of sampling).
 
-usage: Streams_check.py PHASES.json [--fp LINE:COL=KIB ...] [--tol PCT]
+usage: Streams_check.py PHASES.json [--fp LINE:COL=KIB ...]
+                        [--rate LINE:COL=ACCESSES_PER_ITERATION ...] [--tol PCT]
                         [--off OTHER.json]
 
 Output, one line per phase then one per stream (sites as line:col, sorted):
   phase <line>:<col> kind=<kind> invocations=<n> iterations=<n> streams=<n>
   stream <sites> op=<op> elem=<n> stride=<n> second=<n|-> access=<a> pattern=<p> significant=<b>
-and for each --fp: "footprint <site> ok" or "footprint <site> BAD got X want Y";
+and for each --fp: "footprint <site> ok" or "footprint <site> BAD got X want Y"
+(--rate: the same for accesses_per_iteration, "rate <site> ok" ...);
 with --off (the same program run with PHASEPROBE_SAMPLING=off), one line per
 phase: "same iterations <line>:<col> yes|no" and "no streams when off: yes|no".
 """
@@ -26,6 +28,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
     ap.add_argument("--fp", action="append", default=[])
+    ap.add_argument("--rate", action="append", default=[])
     ap.add_argument("--tol", type=float, default=3.0)
     ap.add_argument("--off")
     ap.add_argument("--samples", action="store_true", help="append samples=N")
@@ -58,20 +61,22 @@ def main():
             print("same iterations %d:%d %s" % (p["line"], p["column"], "yes" if same else "no"))
             bad = bad or not same
         print("no streams when off: %s" % ("yes" if quiet else "no"))
-    for spec in a.fp:
-        site, want = spec.split("=")
-        want = float(want)
-        s = by_site.get(site)
-        if s is None:
-            print("footprint %s MISSING" % site)
-            bad = True
-            continue
-        got = s["footprint_kib"]
-        if abs(got - want) <= want * a.tol / 100.0:
-            print("footprint %s ok" % site)
-        else:
-            print("footprint %s BAD got %.3f want %.3f" % (site, got, want))
-            bad = True
+    for what, key, specs in (("footprint", "footprint_kib", a.fp),
+                             ("rate", "accesses_per_iteration", a.rate)):
+        for spec in specs:
+            site, want = spec.split("=")
+            want = float(want)
+            s = by_site.get(site)
+            if s is None or key not in s:
+                print("%s %s MISSING" % (what, site))
+                bad = True
+                continue
+            got = s[key]
+            if abs(got - want) <= want * a.tol / 100.0:
+                print("%s %s ok" % (what, site))
+            else:
+                print("%s %s BAD got %.3f want %.3f" % (what, site, got, want))
+                bad = True
     return 1 if bad else 0
 
 

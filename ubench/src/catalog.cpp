@@ -90,7 +90,12 @@ std::string UBenchConfig::requested() const {
 }
 
 std::string UBenchConfig::name() const {
-  return work ? def->name + "+w" + std::to_string(work) : def->name;
+  std::string N = def->name;
+  if (every > 1)
+    N += "+e" + std::to_string(every);
+  if (work)
+    N += "+w" + std::to_string(work);
+  return N;
 }
 
 RepPolicy repPolicy(GridLevel L) {
@@ -308,29 +313,44 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     if (Sp == std::string::npos)
       throw InputError(File, Place, "expected 'UBENCH K:S[;K:S...]'");
     std::string Name = L.substr(B, Sp - B);
-    long Work = 0;
-    if (auto Plus = Name.find("+w"); Plus != std::string::npos) {
-      std::string N = Name.substr(Plus + 2);
+    // "+e<E>" then "+w<N>": whole numbers in a range, each at most once.
+    auto Suffix = [&](const char *Tag, long Max, const char *What) -> long {
+      std::size_t Plus = Name.find(Tag);
+      if (Plus == std::string::npos)
+        return 0;
+      std::size_t End = Name.find('+', Plus + 1);
+      std::string N = Name.substr(Plus + 2, End == std::string::npos ? End : End - Plus - 2);
       char *E = nullptr;
       long V = std::strtol(N.c_str(), &E, 10);
-      if (N.empty() || *E || V < 1 || V > MaxWork)
+      if (N.empty() || *E || V < 1 || V > Max)
         throw InputError(File, Place,
-                         "'" + Name + "': the padding after +w must be a whole number from 1 to " +
-                             std::to_string(MaxWork));
-      Work = V;
-      Name.resize(Plus);
-    }
+                         "'" + Name + "': the " + What + " after " + Tag +
+                             " must be a whole number from 1 to " + std::to_string(Max));
+      return V;
+    };
+    long Work = Suffix("+w", MaxWork, "padding");
+    long Every = Suffix("+e", MaxEvery, "iterations per kernel iteration");
+    std::size_t EPos = Name.find("+e"), WPos = Name.find("+w");
+    if (EPos != std::string::npos && WPos != std::string::npos && WPos < EPos)
+      throw InputError(File, Place, "'" + Name + "': +e comes before +w");
+    if (std::size_t Cut = std::min(EPos, WPos); Cut != std::string::npos)
+      Name.resize(Cut);
     const UBenchDef *D = findUBench(Name);
     if (!D)
       throw InputError(File, Place, "unknown uB '" + Name + "' (see phaseprobe-ubench list)");
     if (Work && (D->compute() || isSyncUBench(D->name)))
       throw InputError(File, Place, "'" + Name + "' takes no padding (+w): only memory uBs do");
+    if (Every && (D->compute() || isSyncUBench(D->name)))
+      throw InputError(File, Place,
+                       "'" + Name + "' takes no iterations per kernel iteration (+e): only memory "
+                       "uBs do");
     std::string Rest = L.substr(Sp);
     Rest.erase(0, Rest.find_first_not_of(" \t"));
     Rest.erase(Rest.find_last_not_of(" \t\r") + 1);
     UBenchConfig C;
     C.def = D;
     C.work = Work;
+    C.every = Every ? Every : 1;
     std::size_t P = 0;
     for (unsigned Q = 0;; ++Q) {
       std::size_t Semi = Rest.find(';', P);

@@ -183,13 +183,37 @@ std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
   return Out;
 }
 
+/// Iterations of the phase per kernel iteration of a clone walking \p Ws
+/// (UBenchConfig::every): the kernel touches each stream once per
+/// iteration, so a phase whose iterations touch its streams less often
+/// (the busiest of them \p Ws, at rate d < 1) gets one kernel iteration per
+/// round(1/d) of its own. Unknown rates (hand-written files) keep 1.
+long everyFor(const std::vector<Wanted> &Ws) {
+  double Busiest = 0;
+  for (const Wanted &W : Ws) {
+    if (!W.stream->accessesPerIter)
+      return 1;
+    Busiest = std::max(Busiest, *W.stream->accessesPerIter);
+  }
+  if (!(Busiest > 0) || Busiest >= 1)
+    return 1;
+  return std::clamp<long>(std::lround(1 / Busiest), 1, MaxEvery);
+}
+
+std::vector<UBenchConfig> withEvery(std::vector<UBenchConfig> Cs, long Every) {
+  for (UBenchConfig &C : Cs)
+    C.every = Every;
+  return Cs;
+}
+
 } // namespace
 
 CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
   CloneSet Out;
   // Catalogue order, then footprints and strides numerically: deterministic
   // and readable, and equal configurations from several phases meet.
-  std::map<std::tuple<std::size_t, std::vector<double>, std::vector<double>>, UBenchConfig> Configs;
+  std::map<std::tuple<std::size_t, long, std::vector<double>, std::vector<double>>, UBenchConfig>
+      Configs;
   std::set<std::string> SeenNotes;
   auto Note = [&](const std::string &S) {
     if (SeenNotes.insert(S).second)
@@ -197,7 +221,8 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
   };
   const UBenchDef *First = &ubenchCatalog().front();
   auto Keep = [&](const UBenchConfig &C) {
-    Configs.emplace(std::make_tuple(std::size_t(C.def - First), C.footprintKiB, C.strideBytes), C);
+    Configs.emplace(
+        std::make_tuple(std::size_t(C.def - First), C.every, C.footprintKiB, C.strideBytes), C);
   };
   for (const ClonePhases &F : Files) {
     double Sig = L1dKiB > 0                                   ? L1dKiB
@@ -230,7 +255,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
           AllWalkable = false;
           continue;
         }
-        std::vector<UBenchConfig> Cs = cloneStreams({W});
+        std::vector<UBenchConfig> Cs = withEvery(cloneStreams({W}), everyFor({W}));
         if (Cs.empty())
           Note(Name + "no uB walks a " + describe(W));
         for (const UBenchConfig &C : Cs)
@@ -260,7 +285,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
         TargetLargest();
         continue;
       }
-      std::vector<UBenchConfig> Cs = cloneStreams(Ws);
+      std::vector<UBenchConfig> Cs = withEvery(cloneStreams(Ws), everyFor(Ws));
       if (Cs.empty()) {
         std::string L;
         for (const Wanted &W : Ws)

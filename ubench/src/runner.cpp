@@ -156,6 +156,10 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
               {"sweeps", std::to_string(Sweeps)}};
   if (C.work)
     P.params["work"] = std::to_string(C.work);
+  if (C.every > 1) {
+    P.params["every"] = std::to_string(C.every);
+    Iters *= double(C.every); // the kernel's iterations each stand for C.every
+  }
   Stats TS, US;
   computeStats(Reps, Iters, TS, US);
   P.timeS = TS.mean;

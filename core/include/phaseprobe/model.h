@@ -45,6 +45,11 @@ struct PhaseStream {
   std::optional<bool> significant; ///< absent: derive from the node's L1d
   std::vector<std::string> sites; ///< "file:line:col" of the merged sites
   std::uint64_t samples = 0;
+  /// Elements of the stream one iteration touches on average (the
+  /// runtime's "accesses_per_iteration"; absent in hand-written files and
+  /// older runtimes'). Below 1 when the phase's iterations mostly run loops
+  /// that do not touch it: phase clones take it into account.
+  std::optional<double> accessesPerIter;
 };
 
 /// uBs that measure synchronization rather than a stream (bar1p: a barrier

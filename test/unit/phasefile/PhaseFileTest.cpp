@@ -104,6 +104,8 @@ TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
             "in.json: program.thread_branches: expected an array, found an object");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"threads\": 4}", "\"threads\": 4, \"thread_branches\": [3]}")),
             "in.json: program.thread_branches[0]: expected a string, found a number");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"accesses_per_iteration\": -0.5, \"footprint_kib\": 3906")),
+            "in.json: phases[0].streams[0].accesses_per_iteration: must be >= 0, found -0.5");
   EXPECT_EQ(errorOf("[1, 2]"), "in.json: expected a JSON object, found an array");
   EXPECT_EQ(errorOf("{\"program\": {}}"), "in.json: schema: missing (required)");
 }
@@ -160,6 +162,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.program.threadBranches = {"lulesh.cc:514:7", "lulesh.cc:737:8"};
   F.program.threadBranchesMore = 3;
   F.phases[0].spinRounds = 39;
+  F.phases[0].streams[0].accessesPerIter = 0.181;
   PhaseFile G = parsePhaseFile(formatPhaseFile(F), "out.json");
   EXPECT_EQ(formatPhaseFile(G), formatPhaseFile(F));
   EXPECT_EQ(G.phases[0].streams[0].significant, std::optional<bool>(true));
@@ -174,6 +177,8 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_EQ(G.phases[0].spinRounds, std::optional<std::uint64_t>(39));
   EXPECT_NE(formatPhaseFile(G).find("\"spin_rounds\": 39"), std::string::npos);
   EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").phases[0].spinRounds) << "absent: none";
+  EXPECT_EQ(G.phases[0].streams[0].accessesPerIter, std::optional<double>(0.181));
+  EXPECT_FALSE(G.phases[0].streams[1].accessesPerIter) << "absent: unknown";
 }
 
 namespace {

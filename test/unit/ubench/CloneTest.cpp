@@ -243,3 +243,66 @@ TEST(Clone, EveryPhaseIsATargetWithItsOwnCloneOrItsLargestStreams) {
   EXPECT_EQ(C.targets[1].where, "p.json: two");
   EXPECT_EQ(C.targets[0].program, C.targets[1].program);
 }
+
+// lud's block update touches its matrix in 1 of 6 iterations (the others
+// multiply cached 16x16 copies): its clone walks the matrix once per 6
+// iterations. Streams every iteration touches, or more than once, keep one
+// kernel iteration per iteration; so do files without the rate. Clones of
+// several streams go at the busiest one's pace (TwoStreamsGoAtTheBusiest).
+TEST(Clone, StreamsTouchedInAFewIterationsGetAKernelIterationPerSeveral) {
+  CloneSet C = cloneOne(
+      "[" +
+      phase("lud", {stream("v1", 16384, 4, 4, "shared",
+                           R"(, "op": "load+store", "accesses_per_iteration": 0.181)")}) +
+      "," +
+      phase("perimeter", {stream("v1", 15819, 4, 4, "private",
+                                 R"(, "accesses_per_iteration": 0.47)"),
+                          stream("v2", 120, 4, 4, "shared", R"(, "accesses_per_iteration": 0.06)")}) +
+      "," + phase("mm", {stream("v1", 2048, 8, 8, "shared", R"(, "accesses_per_iteration": 6)")}) +
+      "," + phase("old", {stream("v1", 4096, 8, 8, "shared")}) + "]");
+  ASSERT_EQ(C.targets.size(), 4u);
+  EXPECT_EQ(C.targets[0].config.every, 6);
+  EXPECT_NE(paramsLine(C.targets[0].config).find("+e6 16384:4"), std::string::npos)
+      << paramsLine(C.targets[0].config);
+  // No uB walks a private and a shared float together: the clone of the
+  // largest stream is the phase's, at that stream's pace (1 / 0.47).
+  EXPECT_EQ(C.targets[1].config.every, 2);
+  EXPECT_EQ(C.targets[1].config.def->streams(), 1u);
+  EXPECT_EQ(C.targets[2].config.every, 1);
+  EXPECT_EQ(C.targets[3].config.every, 1);
+  // The one-stream clones of the perimeter's streams keep their own rates.
+  bool Slow = false;
+  for (const std::string &L : lines(C))
+    Slow |= L.find("+e17 120:4") != std::string::npos;
+  EXPECT_TRUE(Slow);
+}
+
+TEST(Clone, ANegativeAccessRateIsAnInputError) {
+  try {
+    cloneOne("[" +
+             phase("a", {stream("v1", 1024, 8, 8, "shared", R"(, "accesses_per_iteration": -1)")}) +
+             "]");
+    FAIL() << "no InputError";
+  } catch (const InputError &E) {
+    EXPECT_NE(std::string(E.what()).find("accesses_per_iteration: must be >= 0"),
+              std::string::npos)
+        << E.what();
+  }
+}
+
+TEST(Clone, TwoStreamsGoAtTheBusiest) {
+  CloneSet C = cloneOne("[" +
+                        phase("two", {stream("v1", 1024, 64, 8, "shared",
+                                             R"(, "accesses_per_iteration": 0.25)"),
+                                      stream("v2", 256, 8, 8, "shared",
+                                             R"(, "accesses_per_iteration": 0.1)")}) +
+                        "," +
+                        phase("half", {stream("v1", 1024, 64, 8, "shared",
+                                              R"(, "accesses_per_iteration": 0.25)"),
+                                       stream("v2", 256, 8, 8, "shared")}) +
+                        "]");
+  ASSERT_EQ(C.targets.size(), 2u);
+  EXPECT_EQ(paramsLine(C.targets[0].config), "mbw2hc+e4 1024:64;256:8");
+  // One stream without a rate (a hand-edited file): one per iteration.
+  EXPECT_EQ(paramsLine(C.targets[1].config), "mbw2hc 1024:64;256:8");
+}

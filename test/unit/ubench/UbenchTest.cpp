@@ -178,6 +178,29 @@ TEST(Params, PaddedConfigurationsAreUBsOfTheirOwn) {
             "p.txt: line 1: 'bar1p' takes no padding (+w): only memory uBs do");
 }
 
+TEST(Params, IterationsPerKernelIterationComeBeforeThePadding) {
+  auto V = parseParamsFile("mbw1p+e6+w13 1024:8\nmbw1p+e6 1024:8\n", "p.txt");
+  ASSERT_EQ(V.size(), 2u);
+  EXPECT_EQ(V[0].def->name, "mbw1p");
+  EXPECT_EQ(V[0].every, 6);
+  EXPECT_EQ(V[0].work, 13);
+  EXPECT_EQ(paramsLine(V[0]), "mbw1p+e6+w13 1024:8");
+  EXPECT_EQ(V[1].every, 6);
+  EXPECT_EQ(V[1].work, 0);
+  EXPECT_EQ(V[1].name(), "mbw1p+e6");
+  EXPECT_EQ(parseParamsFile("mbw1p 1024:8\n", "p.txt")[0].every, 1);
+  for (const char *Bad : {"mbw1p+e0 64:8\n", "mbw1p+e 64:8\n", "mbw1p+e4097 64:8\n",
+                          "mbw1p+e2y+w3 64:8\n"})
+    EXPECT_NE(inputErrorOf([&] { parseParamsFile(Bad, "p.txt"); }).find("whole number from 1"),
+              std::string::npos)
+        << Bad;
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w3+e2 64:8\n", "p.txt"); }),
+            "p.txt: line 1: 'mbw1p+w3+e2': +e comes before +w");
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+e2 4:8\n", "p.txt"); })
+                .find("takes no iterations per kernel iteration (+e)"),
+            std::string::npos);
+}
+
 TEST(Stats, MeanMedianStddevAndTpi) {
   Stats T, U;
   computeStats({4, 1, 3, 2}, 1e6, T, U);
@@ -265,6 +288,18 @@ TEST(Runner, DeclaresTheTuplesItWalks) {
   // value (seen under ctest -j2 beside the uB lit tests).
   ASSERT_TRUE(Padded.tpiStats && Plain.tpiStats);
   EXPECT_GT(Padded.tpiStats->min, 5 * Plain.tpiStats->min);
+  // One kernel iteration standing for 6 of the phase's: the same sweeps,
+  // six times the iterations, a sixth of the time per iteration.
+  C.every = 6;
+  Profile Every;
+  ASSERT_EQ(One.measure(C, More, Every), "");
+  EXPECT_EQ(Every.ubench, "mbw1c+e6+w64");
+  EXPECT_EQ(Every.params.at("every"), "6");
+  EXPECT_EQ(formatStreams(Every.streams), formatStreams(Padded.streams));
+  double Sweeps = std::stod(Every.params.at("sweeps"));
+  EXPECT_DOUBLE_EQ(*Every.iterations, 6 * Sweeps * (64 * 1024 / 8));
+  EXPECT_DOUBLE_EQ(Every.tpiUs, *Every.timeS * 1e6 / *Every.iterations);
+  C.every = 1;
   C.def = findUBench("cfma");
   C.footprintKiB = {4};
   EXPECT_NE(R.measure(C, Pol, P).find("compute kernels take no padding"), std::string::npos);

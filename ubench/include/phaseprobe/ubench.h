@@ -57,12 +57,22 @@ struct UBenchConfig {
   /// its own, named "<uB>+w<work>", so that the NPPDB keeps it apart from
   /// the unpadded one that walks the same streams.
   long work = 0;
+  /// Iterations one kernel iteration stands for (memory uBs only; 1 =
+  /// itself): a phase clone of streams that only some of the phase's
+  /// iterations touch (lud's block update reads the matrix in 1 of its 6
+  /// iterations and works on cached copies in the others) walks them once
+  /// per EVERY iterations, so its time per iteration is the kernel's
+  /// divided by EVERY and its padding spreads over them. Named
+  /// "<uB>+e<every>" (before "+w<work>"); the kernel never sees it.
+  long every = 1;
   std::string requested() const; ///< "k:s;k:s" for params and messages
-  std::string name() const;      ///< "mbw1c", or "mbw1c+w24" when padded
+  std::string name() const;      ///< "mbw1c", "mbw1c+w24" padded, "mbw1c+e6+w24"
 };
 
 /// The most padding a configuration may ask for (the kernel's limit).
 constexpr long MaxWork = 1000000;
+/// The most iterations one kernel iteration may stand for.
+constexpr long MaxEvery = 4096;
 
 enum class GridLevel { Quick, Default, Full };
 
@@ -85,7 +95,8 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1dKiB, double L2KiB,
 
 /// Reads a user's parameter list: one configuration a line,
 /// `UBENCH K:S[;K:S...]` (footprint KiB : stride bytes per stream, in the
-/// uB's operand order; UBENCH may be `<uB>+w<N>`, padded with N steps),
+/// uB's operand order; UBENCH may be `<uB>+e<E>` (one kernel iteration per
+/// E iterations) and `+w<N>` (padded with N steps), in that order),
 /// '#' comments. Throws InputError(File, "line N", ...).
 std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::string &File);
 
