@@ -51,7 +51,9 @@
 // address is taken) are not sampled; copies that sample nothing are
 // dropped.
 // Loads and stores whose address is a stack slot (locals, which mem2reg puts
-// in registers) are not sampled. Loops whose values are used after the loop
+// in registers) are not sampled; a loop in a copy with nothing else to
+// sample still runs bursts, of no samples, so that the runtime counts its
+// iterations as it counts the sampled loops' (accesses per iteration). Loops whose values are used after the loop
 // or whose header has PHIs (clang's raw IR has neither) are left alone, as
 // are loops with exception-handling pads.
 //
@@ -100,7 +102,8 @@ private:
   void redirectCalls(Function &Twin, const DenseMap<Function *, Function *> &Twins,
                      const SetVector<Function *> &Roots);
   void enterTwinSometimes(Function &Root, Function &Twin);
-  bool instrumentLoop(Function &F, BasicBlock *Header);
+  enum class Instrumented { No, Counted, Sampled };
+  Instrumented instrumentLoop(Function &F, BasicBlock *Header);
   bool worthSampling(const Instruction &I, const Loop &L) const;
   bool invariantAddress(const Value *V, const Loop &L, unsigned Depth) const;
   Constant *siteFor(const Instruction &I);
@@ -395,44 +398,47 @@ bool shortConstantTrip(const Loop &L, const BasicBlock *Pre) {
   return false;
 }
 
-bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
+Sampler::Instrumented Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
+  constexpr Instrumented No = Instrumented::No;
   DominatorTree DT(F);
   LoopInfo LI(DT);
   Loop *L = LI.getLoopFor(Header);
   if (!L || L->getHeader() != Header || !L->getSubLoops().empty())
-    return false;
+    return No;
   if (isa<PHINode>(Header->front()))
-    return false;
+    return No;
   bool HasAccess = false;
   for (BasicBlock *BB : L->blocks()) {
     if (BB->isEHPad() || isa<InvokeInst>(BB->getTerminator()) ||
         isa<CallBrInst>(BB->getTerminator()) || isa<IndirectBrInst>(BB->getTerminator()))
-      return false;
+      return No;
     for (Instruction &I : *BB) {
       for (User *U : I.users())
         if (auto *UI = dyn_cast<Instruction>(U))
           if (!L->contains(UI))
-            return false; // a value live after the loop
+            return No; // a value live after the loop
       if (auto *CB = dyn_cast<CallBase>(&I))
         if (CB->hasFnAttr(Attribute::ReturnsTwice))
-          return false;
+          return No;
       if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && worthSampling(I, *L))
         HasAccess = true;
     }
   }
-  if (!HasAccess)
-    return false;
+  // A loop with nothing to sample (arithmetic on stack arrays, lud's 16x16
+  // block multiply) still runs bursts, of no samples: its iterations,
+  // weighted as the sampled loops' are, are what a stream's accesses per
+  // iteration divide by (streams.h, analyzePhase).
   BasicBlock *Pre = L->getLoopPreheader();
   if (!Pre)
     Pre = InsertPreheaderForLoop(L, &DT, &LI, nullptr, false);
   if (!Pre || !isa<BranchInst>(Pre->getTerminator()))
-    return false;
+    return No;
   formDedicatedExitBlocks(L, &DT, &LI, nullptr, false);
   SmallVector<BasicBlock *, 4> Exits;
   L->getUniqueExitBlocks(Exits);
   for (BasicBlock *E : Exits)
     if (E->isEHPad())
-      return false;
+      return No;
 
   Type *I1 = Type::getInt1Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
   Type *I64 = Type::getInt64Ty(Ctx);
@@ -605,7 +611,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     NB.CreateStore(Len, Burst);
     NB.CreateBr(CloneHeader);
   }
-  return true;
+  return HasAccess ? Instrumented::Sampled : Instrumented::Counted;
 }
 
 /// Whether \p F can have a sampling copy that its callers (or, for a root,
@@ -758,9 +764,11 @@ bool Sampler::run() {
         if (L->getSubLoops().empty() && syncLoopKind(*L) == SyncLoopKind::None)
           Headers.push_back(L->getHeader());
     }
+    // Only loops with something to sample make a copy worth running; a
+    // copy whose loops only count goes (below), and so do their counts.
     bool Any = false;
     for (BasicBlock *H : Headers)
-      Any |= instrumentLoop(*T, H);
+      Any |= instrumentLoop(*T, H) == Instrumented::Sampled;
     Useful[T] = Any;
   }
   for (bool Grew = true; Grew;) {

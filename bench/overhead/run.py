@@ -56,6 +56,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 import instructions  # noqa: E402  (bench/instructions.py)
 import provenance  # noqa: E402  (bench/provenance.py)
+import textout  # noqa: E402  (bench/textout.py)
 from apps import InputError, expand_args, load_apps, ok_codes, parse_ok_exit  # noqa: E402  (bench/apps.py)
 
 # (example, arguments): sized to run about a second each on a 2020 laptop core.
@@ -177,6 +178,9 @@ def main():
     if opts.runs < 5:
         ap.error("--runs must be at least 5")
     work = workloads(opts)
+    problem = opts.out != "-" and textout.out_dir_problem(opts.out)
+    if problem:
+        raise InputError(problem)
     env = dict(os.environ, PHASEPROBE_SAMPLING=opts.sampling)
     if opts.threads:
         env["OMP_NUM_THREADS"] = str(opts.threads)
@@ -244,8 +248,11 @@ def main():
         ROOT, "bench", "results", "overhead-%s.txt" % datetime.date.today().isoformat())
     if out != "-":
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        with open(out, "w") as f:
-            f.write(text)
+        try:
+            textout.write_atomically(out, text)
+        except OSError as ex:
+            print("run.py: %s: cannot write: %s" % (out, ex.strerror), file=sys.stderr)
+            sys.exit(2)
         print("written: %s" % out)
 
 

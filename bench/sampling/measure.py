@@ -21,6 +21,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import instructions  # noqa: E402  (bench/instructions.py)
 import provenance  # noqa: E402  (bench/provenance.py)
+import textout  # noqa: E402  (bench/textout.py)
 
 WORKLOADS = [  # name, args; the main phase is the one with most iterations
     ("triad", ["8388608", "20"]),
@@ -63,6 +64,10 @@ def main():
     a = ap.parse_args()
     if a.instructions and not instructions.available():
         ap.error("--instructions needs valgrind (apt-get install valgrind)")
+    problem = textout.out_dir_problem(a.out)
+    if problem:
+        print("measure.py: " + problem, file=sys.stderr)
+        sys.exit(2)
     tmp = tempfile.mkdtemp()
     base = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OMP_PROC_BIND="true")
     for k in list(base):
@@ -130,8 +135,11 @@ def main():
     print(text, end="")
     out = a.out or os.path.join(a.root, "bench", "results", "sampling-%s-%s.txt" % (
         platform.node(), datetime.datetime.utcnow().strftime("%Y%m%d-%H%M")))
-    with open(out, "w") as f:
-        f.write(text)
+    try:
+        textout.write_atomically(out, text)
+    except OSError as ex:
+        print("measure.py: %s: cannot write: %s" % (out, ex.strerror), file=sys.stderr)
+        sys.exit(2)
     print("written to " + os.path.relpath(out, a.root))
 
 

@@ -111,14 +111,8 @@ void writeStreams(JsonWriter &W, uint32_t Phase) {
   for (ThreadSampler *S = Samplers.load(std::memory_order_acquire); S;
        S = S->Next)
     All.push(S);
-  // Every thread's iterations of the phase: the accesses the samples stand
-  // for are every thread's too.
-  double Iterations = 0;
-  for (ThreadState *T = threadList(); T; T = T->Next)
-    if (Phase < T->NumSlots)
-      Iterations += double(T->Slots[Phase].ShareIters);
   Vec<StreamResult> Streams =
-      analyzePhase(Phase, All.Data, All.Size, l1dKiB(), Cfg.FarGapBytes, Iterations);
+      analyzePhase(Phase, All.Data, All.Size, l1dKiB(), Cfg.FarGapBytes);
   W.beginArray();
   unsigned Id = 0;
   for (const StreamResult &R : Streams) {

@@ -143,7 +143,6 @@ bool ThreadSampler::beginInvocation(const std::int64_t *Root, std::int64_t *Next
       K <= FullInvocations ? 1 : std::min<std::uint64_t>(K - FullInvocations + 1, Cfg.Invocations);
   *Next = std::int64_t(StandsFor); // at most Invocations <= 2^40
   LoopPeriod = std::max<std::uint64_t>(Cfg.Period / StandsFor, 1);
-  this->StandsFor = double(StandsFor);
   return true;
 }
 
@@ -447,13 +446,13 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   double NextPause = std::ceil(S * double(LoopPeriod) / T);
   std::int64_t Pause = std::int64_t(std::min(std::max(NextPause, 1.0), 9.0e18));
   // What the burst's samples stand for: the execution (its B sampled
-  // iterations of Backedges), the Pause executions until the next burst
-  // (the control among them), and the invocations its root's sampled one
-  // stands for. Loops sampled at different rates thus add up (accesses per
-  // iteration). A pause the run ends in the middle of is counted whole:
-  // analyzePhase divides by the iterations weighted alike, so a loop's own
-  // excess cancels. Without a trip count the burst stands for nothing.
-  double Weight = B ? double(Pause) * StandsFor * double(Backedges) / double(B) : 0.0;
+  // iterations of Backedges) and the Pause executions until the next burst
+  // (the control among them), in the sampled invocations of the loop's
+  // root, which all loops of a phase share. Loops sampled at different
+  // rates thus add up (accesses per iteration: analyzePhase divides by the
+  // iterations of the same bursts, weighted alike). Without a trip count
+  // the burst stands for nothing.
+  double Weight = B ? double(Pause) * double(Backedges) / double(B) : 0.0;
   for (std::size_t I = 0; I < NumTouched; ++I) {
     Touched[I]->Accesses += double(Touched[I]->ExecSamples) * Weight;
     foldExecution(*Touched[I], Backedges);
@@ -825,7 +824,7 @@ void mergeInto(Candidate &Into, Candidate &C, std::uint64_t Far) {
 Vec<StreamResult> analyzePhase(std::uint32_t Phase,
                                const ThreadSampler *const *Threads,
                                std::size_t NumThreads, double L1dKiB,
-                               std::uint64_t Far, double Iterations) {
+                               std::uint64_t Far) {
   // 1. The phase's records of all threads, grouped by site.
   Vec<ThreadRecord> Recs;
   for (std::size_t T = 0; T < NumThreads; ++T)
@@ -889,14 +888,14 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
       Streams.push(C);
   }
 
-  // Accesses per iteration, over all the phase's iterations: those of
-  // loops with nothing to sample (arithmetic on stack arrays) too, which
-  // only \p Iterations counts. The sampled loops' iterations, weighted as
-  // their samples are, stand in where they are more: a run that ends in
-  // the middle of a pause weights the loop's samples and iterations alike
-  // (nbody's update loop, 2 executions per thread and a pause of 63).
-  const double Weighted = totalCost(Phase, Threads, NumThreads).WeightedIterations;
-  const double PerIterOf = std::max(Weighted, Iterations);
+  // Accesses per iteration: every loop of the phase in a sampling copy runs
+  // bursts, those with nothing to sample too (lud's multiply on stack
+  // arrays), and each burst's iterations are weighted as its samples are.
+  // What the weights miss cancels: a pause the run ends in the middle of
+  // (nbody's update loop, 2 executions per thread and a pause of 63), the
+  // invocations a sampled one stands for (NPB CG's loops: one burst in 35
+  // sampled invocations of 400).
+  const double PerIterOf = totalCost(Phase, Threads, NumThreads).WeightedIterations;
   for (Candidate *C : Streams) {
     StreamResult R;
     // A load and a store of one element (a[i] += x) are one touch, two

@@ -130,7 +130,7 @@ struct BurstCost {
   std::uint64_t Bursts = 0;
   std::uint64_t Iterations = 0; ///< loop iterations run instrumented
   /// The iterations those stand for (as SiteRecord::Accesses: the
-  /// executions and invocations each burst represents).
+  /// executions each burst represents).
   double WeightedIterations = 0;
   std::uint64_t Samples = 0;
   double Seconds = 0;         ///< wall time inside the instrumented clone
@@ -143,9 +143,9 @@ struct SiteRecord {
   std::uint32_t Phase = NoPhaseKey;
   const SiteDesc *Site = nullptr;
   std::uint64_t Samples = 0;
-  /// Accesses of the whole run the samples stand for: each sampled
-  /// execution's samples times the executions and iterations its burst
-  /// stands for (see ThreadSampler::endExecution).
+  /// Accesses the samples stand for, in the sampled invocations of the
+  /// site's root: each sampled execution's samples times the iterations
+  /// and executions its burst stands for (ThreadSampler::endExecution).
   double Accesses = 0;
   // Stride histogram over |difference| of consecutive samples of one loop
   // execution: Misra-Gries with a few slots keeps every stride above
@@ -258,8 +258,6 @@ private:
   /// What the loops aim at now (see beginInvocation); Period for objects
   /// that sample every invocation (built before the sampling copies).
   std::uint64_t LoopPeriod;
-  /// Invocations the current sampled invocation of its root stands for.
-  double StandsFor = 1;
   struct RootSampled {
     const std::int64_t *Root = nullptr; ///< the root's countdown: its identity
     std::uint64_t Invocations = 0;      ///< sampled so far in this thread
@@ -307,9 +305,9 @@ struct StreamResult {
   int MoreSites = 0;
   std::uint64_t Samples = 0;
   /// Elements of the stream one iteration of the phase touches, on
-  /// average (below 1: the loops that touch it run a part of the phase's
-  /// iterations; lud's block update touches its matrix in 1 of 6);
-  /// negative: nothing sampled.
+  /// average over the iterations of the phase's loops in sampling copies
+  /// (below 1: the loops that touch it run a part of them; lud's block
+  /// update touches its matrix in 1 of 6); negative: nothing sampled.
   double AccessesPerIter = -1;
   const char *op() const {
     return HasLoad && HasStore ? "load+store" : HasStore ? "store" : "load";
@@ -318,15 +316,12 @@ struct StreamResult {
 
 /// Merges every thread's records of \p Phase into streams, ordered by
 /// footprint (largest first); streams above \p L1dKiB are significant.
-/// \p Iterations: the phase's innermost-loop iterations summed over all
-/// threads (0: unknown), for each stream's accesses per iteration.
 /// Sites that touched a single address in every invocation (scalars the
 /// optimizer keeps in registers) are left out.
 Vec<StreamResult> analyzePhase(std::uint32_t Phase,
                                const ThreadSampler *const *Threads,
                                std::size_t NumThreads, double L1dKiB,
-                               std::uint64_t FarGapBytes = 1ull << 36,
-                               double Iterations = 0);
+                               std::uint64_t FarGapBytes = 1ull << 36);
 
 /// Sum of the burst costs of \p Phase over \p Threads.
 BurstCost totalCost(std::uint32_t Phase, const ThreadSampler *const *Threads,
