@@ -51,9 +51,7 @@
 // address is taken) are not sampled; copies that sample nothing are
 // dropped.
 // Loads and stores whose address is a stack slot (locals, which mem2reg puts
-// in registers) are not sampled; a loop in a copy with nothing else to
-// sample still runs bursts, of no samples, so that the runtime counts its
-// iterations as it counts the sampled loops' (accesses per iteration). Loops whose values are used after the loop
+// in registers) are not sampled. Loops whose values are used after the loop
 // or whose header has PHIs (clang's raw IR has neither) are left alone, as
 // are loops with exception-handling pads.
 //
@@ -102,8 +100,7 @@ private:
   void redirectCalls(Function &Twin, const DenseMap<Function *, Function *> &Twins,
                      const SetVector<Function *> &Roots);
   void enterTwinSometimes(Function &Root, Function &Twin);
-  enum class Instrumented { No, Counted, Sampled };
-  Instrumented instrumentLoop(Function &F, BasicBlock *Header);
+  bool instrumentLoop(Function &F, BasicBlock *Header);
   bool worthSampling(const Instruction &I, const Loop &L) const;
   bool invariantAddress(const Value *V, const Loop &L, unsigned Depth) const;
   Constant *siteFor(const Instruction &I);
@@ -398,47 +395,44 @@ bool shortConstantTrip(const Loop &L, const BasicBlock *Pre) {
   return false;
 }
 
-Sampler::Instrumented Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
-  constexpr Instrumented No = Instrumented::No;
+bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
   Loop *L = LI.getLoopFor(Header);
   if (!L || L->getHeader() != Header || !L->getSubLoops().empty())
-    return No;
+    return false;
   if (isa<PHINode>(Header->front()))
-    return No;
+    return false;
   bool HasAccess = false;
   for (BasicBlock *BB : L->blocks()) {
     if (BB->isEHPad() || isa<InvokeInst>(BB->getTerminator()) ||
         isa<CallBrInst>(BB->getTerminator()) || isa<IndirectBrInst>(BB->getTerminator()))
-      return No;
+      return false;
     for (Instruction &I : *BB) {
       for (User *U : I.users())
         if (auto *UI = dyn_cast<Instruction>(U))
           if (!L->contains(UI))
-            return No; // a value live after the loop
+            return false; // a value live after the loop
       if (auto *CB = dyn_cast<CallBase>(&I))
         if (CB->hasFnAttr(Attribute::ReturnsTwice))
-          return No;
+          return false;
       if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && worthSampling(I, *L))
         HasAccess = true;
     }
   }
-  // A loop with nothing to sample (arithmetic on stack arrays, lud's 16x16
-  // block multiply) still runs bursts, of no samples: its iterations,
-  // weighted as the sampled loops' are, are what a stream's accesses per
-  // iteration divide by (streams.h, analyzePhase).
+  if (!HasAccess)
+    return false;
   BasicBlock *Pre = L->getLoopPreheader();
   if (!Pre)
     Pre = InsertPreheaderForLoop(L, &DT, &LI, nullptr, false);
   if (!Pre || !isa<BranchInst>(Pre->getTerminator()))
-    return No;
+    return false;
   formDedicatedExitBlocks(L, &DT, &LI, nullptr, false);
   SmallVector<BasicBlock *, 4> Exits;
   L->getUniqueExitBlocks(Exits);
   for (BasicBlock *E : Exits)
     if (E->isEHPad())
-      return No;
+      return false;
 
   Type *I1 = Type::getInt1Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
   Type *I64 = Type::getInt64Ty(Ctx);
@@ -611,7 +605,7 @@ Sampler::Instrumented Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     NB.CreateStore(Len, Burst);
     NB.CreateBr(CloneHeader);
   }
-  return HasAccess ? Instrumented::Sampled : Instrumented::Counted;
+  return true;
 }
 
 /// Whether \p F can have a sampling copy that its callers (or, for a root,
@@ -677,8 +671,37 @@ void Sampler::enterTwinSometimes(Function &Root, Function &Twin) {
   BasicBlock *Ask = BasicBlock::Create(Ctx, "pp.ask", &Root);
   BasicBlock *Sampled = BasicBlock::Create(Ctx, "pp.sampled", &Root);
 
+  // Whether the thread runs a sampling copy, for the runtime to count the
+  // iterations its samples stand among: 1 around the copy, 0 in the plain
+  // body (a root run plain inside another root's copy samples nothing), the
+  // caller's value again at every return.
+  GlobalVariable *InCopy = M.getGlobalVariable("__phaseprobe_in_copy");
+  if (!InCopy)
+    InCopy = new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage, nullptr,
+                                "__phaseprobe_in_copy", nullptr,
+                                GlobalValue::InitialExecTLSModel);
+  auto Tag = [&](Instruction *I) {
+    if (CounterTag)
+      I->setMetadata(LLVMContext::MD_tbaa, CounterTag);
+  };
+  SmallVector<ReturnInst *, 4> PlainReturns;
+  for (BasicBlock &BB : Root) // the new blocks have no terminator yet
+    if (auto *R = dyn_cast_or_null<ReturnInst>(BB.getTerminator()))
+      PlainReturns.push_back(R);
+
   Entry.getTerminator()->eraseFromParent();
   IRBuilder<> B(&Entry);
+  LoadInst *Caller = B.CreateLoad(I64, InCopy, "pp.incopy");
+  Tag(Caller);
+  auto SetInCopy = [&](IRBuilder<> &At, Value *V) { Tag(At.CreateStore(V, InCopy)); };
+  for (ReturnInst *R : PlainReturns) {
+    IRBuilder<> RB(R);
+    SetInCopy(RB, Caller);
+  }
+  {
+    IRBuilder<> PB(&*Body->getFirstInsertionPt());
+    SetInCopy(PB, ConstantInt::get(I64, 0));
+  }
   Value *Left = addToCounter(B, Countdown, ConstantInt::get(I64, -1), CounterTag);
   B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I64, 0)), Body, Ask,
                  MDBuilder(Ctx).createBranchWeights(1000, 1));
@@ -689,9 +712,11 @@ void Sampler::enterTwinSometimes(Function &Root, Function &Twin) {
   SmallVector<Value *, 8> Args;
   for (Argument &A : Root.args())
     Args.push_back(&A);
+  SetInCopy(SB, ConstantInt::get(I64, 1));
   CallInst *Call = SB.CreateCall(Twin.getFunctionType(), &Twin, Args);
   Call->setCallingConv(Twin.getCallingConv());
   Call->setAttributes(Twin.getAttributes());
+  SetInCopy(SB, Caller);
   // The plain function must stay as small as it was, for its callers'
   // inlining decisions and its own optimization.
   Twin.addFnAttr(Attribute::NoInline);
@@ -764,11 +789,9 @@ bool Sampler::run() {
         if (L->getSubLoops().empty() && syncLoopKind(*L) == SyncLoopKind::None)
           Headers.push_back(L->getHeader());
     }
-    // Only loops with something to sample make a copy worth running; a
-    // copy whose loops only count goes (below), and so do their counts.
     bool Any = false;
     for (BasicBlock *H : Headers)
-      Any |= instrumentLoop(*T, H) == Instrumented::Sampled;
+      Any |= instrumentLoop(*T, H);
     Useful[T] = Any;
   }
   for (bool Grew = true; Grew;) {

@@ -34,6 +34,7 @@ __thread uint64_t __phaseprobe_iterations __attribute__((tls_model("initial-exec
 __thread uint64_t __phaseprobe_barriers __attribute__((tls_model("initial-exec"))) = 0;
 __thread uint64_t __phaseprobe_spin_waits __attribute__((tls_model("initial-exec"))) = 0;
 __thread uint64_t __phaseprobe_spin_entries __attribute__((tls_model("initial-exec"))) = 0;
+__thread uint64_t __phaseprobe_in_copy __attribute__((tls_model("initial-exec"))) = 0;
 }
 
 namespace __phaseprobe {
@@ -200,6 +201,8 @@ void closeShare(ThreadState *T, const Frame &F) {
   S->ShareNs += End - F.StartNs;
   // A share with no loop in it counts one execution of its body.
   S->ShareIters += Iters ? Iters : 1;
+  if (__phaseprobe_in_copy)
+    S->ShareItersInCopy += Iters;
   S->ShareCount += 1;
   // Spin-wait rounds (runtime/README.md): a worksharing share that entered
   // a spin loop is one round of a pipeline whether or not its thread had to

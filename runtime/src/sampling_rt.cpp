@@ -111,8 +111,14 @@ void writeStreams(JsonWriter &W, uint32_t Phase) {
   for (ThreadSampler *S = Samplers.load(std::memory_order_acquire); S;
        S = S->Next)
     All.push(S);
+  // The phase's iterations in sampling copies, every thread's: what the
+  // samples of its loops stand among (accesses per iteration).
+  double InCopies = 0;
+  for (ThreadState *T = threadList(); T; T = T->Next)
+    if (Phase < T->NumSlots)
+      InCopies += double(T->Slots[Phase].ShareItersInCopy);
   Vec<StreamResult> Streams =
-      analyzePhase(Phase, All.Data, All.Size, l1dKiB(), Cfg.FarGapBytes);
+      analyzePhase(Phase, All.Data, All.Size, l1dKiB(), Cfg.FarGapBytes, InCopies);
   W.beginArray();
   unsigned Id = 0;
   for (const StreamResult &R : Streams) {

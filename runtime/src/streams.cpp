@@ -448,10 +448,9 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   // What the burst's samples stand for: the execution (its B sampled
   // iterations of Backedges) and the Pause executions until the next burst
   // (the control among them), in the sampled invocations of the loop's
-  // root, which all loops of a phase share. Loops sampled at different
-  // rates thus add up (accesses per iteration: analyzePhase divides by the
-  // iterations of the same bursts, weighted alike). Without a trip count
-  // the burst stands for nothing.
+  // root: accesses in sampling copies, as the phase's iterations in them
+  // that analyzePhase divides by. Without a trip count the burst stands for
+  // nothing.
   double Weight = B ? double(Pause) * double(Backedges) / double(B) : 0.0;
   for (std::size_t I = 0; I < NumTouched; ++I) {
     Touched[I]->Accesses += double(Touched[I]->ExecSamples) * Weight;
@@ -824,7 +823,7 @@ void mergeInto(Candidate &Into, Candidate &C, std::uint64_t Far) {
 Vec<StreamResult> analyzePhase(std::uint32_t Phase,
                                const ThreadSampler *const *Threads,
                                std::size_t NumThreads, double L1dKiB,
-                               std::uint64_t Far) {
+                               std::uint64_t Far, double IterationsInCopies) {
   // 1. The phase's records of all threads, grouped by site.
   Vec<ThreadRecord> Recs;
   for (std::size_t T = 0; T < NumThreads; ++T)
@@ -888,14 +887,16 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
       Streams.push(C);
   }
 
-  // Accesses per iteration: every loop of the phase in a sampling copy runs
-  // bursts, those with nothing to sample too (lud's multiply on stack
-  // arrays), and each burst's iterations are weighted as its samples are.
-  // What the weights miss cancels: a pause the run ends in the middle of
-  // (nbody's update loop, 2 executions per thread and a pause of 63), the
-  // invocations a sampled one stands for (NPB CG's loops: one burst in 35
-  // sampled invocations of 400).
-  const double PerIterOf = totalCost(Phase, Threads, NumThreads).WeightedIterations;
+  // Accesses per iteration, among all the iterations of the phase's shares
+  // run in sampling copies: those of loops with nothing to sample too (lud's
+  // multiply on stack arrays), which only the phase's counter sees. The
+  // sampled loops' iterations, weighted as their samples are, stand in
+  // where they are more: a run that ends in the middle of a loop's pause
+  // weights its samples and iterations alike (nbody's update loop, 2
+  // executions per thread and a pause of 63; NPB CG's dot products, one
+  // burst in 35 sampled invocations weighted as 37).
+  const double PerIterOf =
+      std::max(totalCost(Phase, Threads, NumThreads).WeightedIterations, IterationsInCopies);
   for (Candidate *C : Streams) {
     StreamResult R;
     // A load and a store of one element (a[i] += x) are one touch, two

@@ -144,8 +144,8 @@ struct SiteRecord {
   const SiteDesc *Site = nullptr;
   std::uint64_t Samples = 0;
   /// Accesses the samples stand for, in the sampled invocations of the
-  /// site's root: each sampled execution's samples times the iterations
-  /// and executions its burst stands for (ThreadSampler::endExecution).
+  /// site's root (sampling copies): each sampled execution's samples times
+  /// the iterations and executions its burst stands for (endExecution).
   double Accesses = 0;
   // Stride histogram over |difference| of consecutive samples of one loop
   // execution: Misra-Gries with a few slots keeps every stride above
@@ -305,9 +305,9 @@ struct StreamResult {
   int MoreSites = 0;
   std::uint64_t Samples = 0;
   /// Elements of the stream one iteration of the phase touches, on
-  /// average over the iterations of the phase's loops in sampling copies
-  /// (below 1: the loops that touch it run a part of them; lud's block
-  /// update touches its matrix in 1 of 6); negative: nothing sampled.
+  /// average over its iterations in sampling copies (below 1: the loops
+  /// that touch it run a part of them; lud's block update touches its
+  /// matrix in 1 of 6); negative: nothing sampled.
   double AccessesPerIter = -1;
   const char *op() const {
     return HasLoad && HasStore ? "load+store" : HasStore ? "store" : "load";
@@ -316,12 +316,15 @@ struct StreamResult {
 
 /// Merges every thread's records of \p Phase into streams, ordered by
 /// footprint (largest first); streams above \p L1dKiB are significant.
+/// \p IterationsInCopies: the phase's iterations, all threads, in shares
+/// run in sampling copies (0: unknown), for accesses per iteration.
 /// Sites that touched a single address in every invocation (scalars the
 /// optimizer keeps in registers) are left out.
 Vec<StreamResult> analyzePhase(std::uint32_t Phase,
                                const ThreadSampler *const *Threads,
                                std::size_t NumThreads, double L1dKiB,
-                               std::uint64_t FarGapBytes = 1ull << 36);
+                               std::uint64_t FarGapBytes = 1ull << 36,
+                               double IterationsInCopies = 0);
 
 /// Sum of the burst costs of \p Phase over \p Threads.
 BurstCost totalCost(std::uint32_t Phase, const ThreadSampler *const *Threads,

@@ -29,6 +29,7 @@ constexpr uint32_t NoPhase = 0xffffffffu;
 struct PhaseSlot {
   uint64_t ShareNs = 0;    ///< this thread's shares (ws) / body times (region)
   uint64_t ShareIters = 0; ///< innermost-loop iterations in those shares
+  uint64_t ShareItersInCopy = 0; ///< those of shares run in a sampling copy
   uint64_t ShareCount = 0; ///< number of shares
   uint64_t ForkNs = 0;     ///< region: fork-to-join seen by the forking thread
   uint64_t ForkCount = 0;  ///< region: forks done by this thread

@@ -10,6 +10,7 @@
 // RUN: %clang -O0 -fopenmp %pp_plugin -S -emit-llvm %s -o - 2>/dev/null | FileCheck %s
 // RUN: %clang -O0 -fopenmp %pp_plugin -S -emit-llvm %s -o - 2>/dev/null | FileCheck --check-prefix=ATTR %s
 // RUN: %clang -O0 -fopenmp %pp_plugin -S -emit-llvm %s -o - 2>/dev/null | grep -c "call void @__phaseprobe_sample" | FileCheck --check-prefix=COUNT %s
+// RUN: %clang -O0 -fopenmp %pp_plugin -S -emit-llvm %s -o - 2>/dev/null | FileCheck --check-prefix=FLAG %s
 // COUNT: 2
 
 // CHECK-DAG: @__phaseprobe.countdown.0 = internal thread_local global i64 1
@@ -61,3 +62,20 @@ double serial(const double *in, long n) {
 // ATTR-DAG: declare void @__phaseprobe_burst_stop() #[[OWN:[0-9]+]]
 // ATTR-DAG: attributes #[[OWNARG]] = { inaccessiblemem_or_argmemonly }
 // ATTR-DAG: attributes #[[OWN]] = { inaccessiblememonly }
+
+// The root tells the runtime whether the thread runs its sampling copy
+// (the iterations the samples stand among): the caller's value saved at
+// entry, 0 in the plain body, 1 around the copy, the caller's again at
+// every return; the copy itself leaves it alone.
+// FLAG: @__phaseprobe_in_copy = external thread_local(initialexec) global i64
+// FLAG-LABEL: define internal void @.omp_outlined.(
+// FLAG: [[CALLER:%[0-9a-z.]+]] = load i64, i64* @__phaseprobe_in_copy
+// FLAG: store i64 0, i64* @__phaseprobe_in_copy
+// FLAG: store i64 [[CALLER]], i64* @__phaseprobe_in_copy
+// FLAG-NEXT: ret void
+// FLAG: store i64 1, i64* @__phaseprobe_in_copy
+// FLAG-NEXT: call void @.omp_outlined..ppsampled(
+// FLAG-NEXT: store i64 [[CALLER]], i64* @__phaseprobe_in_copy
+// FLAG-NEXT: ret void
+// FLAG-LABEL: define internal void @.omp_outlined..ppsampled(
+// FLAG-NOT: @__phaseprobe_in_copy

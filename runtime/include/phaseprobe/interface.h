@@ -214,6 +214,16 @@ PHASEPROBE_API uint32_t __phaseprobe_burst_begin2(const int64_t *loop,
                                                   int64_t *next);
 PHASEPROBE_API void __phaseprobe_burst_end2(int64_t *next, uint64_t backedges);
 
+/** Non-zero while the calling thread runs a root's sampling copy: a root
+ *  saves it at entry, sets it to 1 around the call of its copy and to 0 in
+ *  its plain body (a root run plain inside another's copy samples nothing),
+ *  and restores it at every return. The runtime counts the iterations of
+ *  shares that end with it set apart, the iterations the sampled loops'
+ *  samples stand among (streams' accesses per iteration). Added without a
+ *  version change: an object that references it needs this runtime. */
+PHASEPROBE_API extern __thread uint64_t __phaseprobe_in_copy
+    __attribute__((tls_model("initial-exec")));
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
