@@ -526,7 +526,7 @@ struct Candidate {
   std::uint32_t Elem = 0;
   bool HasLoad = false, HasStore = false;
   std::uint64_t Samples = 0;
-  double LoadAccesses = 0, StoreAccesses = 0; ///< estimated, whole run
+  double LoadAccesses = 0, StoreAccesses = 0; ///< estimated, in sampling copies
   Vec<StrideCount> Hist; ///< sorted by stride, unique
   std::uint64_t Diffs = 0;
   double SumAbsDiff = 0;
