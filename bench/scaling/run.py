@@ -27,7 +27,8 @@ configuration, the order rotating from round to round, and prints
   - the CPU time the hypervisor took from this VM (steal) during the rounds.
 
 A clone is given as phaseprobe-match reports a matched uB: its name (with
-+wN for a padded one) and its streams, footprint KiB and stride bytes, as in
++eE for one kernel iteration per E of the phase's, +wN for a padded one)
+and its streams, footprint KiB and stride bytes, as in
 `phaseprobe-ubench clone` output ('mbw1c+w3 448:56'). Examples are the
 plain builds of the bundled examples in <build>/examples; applications are
 folders with a 'plain' executable (bench/accuracy/prepare_apps.sh builds
@@ -77,27 +78,31 @@ def catalogue(build):
 
 
 def parse_clone(spec, defs):
-    """'UB[+wN] K:S[;K:S...]' -> an item measuring that uB configuration."""
+    """'UB[+eE][+wN] K:S[;K:S...]' -> an item measuring that uB configuration
+    (E: phase iterations per kernel iteration, as the NPPDB counts them)."""
     parts = spec.split()
     if len(parts) != 2:
         raise InputError("--clone %r: expected 'UB K:S[;K:S...]' (a uB and its streams)" % spec)
     name, streams = parts
     base, _, work = name.partition("+w")
+    base, _, every = base.partition("+e")
     if base not in defs:
         raise InputError("--clone %r: no uB '%s' (phaseprobe-ubench list names them)" % (spec, base))
     kernel, typ, access, pattern = defs[base]
     try:
         work = int(work) if work else 0
+        every = int(every) if every else 1
         pairs = [tuple(float(x) for x in s.split(":")) for s in streams.split(";")]
-        if work < 0 or any(len(p) != 2 or p[0] <= 0 or p[1] <= 0 for p in pairs):
+        if work < 0 or every < 1 or any(len(p) != 2 or p[0] <= 0 or p[1] <= 0 for p in pairs):
             raise ValueError
     except ValueError:
-        raise InputError("--clone %r: streams are KiB:STRIDE pairs of positive numbers and the "
-                         "padding a whole number (+wN)" % spec)
+        raise InputError("--clone %r: streams are KiB:STRIDE pairs of positive numbers, the "
+                         "padding (+wN) and the iterations per kernel iteration (+eE) whole "
+                         "numbers" % spec)
     if len(pairs) != len(access):
         raise InputError("--clone %r: %s has %d stream(s), %d given" % (spec, base, len(access), len(pairs)))
     return {"kind": "clone", "label": "clone " + spec, "kernel": kernel, "type": typ, "access": access,
-            "pattern": pattern, "streams": pairs, "work": work, "unit": "us/it/thr"}
+            "pattern": pattern, "streams": pairs, "work": work, "every": every, "unit": "us/it/thr"}
 
 
 def parse_example(spec, build):
@@ -178,7 +183,7 @@ def measure_clone(item, cfg, opts):
     if p.returncode != 0 or len(ans) < 6 or ans[1] != "ok":
         raise WorkError("%s: the kernel program answered %r (exit %d)" % (
             what, " ".join(ans[1:]) or p.stderr.strip()[-200:], p.returncode))
-    iters = float(ans[2])
+    iters = float(ans[2]) * item["every"]
     reps = [float(t) for t in ans[5].split(",")]
     return {"value": statistics.mean(reps) / iters * 1e6 / cfg["threads"], "rep_spread": (max(reps) / min(reps) - 1) * 100}
 
