@@ -117,6 +117,12 @@ private:
   StringMap<Constant *> Strings;
   unsigned Loops = 0, Sites = 0;
   MDNode *CounterTag = nullptr; // counterTbaaTag: the countdowns alias only themselves
+  /// \p I, a load or store of phaseprobe's own counters, with CounterTag.
+  Instruction *tagCounter(Instruction *I) const {
+    if (CounterTag)
+      I->setMetadata(LLVMContext::MD_tbaa, CounterTag);
+    return I;
+  }
 };
 
 void Sampler::declareRuntime() {
@@ -170,19 +176,15 @@ CallInst *Sampler::askRuntime(IRBuilder<> &B, FunctionCallee Fn, GlobalVariable 
   Function &F = *B.GetInsertBlock()->getParent();
   IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
   AllocaInst *Slot = EB.CreateAlloca(I64, nullptr, "pp.next");
-  auto Tag = [&](Instruction *I) {
-    if (CounterTag)
-      I->setMetadata(LLVMContext::MD_tbaa, CounterTag);
-    return I;
-  };
-  B.CreateStore(Tag(B.CreateLoad(I64, Countdown)), Slot);
+
+  B.CreateStore(tagCounter(B.CreateLoad(I64, Countdown)), Slot);
   SmallVector<Value *, 3> Args;
   if (PassIdentity)
     Args.push_back(Countdown);
   Args.push_back(Slot);
   Args.append(More.begin(), More.end());
   CallInst *Call = B.CreateCall(Fn, Args);
-  Tag(B.CreateStore(B.CreateLoad(I64, Slot), Countdown));
+  tagCounter(B.CreateStore(B.CreateLoad(I64, Slot), Countdown));
   return Call;
 }
 
@@ -680,10 +682,6 @@ void Sampler::enterTwinSometimes(Function &Root, Function &Twin) {
     InCopy = new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage, nullptr,
                                 "__phaseprobe_in_copy", nullptr,
                                 GlobalValue::InitialExecTLSModel);
-  auto Tag = [&](Instruction *I) {
-    if (CounterTag)
-      I->setMetadata(LLVMContext::MD_tbaa, CounterTag);
-  };
   SmallVector<ReturnInst *, 4> PlainReturns;
   for (BasicBlock &BB : Root) // the new blocks have no terminator yet
     if (auto *R = dyn_cast_or_null<ReturnInst>(BB.getTerminator()))
@@ -692,8 +690,8 @@ void Sampler::enterTwinSometimes(Function &Root, Function &Twin) {
   Entry.getTerminator()->eraseFromParent();
   IRBuilder<> B(&Entry);
   LoadInst *Caller = B.CreateLoad(I64, InCopy, "pp.incopy");
-  Tag(Caller);
-  auto SetInCopy = [&](IRBuilder<> &At, Value *V) { Tag(At.CreateStore(V, InCopy)); };
+  tagCounter(Caller);
+  auto SetInCopy = [&](IRBuilder<> &At, Value *V) { tagCounter(At.CreateStore(V, InCopy)); };
   for (ReturnInst *R : PlainReturns) {
     IRBuilder<> RB(R);
     SetInCopy(RB, Caller);

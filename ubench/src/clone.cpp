@@ -132,15 +132,34 @@ bool declares(const UBenchDef &D, std::size_t Q, const Wanted &W, bool &SameOp) 
   return true;
 }
 
+/// Iterations of the phase per kernel iteration of a clone walking \p Ws
+/// (UBenchConfig::every): the kernel touches each stream once per
+/// iteration, so a phase whose iterations touch its streams less often
+/// (the busiest of them \p Ws, at rate d < 1) gets one kernel iteration per
+/// round(1/d) of its own. Unknown rates (hand-written files) keep 1.
+long everyFor(const std::vector<Wanted> &Ws) {
+  double Busiest = 0;
+  for (const Wanted &W : Ws) {
+    if (!W.stream->accessesPerIter)
+      return 1;
+    Busiest = std::max(Busiest, *W.stream->accessesPerIter);
+  }
+  if (!(Busiest > 0) || Busiest >= 1)
+    return 1;
+  return std::clamp<long>(std::lround(1 / Busiest), 1, MaxEvery);
+}
+
 /// The uBs of \p N streams that reproduce \p Ws (one per stream, in the
-/// phase's order): per uB the first operand assignment that declares every
-/// stream, preferring the one whose loads and stores match most streams.
+/// phase's order, at the phase's pace: everyFor): per uB the first operand
+/// assignment that declares every stream, preferring the one whose loads
+/// and stores match most streams.
 /// Across uBs, only those with the most matching loads/stores count: where
 /// the catalogue distinguishes (a private double that is written: upd1p or
 /// st1p, not mbw1p), the one that does what the phase does wins; where it
 /// does not (no uB writes a shared stream), every uB that walks it does.
 std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
   std::size_t N = Ws.size();
+  const long Every = everyFor(Ws);
   std::vector<std::pair<std::size_t, UBenchConfig>> Found; // (matching ops, config)
   for (const UBenchDef &D : ubenchCatalog()) {
     if (D.compute() || isSyncUBench(D.name) || D.streams() != N)
@@ -163,6 +182,7 @@ std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
       Any = true;
       BestOps = Ops;
       Best.def = &D;
+      Best.every = Every;
       Best.footprintKiB.assign(N, 0);
       Best.strideBytes.assign(N, 0);
       for (std::size_t I = 0; I < N; ++I) {
@@ -181,29 +201,6 @@ std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
     if (F.first == Max)
       Out.push_back(F.second);
   return Out;
-}
-
-/// Iterations of the phase per kernel iteration of a clone walking \p Ws
-/// (UBenchConfig::every): the kernel touches each stream once per
-/// iteration, so a phase whose iterations touch its streams less often
-/// (the busiest of them \p Ws, at rate d < 1) gets one kernel iteration per
-/// round(1/d) of its own. Unknown rates (hand-written files) keep 1.
-long everyFor(const std::vector<Wanted> &Ws) {
-  double Busiest = 0;
-  for (const Wanted &W : Ws) {
-    if (!W.stream->accessesPerIter)
-      return 1;
-    Busiest = std::max(Busiest, *W.stream->accessesPerIter);
-  }
-  if (!(Busiest > 0) || Busiest >= 1)
-    return 1;
-  return std::clamp<long>(std::lround(1 / Busiest), 1, MaxEvery);
-}
-
-std::vector<UBenchConfig> withEvery(std::vector<UBenchConfig> Cs, long Every) {
-  for (UBenchConfig &C : Cs)
-    C.every = Every;
-  return Cs;
 }
 
 } // namespace
@@ -255,7 +252,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
           AllWalkable = false;
           continue;
         }
-        std::vector<UBenchConfig> Cs = withEvery(cloneStreams({W}), everyFor({W}));
+        std::vector<UBenchConfig> Cs = cloneStreams({W});
         if (Cs.empty())
           Note(Name + "no uB walks a " + describe(W));
         for (const UBenchConfig &C : Cs)
@@ -285,7 +282,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
         TargetLargest();
         continue;
       }
-      std::vector<UBenchConfig> Cs = withEvery(cloneStreams(Ws), everyFor(Ws));
+      std::vector<UBenchConfig> Cs = cloneStreams(Ws);
       if (Cs.empty()) {
         std::string L;
         for (const Wanted &W : Ws)
