@@ -4,6 +4,7 @@ rename), so that an interrupted bench never leaves half a table behind.
 
 Python 3 standard library only."""
 import os
+import sys
 import tempfile
 
 
@@ -33,3 +34,13 @@ def write_atomically(path, text):
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def write_or_exit(prog, path, text):
+    """write_atomically, or one line on stderr ("PROG: PATH: cannot write:
+    REASON") and exit status 2, with nothing written."""
+    try:
+        write_atomically(path, text)
+    except OSError as ex:
+        sys.stderr.write("%s: %s: cannot write: %s\n" % (prog, path, ex.strerror))
+        sys.exit(2)

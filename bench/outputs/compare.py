@@ -182,11 +182,7 @@ def main(argv=None):
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if opts.out:
-        try:
-            textout.write_atomically(opts.out, text)
-        except OSError as ex:
-            print("compare.py: --out %s: cannot write: %s" % (opts.out, ex.strerror), file=sys.stderr)
-            return 2
+        textout.write_or_exit("compare.py", opts.out, text)
     return 1 if bad else 0
 
 

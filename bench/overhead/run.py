@@ -247,12 +247,7 @@ def main():
     out = opts.out or os.path.join(
         ROOT, "bench", "results", "overhead-%s.txt" % datetime.date.today().isoformat())
     if out != "-":
-        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        try:
-            textout.write_atomically(out, text)
-        except OSError as ex:
-            print("run.py: %s: cannot write: %s" % (out, ex.strerror), file=sys.stderr)
-            sys.exit(2)
+        textout.write_or_exit("run.py", out, text)
         print("written: %s" % out)
 
 

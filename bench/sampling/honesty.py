@@ -159,7 +159,7 @@ def main():
                                    "honesty-%s.txt" % datetime.date.today().isoformat())
     if out != "-":
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        textout.write_atomically(out, text)
+        textout.write_or_exit("honesty.py", out, text)
         print("written: %s" % out)
 
 

@@ -135,11 +135,7 @@ def main():
     print(text, end="")
     out = a.out or os.path.join(a.root, "bench", "results", "sampling-%s-%s.txt" % (
         platform.node(), datetime.datetime.utcnow().strftime("%Y%m%d-%H%M")))
-    try:
-        textout.write_atomically(out, text)
-    except OSError as ex:
-        print("measure.py: %s: cannot write: %s" % (out, ex.strerror), file=sys.stderr)
-        sys.exit(2)
+    textout.write_or_exit("measure.py", out, text)
     print("written to " + os.path.relpath(out, a.root))
 
 

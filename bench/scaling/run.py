@@ -313,10 +313,7 @@ def main(argv=None):
     text = report(items, configs, ref, res, steal, opts, time.time() - t0, (load0[0], os.getloadavg()[0]))
     sys.stdout.write(text)
     if opts.out:
-        try:
-            textout.write_atomically(opts.out, text)
-        except OSError as ex:
-            fail("--out %s: cannot write: %s" % (opts.out, ex.strerror), 2)
+        textout.write_or_exit("run.py", opts.out, text)
 
 
 if __name__ == "__main__":

@@ -141,7 +141,7 @@ def main():
     text = "\n".join(lines) + "\n"
     print(text, end="")
     if a.out:
-        textout.write_atomically(a.out, text)
+        textout.write_or_exit("quick_noise.py", a.out, text)
 
 
 if __name__ == "__main__":
