@@ -250,6 +250,15 @@ PhaseStream readStream(const std::string &File, const json &S, const std::string
   if (Out.accessesPerIter && !(*Out.accessesPerIter >= 0))
     R.fail("accesses_per_iteration",
            "must be >= 0, found " + formatNumber(*Out.accessesPerIter));
+  Out.windowAccesses = R.optNumber("window_accesses");
+  Out.windowRepeats = R.optNumber("window_repeats");
+  if (Out.windowAccesses.has_value() != Out.windowRepeats.has_value())
+    R.fail(Out.windowAccesses ? "window_accesses" : "window_repeats",
+           "window_accesses and window_repeats come together");
+  if (Out.windowAccesses && !(*Out.windowAccesses >= 1))
+    R.fail("window_accesses", "must be >= 1, found " + formatNumber(*Out.windowAccesses));
+  if (Out.windowRepeats && !(*Out.windowRepeats >= 1))
+    R.fail("window_repeats", "must be >= 1, found " + formatNumber(*Out.windowRepeats));
   return Out;
 }
 
@@ -421,6 +430,10 @@ std::string formatPhaseFile(const PhaseFile &File) {
         SJ["samples"] = S.samples;
       if (S.accessesPerIter)
         SJ["accesses_per_iteration"] = *S.accessesPerIter;
+      if (S.windowAccesses && S.windowRepeats) {
+        SJ["window_accesses"] = *S.windowAccesses;
+        SJ["window_repeats"] = *S.windowRepeats;
+      }
       Streams.push_back(std::move(SJ));
     }
     J["streams"] = std::move(Streams);

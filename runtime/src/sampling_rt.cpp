@@ -163,6 +163,12 @@ void writeStreams(JsonWriter &W, uint32_t Phase) {
       W.key("accesses_per_iteration");
       W.number(R.AccessesPerIter);
     }
+    if (R.WindowRepeats > 0 && R.WindowAccesses > 0) {
+      W.key("window_accesses");
+      W.number(R.WindowAccesses);
+      W.key("window_repeats");
+      W.number(R.WindowRepeats);
+    }
     W.endObject();
   }
   W.endArray();

@@ -453,8 +453,22 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   // nothing.
   double Weight = B ? double(Pause) * double(Backedges) / double(B) : 0.0;
   for (std::size_t I = 0; I < NumTouched; ++I) {
-    Touched[I]->Accesses += double(Touched[I]->ExecSamples) * Weight;
-    foldExecution(*Touched[I], Backedges);
+    SiteRecord &R = *Touched[I];
+    R.Accesses += double(R.ExecSamples) * Weight;
+    if (B) {
+      R.WindowAccSum += double(R.ExecSamples) * double(Backedges) / double(B);
+      ++R.WindowExecs;
+      if (R.HasPrevExec && R.PrevExecInv == Ctx.Invocation) {
+        ++R.ExecPairs;
+        R.ExecGapSum += double(R.PrevExecPause);
+        R.ExecRepeats += R.First == R.PrevExecFirst;
+      }
+      R.HasPrevExec = true;
+      R.PrevExecInv = Ctx.Invocation;
+      R.PrevExecFirst = R.First;
+      R.PrevExecPause = std::uint64_t(Pause);
+    }
+    foldExecution(R, Backedges);
   }
   NumTouched = 0;
   Active = false;
@@ -527,6 +541,9 @@ struct Candidate {
   bool HasLoad = false, HasStore = false;
   std::uint64_t Samples = 0;
   double LoadAccesses = 0, StoreAccesses = 0; ///< estimated, in sampling copies
+  std::uint64_t ExecPairs = 0, ExecRepeats = 0; ///< SiteRecord's, summed
+  double ExecGapSum = 0, WindowAccSum = 0;
+  std::uint64_t WindowExecs = 0;
   Vec<StrideCount> Hist; ///< sorted by stride, unique
   std::uint64_t Diffs = 0;
   double SumAbsDiff = 0;
@@ -763,6 +780,11 @@ bool buildCandidate(const ThreadRecord *Recs, std::size_t N, std::uint64_t Far,
     const SiteRecord &R = *Recs[I].R;
     C.Samples += R.Samples;
     (D->Flags & SiteStore ? C.StoreAccesses : C.LoadAccesses) += R.Accesses;
+    C.ExecPairs += R.ExecPairs;
+    C.ExecRepeats += R.ExecRepeats;
+    C.ExecGapSum += R.ExecGapSum;
+    C.WindowAccSum += R.WindowAccSum;
+    C.WindowExecs += R.WindowExecs;
     C.Diffs += R.Diffs;
     C.SumAbsDiff += R.SumAbsDiff;
     for (int S = 0; S < SiteRecord::HistSlots; ++S)
@@ -799,6 +821,11 @@ void mergeInto(Candidate &Into, Candidate &C, std::uint64_t Far) {
   Into.Samples += C.Samples;
   Into.LoadAccesses += C.LoadAccesses;
   Into.StoreAccesses += C.StoreAccesses;
+  Into.ExecPairs += C.ExecPairs;
+  Into.ExecRepeats += C.ExecRepeats;
+  Into.ExecGapSum += C.ExecGapSum;
+  Into.WindowAccSum += C.WindowAccSum;
+  Into.WindowExecs += C.WindowExecs;
   for (const StrideCount &E : C.Hist)
     Into.Hist.push(E);
   normalizeHist(Into.Hist);
@@ -816,6 +843,24 @@ void mergeInto(Candidate &Into, Candidate &C, std::uint64_t Far) {
   }
   deriveStride(Into);
   deriveFootprint(Into);
+}
+
+/// The window one execution of \p C's sites walks (its accesses) and for
+/// how many consecutive executions it is walked (StreamResult). Few pairs
+/// are no evidence; under half of them repeating is no reuse at the
+/// sampling's distance (such windows may still repeat a few times, unseen).
+void windowReuse(const Candidate &C, double &Accesses, double &Repeats) {
+  constexpr std::uint64_t MinPairs = 8;
+  Accesses = C.WindowExecs ? C.WindowAccSum / double(C.WindowExecs) : 0;
+  Repeats = 0;
+  if (C.ExecPairs < MinPairs || 2 * C.ExecRepeats < C.ExecPairs)
+    return;
+  double Gap = C.ExecGapSum / double(C.ExecPairs);
+  double Changed = double(C.ExecPairs - C.ExecRepeats);
+  // No change seen in all the pairs: at least all their executions.
+  Repeats = Changed > 0 ? Gap * double(C.ExecPairs) / Changed : C.ExecGapSum + 1;
+  if (Repeats < 2)
+    Repeats = 0;
 }
 
 } // namespace
@@ -903,6 +948,7 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
     // loads of different elements two: the larger of its loads and stores.
     if (PerIterOf > 0)
       R.AccessesPerIter = std::max(C->LoadAccesses, C->StoreAccesses) / PerIterOf;
+    windowReuse(*C, R.WindowAccesses, R.WindowRepeats);
     R.FootprintKiB = C->Footprint / 1024.0;
     R.StrideBytes = C->Stride;
     R.SecondStrideBytes = C->Second;

@@ -177,6 +177,19 @@ struct SiteRecord {
   InvRange Cur[MaxClusters] = {};
   int NumCur = 0;
   Vec<InvRange> Done; ///< capped at ThreadSampler::MaxInvocations entries
+  // Window reuse: whether consecutive sampled executions of the site (same
+  // thread and invocation, Pause executions apart) start at the same
+  // address, i.e. walk the same window again (a matrix product's row of A,
+  // re-read for every column of B). A stream's footprint says how far it
+  // reaches, not how soon it comes back; this says the latter.
+  bool HasPrevExec = false;
+  std::uint64_t PrevExecInv = 0;
+  std::uintptr_t PrevExecFirst = 0;
+  std::uint64_t PrevExecPause = 0; ///< executions until the next sampled one
+  std::uint64_t ExecPairs = 0, ExecRepeats = 0;
+  double ExecGapSum = 0;       ///< executions between the pairs, summed
+  double WindowAccSum = 0;     ///< the site's accesses per execution, summed
+  std::uint64_t WindowExecs = 0;
 
   void countDiff(std::uint64_t AbsDiff);
 };
@@ -309,6 +322,16 @@ struct StreamResult {
   /// that touch it run a part of them; lud's block update touches its
   /// matrix in 1 of 6); negative: nothing sampled.
   double AccessesPerIter = -1;
+  /// The accesses of one loop execution of the stream's sites (the window
+  /// an execution walks; 0: unknown), and how many consecutive executions
+  /// walk the same window (0: not measured, or under 2: no reuse seen at
+  /// the sampling's distance). From pairs of sampled executions Pause
+  /// executions apart, of which a share p start where the previous one
+  /// started: a window kept for R executions gives p = 1 - Pause/R, so R =
+  /// Pause / (1 - p); windows kept for fewer executions than Pause are not
+  /// seen (p near 0).
+  double WindowAccesses = 0;
+  double WindowRepeats = 0;
   const char *op() const {
     return HasLoad && HasStore ? "load+store" : HasStore ? "store" : "load";
   }

@@ -45,7 +45,7 @@
  * buildable with -fplugin=libphaseprobe.so for the cross-check test.
  *
  * Input line:  ID KERNEL TYPE NSTREAMS ACCESS PATTERN K1 S1 K2 S2 K3 S3
- *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S [WORK]
+ *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S [WORK [REP W1 W2 W3]]
  *   KERNEL  sum sum3 madd add2 copy update store triad cadd cmul cfma, and
  *           sumb: sum with a barrier after every sweep (strided only),
  *           sumf: sum with a spin-wait handoff between neighbouring threads
@@ -61,6 +61,12 @@
  *           accesses (phaseprobe-ubench clone --calibrate). A padded
  *           configuration runs in its own function and parallel region: the
  *           padding loop is never the innermost loop of an unpadded one.
+ *   REP Wn  reuse windows (phase clones): strided stream n walks its next Wn
+ *           accesses REP times in a row, one loop execution each time, then
+ *           the next Wn (0: no window). A matrix product re-reads a row of
+ *           A for every column of B; a walk of the whole matrix does not,
+ *           and its clone ran 1.3x slower than it. The stream's region is
+ *           cut to whole windows and a sweep walks it REP times.
  * Output line: ID ok ITERATIONS SWEEPS STREAMS T1,T2,...   or   ID error MESSAGE
  *   ITERATIONS per repetition (slowest thread), SWEEPS per repetition (R),
  *   STREAMS in the CSV notation k:s:e:access;... in kernel operand order.
@@ -86,7 +92,7 @@ typedef struct {
   char kernel[16], type[8], access[MAX_STREAMS + 1], pattern[MAX_STREAMS + 1];
   int ns;
   double k[MAX_STREAMS], s[MAX_STREAMS];
-  long work;
+  long work, repeats, window[MAX_STREAMS];
   int min_reps, max_reps;
   double cv_pct, cap_s, min_rep_s;
 } config_t;
@@ -102,6 +108,8 @@ typedef struct {
   int priv;     /* private: thread t walks [t*region, (t+1)*region) */
   int store;    /* written by the kernel */
   long sweep;   /* accesses of one thread in one sweep of this stream */
+  long window;  /* strided: accesses of a reuse window (0: none) */
+  long repeats; /* consecutive walks of each window (window > 0) */
 } stream_t;
 
 /* Per-thread position of one stream: a strided stream is at element pos of
@@ -112,6 +120,10 @@ typedef struct {
   long lo, hi, step, off, pos, left, full, extra, at, half, reach;
   uint64_t x;
   int random, shift;
+  /* A reuse window: the next wlen accesses of the walk, walked wrep times
+   * in a row (count: walks done) from the position saved at its start
+   * (soff, spos, sleft); wleft accesses to go in this walk of it. */
+  long wlen, wrep, wcount, wleft, soff, spos, sleft;
 } walk_t;
 
 /* The next element (from lo) of a random stream, from the LCG state *X: a
@@ -154,12 +166,18 @@ static void walk_init(walk_t *w, const stream_t *s, int t) {
   w->reach = s->reach;
   w->x = 0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1) * LCG_A + LCG_C;
   if (w->reach) walk_restart(w);
+  w->wlen = s->window;
+  w->wrep = s->repeats;
+  w->wcount = 0;
+  w->wleft = w->wlen;
+  w->soff = w->off, w->spos = w->pos, w->sleft = w->left;
 }
 
 /* Accesses left in the current column or walk execution (a uniform random
  * stream has neither). */
 static inline long walk_left(const walk_t *w) {
-  return w->random && !w->reach ? LONG_MAX : w->left;
+  if (w->random && !w->reach) return LONG_MAX;
+  return w->wlen && w->wleft < w->left ? w->wleft : w->left;
 }
 
 /* After LEN accesses that stayed in the column: the next column when this
@@ -177,13 +195,21 @@ static inline void walk_advance(walk_t *w, long len) {
     w->pos = w->lo + w->off;
     w->left = w->full + (w->off < w->extra);
   }
+  if (w->wlen && (w->wleft -= len) == 0) {
+    if (++w->wcount < w->wrep) { /* the same window again */
+      w->off = w->soff, w->pos = w->spos, w->left = w->sleft;
+    } else { /* the next one starts here */
+      w->wcount = 0;
+      w->soff = w->off, w->spos = w->pos, w->sleft = w->left;
+    }
+    w->wleft = w->wlen;
+  }
 }
 
 /* Positions a strided walker at access K of its sweep (columns in order;
  * column o holds ceil((region - o) / step) elements). No loop: the plugin
  * would count its iterations as the phase's. */
-static inline void walk_seek(walk_t *w, long k) {
-  if (w->random) return;
+static inline void walk_seek_plain(walk_t *w, long k) {
   long full = w->full, extra = w->extra, o, j;
   if (k < extra * (full + 1)) {
     o = k / (full + 1);
@@ -196,6 +222,22 @@ static inline void walk_seek(walk_t *w, long k) {
   w->off = o;
   w->pos = w->lo + o + j * w->step;
   w->left = full + (o < extra) - j;
+}
+
+/* Access K of a sweep; with a reuse window, a sweep walks each window wrep
+ * times (the region holds whole windows). */
+static inline void walk_seek(walk_t *w, long k) {
+  if (w->random) return;
+  if (!w->wlen) {
+    walk_seek_plain(w, k);
+    return;
+  }
+  long per = w->wlen * w->wrep, win = k / per, in = k % per;
+  walk_seek_plain(w, win * w->wlen);
+  w->soff = w->off, w->spos = w->pos, w->sleft = w->left;
+  w->wcount = in / w->wlen;
+  walk_seek_plain(w, win * w->wlen + in % w->wlen);
+  w->wleft = w->wlen - in % w->wlen;
 }
 
 /* Where every stream starts sweep G when the streams differ in accesses or
@@ -356,7 +398,7 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
     {                                                                          \
       KERNEL_PROLOGUE(T)                                                       \
       ACC acc = 0, c0 = 1, c1 = 1, c2 = 1, c3 = 1;                             \
-      int plain = ns == 1 && !S[0].random;                                     \
+      int plain = ns == 1 && !S[0].random && !S[0].window;                     \
       long lo = w[0].lo, hi = w[0].hi, st = w[0].step;                         \
       if (!strcmp(K, "sum") && plain) {                                        \
         for (long r = 0; r < R; ++r)                                           \
@@ -566,7 +608,24 @@ static void run_config(const config_t *C, int threads) {
         FAIL("stream %d: footprint %g KiB holds fewer than 4 strides of %g B per thread",
              q + 1, C->k[q], C->s[q]);
     }
+    if (C->window[q] < 0 || C->window[q] > 1000000000L)
+      FAIL("stream %d: window %ld is not within 0 to 1e9 accesses", q + 1, C->window[q]);
+    if (C->window[q] && C->repeats < 1)
+      FAIL("stream %d: a window needs repeats of 1 or more", q + 1);
+    if (C->window[q] && (s->random || C->kernel[0] == 'c' || !strcmp(C->kernel, "sumb") ||
+                         !strcmp(C->kernel, "sumf")))
+      FAIL("stream %d: only strided streams of memory kernels take a window", q + 1);
     s->sweep = s->region;
+    if (C->window[q]) {
+      /* Whole windows, so that the last one ends where the sweep does. */
+      if (C->window[q] > s->region)
+        FAIL("stream %d: window of %ld accesses exceeds the %ld elements per thread", q + 1,
+             C->window[q], s->region);
+      s->region -= s->region % C->window[q];
+      s->window = C->window[q];
+      s->repeats = C->repeats;
+      s->sweep = s->region * s->repeats;
+    }
     if (s->sweep > iters) iters = s->sweep;
     size_t total = (size_t)(s->priv ? s->region * threads : s->region) * elem;
     s->base = aligned_alloc(4096, (total + 4095) / 4096 * 4096);
@@ -657,11 +716,14 @@ int main(int argc, char **argv) {
     if (line[0] == '\n' || line[0] == '#') continue;
     config_t C;
     memset(&C, 0, sizeof C);
-    int got = sscanf(line, "%ld %15s %7s %d %3s %3s %lf %lf %lf %lf %lf %lf %d %d %lf %lf %lf %ld",
+    int got = sscanf(line,
+                     "%ld %15s %7s %d %3s %3s %lf %lf %lf %lf %lf %lf %d %d %lf %lf %lf %ld %ld "
+                     "%ld %ld %ld",
                      &C.id, C.kernel, C.type, &C.ns, C.access, C.pattern, &C.k[0], &C.s[0],
                      &C.k[1], &C.s[1], &C.k[2], &C.s[2], &C.min_reps, &C.max_reps,
-                     &C.cv_pct, &C.cap_s, &C.min_rep_s, &C.work);
-    if (got != 17 && got != 18) {
+                     &C.cv_pct, &C.cap_s, &C.min_rep_s, &C.work, &C.repeats, &C.window[0],
+                     &C.window[1], &C.window[2]);
+    if (got != 17 && got != 18 && got != 22) {
       printf("%ld error malformed configuration line (%d fields)\n", got > 0 ? C.id : -1L, got);
       fflush(stdout);
       continue;

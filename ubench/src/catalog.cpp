@@ -82,10 +82,18 @@ const UBenchDef *findUBench(const std::string &Name) {
   return nullptr;
 }
 
+bool UBenchConfig::hasWindows() const {
+  return std::any_of(windowAccesses.begin(), windowAccesses.end(),
+                     [](double W) { return W > 0; });
+}
+
 std::string UBenchConfig::requested() const {
   std::string S;
-  for (std::size_t I = 0; I < footprintKiB.size(); ++I)
+  for (std::size_t I = 0; I < footprintKiB.size(); ++I) {
     S += (I ? ";" : "") + formatNumber(footprintKiB[I]) + ":" + formatNumber(strideBytes[I]);
+    if (I < windowAccesses.size() && windowAccesses[I] > 0)
+      S += ":" + formatNumber(windowAccesses[I]);
+  }
   return S;
 }
 
@@ -93,6 +101,8 @@ std::string UBenchConfig::name() const {
   std::string N = def->name;
   if (every > 1)
     N += "+e" + std::to_string(every);
+  if (hasWindows())
+    N += "+r" + std::to_string(repeats);
   if (work)
     N += "+w" + std::to_string(work);
   return N;
@@ -330,10 +340,14 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     };
     long Work = Suffix("+w", MaxWork, "padding");
     long Every = Suffix("+e", MaxEvery, "iterations per kernel iteration");
-    std::size_t EPos = Name.find("+e"), WPos = Name.find("+w");
-    if (EPos != std::string::npos && WPos != std::string::npos && WPos < EPos)
-      throw InputError(File, Place, "'" + Name + "': +e comes before +w");
-    if (std::size_t Cut = std::min(EPos, WPos); Cut != std::string::npos)
+    long Repeats = Suffix("+r", MaxRepeats, "walks of a window");
+    std::size_t EPos = Name.find("+e"), RPos = Name.find("+r"), WPos = Name.find("+w");
+    auto Before = [](std::size_t A, std::size_t B) {
+      return A == std::string::npos || B == std::string::npos || A < B;
+    };
+    if (!Before(EPos, RPos) || !Before(EPos, WPos) || !Before(RPos, WPos))
+      throw InputError(File, Place, "'" + Name + "': the suffixes come in the order +e, +r, +w");
+    if (std::size_t Cut = std::min({EPos, RPos, WPos}); Cut != std::string::npos)
       Name.resize(Cut);
     const UBenchDef *D = findUBench(Name);
     if (!D)
@@ -344,6 +358,9 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
       throw InputError(File, Place,
                        "'" + Name + "' takes no iterations per kernel iteration (+e): only memory "
                        "uBs do");
+    if (Repeats && (D->compute() || isSyncUBench(D->name)))
+      throw InputError(File, Place,
+                       "'" + Name + "' takes no reuse windows (+r): only memory uBs do");
     std::string Rest = L.substr(Sp);
     Rest.erase(0, Rest.find_first_not_of(" \t"));
     Rest.erase(Rest.find_last_not_of(" \t\r") + 1);
@@ -351,6 +368,7 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     C.def = D;
     C.work = Work;
     C.every = Every ? Every : 1;
+    C.repeats = Repeats ? Repeats : 1;
     std::size_t P = 0;
     for (unsigned Q = 0;; ++Q) {
       std::size_t Semi = Rest.find(';', P);
@@ -366,8 +384,23 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
           throw InputError(File, Where, std::string(F) + " '" + S + "' is not a positive number");
         return V;
       };
+      std::size_t Colon2 = Part.find(':', Colon + 1);
       C.footprintKiB.push_back(Num(Part.substr(0, Colon), "footprint_kib"));
-      C.strideBytes.push_back(Num(Part.substr(Colon + 1), "stride_bytes"));
+      C.strideBytes.push_back(Num(
+          Part.substr(Colon + 1, Colon2 == std::string::npos ? Colon2 : Colon2 - Colon - 1),
+          "stride_bytes"));
+      double Window = 0;
+      if (Colon2 != std::string::npos) {
+        if (!Repeats)
+          throw InputError(File, Where,
+                           "'" + Part + "': a window (third field) needs +r<R> on the uB name");
+        Window = Num(Part.substr(Colon2 + 1), "window");
+        if (Window != std::floor(Window) || D->pattern[std::min<std::size_t>(Q, D->pattern.size() - 1)] != 's')
+          throw InputError(File, Where,
+                           "window '" + Part.substr(Colon2 + 1) +
+                               "': a whole number of accesses, on a strided stream");
+      }
+      C.windowAccesses.push_back(Window);
       if (Semi == std::string::npos)
         break;
       P = Semi + 1;
@@ -376,6 +409,11 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
       throw InputError(File, Place,
                        Name + " has " + std::to_string(D->streams()) + " streams, not " +
                            std::to_string(C.footprintKiB.size()));
+    if (Repeats && !C.hasWindows())
+      throw InputError(File, Place,
+                       "'" + L.substr(B, Sp - B) + "': +r without a window (K:S:W) on any stream");
+    if (!C.hasWindows())
+      C.windowAccesses.clear();
     for (std::size_t Q = 0; Q < C.footprintKiB.size(); ++Q)
       if (!valid(*D, Q, C.footprintKiB[Q], C.strideBytes[Q], 1))
         throw InputError(File, Place + ", stream " + std::to_string(Q + 1),

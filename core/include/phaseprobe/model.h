@@ -50,6 +50,12 @@ struct PhaseStream {
   /// older runtimes'). Below 1 when the phase's iterations mostly run loops
   /// that do not touch it: phase clones take it into account.
   std::optional<double> accessesPerIter;
+  /// Reuse (the runtime's "window_accesses" and "window_repeats", written
+  /// together): one loop execution of the stream's sites walks a window of
+  /// that many accesses, and that many consecutive executions walk the same
+  /// window (a matrix product's row of A, once per column of B). Absent:
+  /// no reuse seen, or not measured. Phase clones walk such windows.
+  std::optional<double> windowAccesses, windowRepeats;
 };
 
 /// uBs that measure synchronization rather than a stream (bar1p: a barrier

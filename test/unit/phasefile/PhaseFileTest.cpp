@@ -106,6 +106,10 @@ TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
             "in.json: program.thread_branches[0]: expected a string, found a number");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"accesses_per_iteration\": -0.5, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].accesses_per_iteration: must be >= 0, found -0.5");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"window_accesses\": 0, \"window_repeats\": 3, \"footprint_kib\": 3906")),
+            "in.json: phases[0].streams[0].window_accesses: must be >= 1, found 0");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"window_repeats\": 3, \"footprint_kib\": 3906")),
+            "in.json: phases[0].streams[0].window_repeats: window_accesses and window_repeats come together");
   EXPECT_EQ(errorOf("[1, 2]"), "in.json: expected a JSON object, found an array");
   EXPECT_EQ(errorOf("{\"program\": {}}"), "in.json: schema: missing (required)");
 }
@@ -163,6 +167,8 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.program.threadBranchesMore = 3;
   F.phases[0].spinRounds = 39;
   F.phases[0].streams[0].accessesPerIter = 0.181;
+  F.phases[0].streams[0].windowAccesses = 1000;
+  F.phases[0].streams[0].windowRepeats = 987.5;
   PhaseFile G = parsePhaseFile(formatPhaseFile(F), "out.json");
   EXPECT_EQ(formatPhaseFile(G), formatPhaseFile(F));
   EXPECT_EQ(G.phases[0].streams[0].significant, std::optional<bool>(true));
@@ -179,6 +185,9 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").phases[0].spinRounds) << "absent: none";
   EXPECT_EQ(G.phases[0].streams[0].accessesPerIter, std::optional<double>(0.181));
   EXPECT_FALSE(G.phases[0].streams[1].accessesPerIter) << "absent: unknown";
+  EXPECT_EQ(G.phases[0].streams[0].windowRepeats, std::optional<double>(987.5));
+  EXPECT_EQ(G.phases[0].streams[0].windowAccesses, std::optional<double>(1000));
+  EXPECT_FALSE(G.phases[0].streams[1].windowRepeats) << "absent: no reuse seen";
 }
 
 namespace {

@@ -667,3 +667,49 @@ TEST(StreamsAnalysis, AccessesPerIterationOfALoopCutShortByTheRun) {
   EXPECT_NEAR(S[0].AccessesPerIter, 1.0, 1e-9);
   EXPECT_NEAR(S[1].AccessesPerIter, 1.0, 1e-9);
 }
+
+// A matrix product's row of A is walked again by every execution of the
+// inner loop of one row (one per column of B): a window of N accesses, N
+// executions in a row. Sampled executions 129 apart (period 1000, bursts of
+// 128, trip 1000) start where the previous one did 87% of the time, which
+// gives the N walks back; the column of B moves every execution: no reuse.
+TEST(StreamsAnalysis, WindowWalkedAgainByConsecutiveExecutions) {
+  const std::uint64_t N = 1000;
+  Team T(1);
+  const std::uintptr_t A = Base, B = Base + (1ull << 28);
+  for (std::uint64_t I = 0; I < 40; ++I)
+    for (std::uint64_t J = 0; J < N; ++J)
+      T.Loops[0].run(*T.Threads[0], {0, 0},
+                     {{&LoadD, [=](auto K) { return A + 8 * (I * N + K); }},
+                      {&LoadD2, [=](auto K) { return B + 8 * (K * N + J); }}},
+                     N);
+  Vec<StreamResult> S = T.analyze(0);
+  ASSERT_EQ(S.Size, 2u);
+  const StreamResult &Row = !std::strcmp(S[0].Sites[0], "t.c:10:5") ? S[0] : S[1];
+  const StreamResult &Col = !std::strcmp(S[0].Sites[0], "t.c:10:5") ? S[1] : S[0];
+  EXPECT_NEAR(Row.WindowAccesses, double(N), 1e-9);
+  EXPECT_NEAR(Row.WindowRepeats, double(N), 0.2 * N);
+  EXPECT_EQ(Col.WindowRepeats, 0.0);
+  EXPECT_NEAR(Col.WindowAccesses, double(N), 1e-9);
+}
+
+// Windows kept for fewer executions than the sampling's distance are not
+// seen (no claim of reuse), nor are windows of different invocations one.
+TEST(StreamsAnalysis, WindowsShorterThanThePauseOrAcrossInvocationsAreNoReuse) {
+  Team T(1);
+  for (std::uint64_t E = 0; E < 50000; ++E)
+    T.Loops[0].run(*T.Threads[0], {0, 0},
+                   {{&LoadD, [=](auto K) { return Base + 8 * ((E / 4) * 1000 + K); }}}, 1000);
+  Vec<StreamResult> S = T.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_EQ(S[0].WindowRepeats, 0.0);
+  Team U(1);
+  for (std::uint64_t Inv = 0; Inv < 400; ++Inv) {
+    U.Loops[0].Countdown = 1;
+    U.Loops[0].run(*U.Threads[0], {0, Inv},
+                   {{&LoadD, [=](auto K) { return Base + 8 * K; }}}, 1000);
+  }
+  S = U.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_EQ(S[0].WindowRepeats, 0.0) << "one execution per invocation: no pair";
+}

@@ -306,3 +306,45 @@ TEST(Clone, TwoStreamsGoAtTheBusiest) {
   // One stream without a rate (a hand-edited file): one per iteration.
   EXPECT_EQ(paramsLine(C.targets[1].config), "mbw2hc 1024:64;256:8");
 }
+
+// mm re-reads a row of A (1000 accesses) for every column of B, 1000
+// executions in a row: its clone walks A in windows of 1000 accesses, each
+// CloneRepeats (64) times, then the next. A window spanning half the slice
+// or more (nbody's particles, 4096 accesses 56 bytes apart, walked whole by
+// every execution) is what a plain walk does: no window. Fewer than 2
+// walks: none either.
+TEST(Clone, WindowsWalkedAgainAreWalkedAgainByTheClone) {
+  CloneSet C = cloneOne(
+      "[" +
+      phase("mm", {stream("v1", 7812.5, 8, 8, "private",
+                          R"(, "window_accesses": 1000, "window_repeats": 1001.7)"),
+                   stream("v2", 7812.5, 8000, 8, "shared")}) +
+      "," +
+      phase("few", {stream("v1", 7812.5, 8, 8, "private",
+                           R"(, "window_accesses": 1000, "window_repeats": 5.4)")}) +
+      "," +
+      phase("whole", {stream("v1", 224, 56, 8, "shared",
+                             R"(, "window_accesses": 4096, "window_repeats": 48385)")}) +
+      "," +
+      phase("once", {stream("v1", 4096, 8, 8, "shared",
+                            R"(, "window_accesses": 100, "window_repeats": 1)")}) +
+      "]");
+  ASSERT_EQ(C.targets.size(), 4u);
+  EXPECT_EQ(paramsLine(C.targets[0].config), "mbw2hpc+r64 7812.5:8:1000;7812.5:8000");
+  EXPECT_EQ(paramsLine(C.targets[1].config), "mbw1p+r5 7812.5:8:1000");
+  EXPECT_EQ(paramsLine(C.targets[2].config), "mbw1c 224:56");
+  EXPECT_EQ(paramsLine(C.targets[3].config), "mbw1c 4096:8");
+}
+
+TEST(Clone, AWindowWithoutItsRepeatsIsAnInputError) {
+  try {
+    cloneOne("[" +
+             phase("a", {stream("v1", 1024, 8, 8, "shared", R"(, "window_accesses": 10)")}) +
+             "]");
+    FAIL() << "no InputError";
+  } catch (const InputError &E) {
+    EXPECT_NE(std::string(E.what()).find("window_accesses and window_repeats come together"),
+              std::string::npos)
+        << E.what();
+  }
+}

@@ -178,6 +178,41 @@ TEST(Params, PaddedConfigurationsAreUBsOfTheirOwn) {
             "p.txt: line 1: 'bar1p' takes no padding (+w): only memory uBs do");
 }
 
+TEST(Params, ReuseWindowsAreAThirdFieldOfTheirStreamsAndNameTheRepeats) {
+  auto V = parseParamsFile("mbw2hpc+e2+r64+w5 7812.5:8:1000;7812.5:8000\n", "p.txt");
+  ASSERT_EQ(V.size(), 1u);
+  EXPECT_EQ(V[0].def->name, "mbw2hpc");
+  EXPECT_EQ(V[0].every, 2);
+  EXPECT_EQ(V[0].repeats, 64);
+  EXPECT_EQ(V[0].work, 5);
+  EXPECT_EQ(V[0].windowAccesses, (std::vector<double>{1000, 0}));
+  EXPECT_EQ(V[0].strideBytes, (std::vector<double>{8, 8000}));
+  EXPECT_EQ(paramsLine(V[0]), "mbw2hpc+e2+r64+w5 7812.5:8:1000;7812.5:8000");
+  // Without +r: no windows, and the name and request say nothing of them.
+  auto P = parseParamsFile("mbw1p 1024:8\n", "p.txt")[0];
+  EXPECT_FALSE(P.hasWindows());
+  EXPECT_EQ(paramsLine(P), "mbw1p 1024:8");
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p 1024:8:100\n", "p.txt"); }),
+            "p.txt: line 1, stream 1: '1024:8:100': a window (third field) needs +r<R> on the "
+            "uB name");
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+r8 1024:8\n", "p.txt"); }),
+            "p.txt: line 1: 'mbw1p+r8': +r without a window (K:S:W) on any stream");
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("mbw1p+r8 1024:8:2.5\n", "p.txt"); })
+                .find("a whole number of accesses, on a strided stream"),
+            std::string::npos);
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("mbw1pr+r8 1024:8:16\n", "p.txt"); })
+                .find("a whole number of accesses, on a strided stream"),
+            std::string::npos);
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("mbw1p+r4097 1024:8:16\n", "p.txt"); })
+                .find("whole number from 1 to 4096"),
+            std::string::npos);
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w3+r2 64:8:4\n", "p.txt"); }),
+            "p.txt: line 1: 'mbw1p+w3+r2': the suffixes come in the order +e, +r, +w");
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+r2 4:8:4\n", "p.txt"); })
+                .find("takes no reuse windows (+r)"),
+            std::string::npos);
+}
+
 TEST(Params, IterationsPerKernelIterationComeBeforeThePadding) {
   auto V = parseParamsFile("mbw1p+e6+w13 1024:8\nmbw1p+e6 1024:8\n", "p.txt");
   ASSERT_EQ(V.size(), 2u);
@@ -195,7 +230,7 @@ TEST(Params, IterationsPerKernelIterationComeBeforeThePadding) {
               std::string::npos)
         << Bad;
   EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w3+e2 64:8\n", "p.txt"); }),
-            "p.txt: line 1: 'mbw1p+w3+e2': +e comes before +w");
+            "p.txt: line 1: 'mbw1p+w3+e2': the suffixes come in the order +e, +r, +w");
   EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+e2 4:8\n", "p.txt"); })
                 .find("takes no iterations per kernel iteration (+e)"),
             std::string::npos);

@@ -65,14 +65,26 @@ struct UBenchConfig {
   /// divided by EVERY and its padding spreads over them. Named
   /// "<uB>+e<every>" (before "+w<work>"); the kernel never sees it.
   long every = 1;
-  std::string requested() const; ///< "k:s;k:s" for params and messages
-  std::string name() const;      ///< "mbw1c", "mbw1c+w24" padded, "mbw1c+e6+w24"
+  /// Reuse windows (memory uBs, strided streams only): per stream, in
+  /// operand order, the accesses of a window that the kernel walks
+  /// `repeats` loop executions in a row before the next one (0: none;
+  /// empty: no stream has one). A matrix product re-reads a row of A for
+  /// every column of B: its clone walks A in windows of one row. Named
+  /// "<uB>+r<repeats>" (after "+e", before "+w"); the windows are a third
+  /// field of their streams in requested(), "k:s:w".
+  std::vector<double> windowAccesses;
+  long repeats = 1;
+  bool hasWindows() const;
+  std::string requested() const; ///< "k:s;k:s" (or "k:s:w") for params and messages
+  std::string name() const;      ///< "mbw1c", "mbw1c+w24" padded, "mbw1c+e6+r64+w24"
 };
 
 /// The most padding a configuration may ask for (the kernel's limit).
 constexpr long MaxWork = 1000000;
 /// The most iterations one kernel iteration may stand for.
 constexpr long MaxEvery = 4096;
+/// The most walks of one reuse window in a row.
+constexpr long MaxRepeats = 4096;
 
 enum class GridLevel { Quick, Default, Full };
 
@@ -96,7 +108,9 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1dKiB, double L2KiB,
 /// Reads a user's parameter list: one configuration a line,
 /// `UBENCH K:S[;K:S...]` (footprint KiB : stride bytes per stream, in the
 /// uB's operand order; UBENCH may be `<uB>+e<E>` (one kernel iteration per
-/// E iterations) and `+w<N>` (padded with N steps), in that order),
+/// E iterations), `+r<R>` (reuse windows walked R times in a row: the
+/// streams that have one say `K:S:W`, W accesses) and `+w<N>` (padded with
+/// N steps), in that order),
 /// '#' comments. Throws InputError(File, "line N", ...).
 std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::string &File);
 
