@@ -948,7 +948,11 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
     // loads of different elements two: the larger of its loads and stores.
     if (PerIterOf > 0)
       R.AccessesPerIter = std::max(C->LoadAccesses, C->StoreAccesses) / PerIterOf;
-    windowReuse(*C, R.WindowAccesses, R.WindowRepeats);
+    // A random stream's first address says nothing of the rest of its
+    // execution (every binary search starts in the middle), and one that
+    // stays put (stride 0) is no walk: windows of strided walks only.
+    if (!C->Random && C->Stride > 0)
+      windowReuse(*C, R.WindowAccesses, R.WindowRepeats);
     R.FootprintKiB = C->Footprint / 1024.0;
     R.StrideBytes = C->Stride;
     R.SecondStrideBytes = C->Second;

@@ -395,7 +395,8 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
           throw InputError(File, Where,
                            "'" + Part + "': a window (third field) needs +r<R> on the uB name");
         Window = Num(Part.substr(Colon2 + 1), "window");
-        if (Window != std::floor(Window) || D->pattern[std::min<std::size_t>(Q, D->pattern.size() - 1)] != 's')
+        bool Strided = Q < D->pattern.size() && D->pattern[Q] == 's';
+        if (Window != std::floor(Window) || !Strided)
           throw InputError(File, Where,
                            "window '" + Part.substr(Colon2 + 1) +
                                "': a whole number of accesses, on a strided stream");

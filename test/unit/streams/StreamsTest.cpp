@@ -712,4 +712,18 @@ TEST(StreamsAnalysis, WindowsShorterThanThePauseOrAcrossInvocationsAreNoReuse) {
   S = U.analyze(0);
   ASSERT_EQ(S.Size, 1u);
   EXPECT_EQ(S[0].WindowRepeats, 0.0) << "one execution per invocation: no pair";
+  // Binary searches all start in the middle of their table: the same first
+  // address, and nothing alike after it. A random stream has no window.
+  Team V(1);
+  for (std::uint64_t E = 0; E < 20000; ++E)
+    V.Loops[0].run(*V.Threads[0], {0, 0},
+                   {{&LoadD, [=](auto K) {
+                       std::uint64_t H = ((E * 16 + K) * 0x9E3779B97F4A7C15ull) >> 48;
+                       return Base + 8 * (K ? H : 32768);
+                     }}},
+                   16);
+  S = V.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_TRUE(S[0].Random);
+  EXPECT_EQ(S[0].WindowRepeats, 0.0);
 }
