@@ -78,31 +78,42 @@ def catalogue(build):
 
 
 def parse_clone(spec, defs):
-    """'UB[+eE][+wN] K:S[;K:S...]' -> an item measuring that uB configuration
-    (E: phase iterations per kernel iteration, as the NPPDB counts them)."""
+    """'UB[+eE][+rR][+wN[/M]] K:S[:W][;K:S[:W]...]' -> an item measuring that uB
+    configuration (E: phase iterations per kernel iteration, as the NPPDB
+    counts them; R walks of each W-access reuse window; N padding steps
+    after every M-th iteration), as phaseprobe-ubench names them."""
     parts = spec.split()
     if len(parts) != 2:
         raise InputError("--clone %r: expected 'UB K:S[;K:S...]' (a uB and its streams)" % spec)
     name, streams = parts
     base, _, work = name.partition("+w")
+    work, _, work_every = work.partition("/")
+    base, _, repeats = base.partition("+r")
     base, _, every = base.partition("+e")
     if base not in defs:
         raise InputError("--clone %r: no uB '%s' (phaseprobe-ubench list names them)" % (spec, base))
     kernel, typ, access, pattern = defs[base]
     try:
         work = int(work) if work else 0
+        work_every = int(work_every) if work_every else 1
         every = int(every) if every else 1
+        repeats = int(repeats) if repeats else 1
         pairs = [tuple(float(x) for x in s.split(":")) for s in streams.split(";")]
-        if work < 0 or every < 1 or any(len(p) != 2 or p[0] <= 0 or p[1] <= 0 for p in pairs):
+        windows = [int(p[2]) if len(p) == 3 else 0 for p in pairs]
+        pairs = [p[:2] for p in pairs]
+        if (work < 0 or every < 1 or repeats < 1 or work_every < 1
+                or any(len(p) != 2 or p[0] <= 0 or p[1] <= 0 for p in pairs) or min(windows) < 0):
             raise ValueError
     except ValueError:
-        raise InputError("--clone %r: streams are KiB:STRIDE pairs of positive numbers, the "
-                         "padding (+wN) and the iterations per kernel iteration (+eE) whole "
+        raise InputError("--clone %r: streams are KiB:STRIDE pairs of positive numbers (or "
+                         "KiB:STRIDE:WINDOW), the padding (+wN or +wN/M), the iterations per "
+                         "kernel iteration (+eE) and the walks of a window (+rR) whole "
                          "numbers" % spec)
     if len(pairs) != len(access):
         raise InputError("--clone %r: %s has %d stream(s), %d given" % (spec, base, len(access), len(pairs)))
     return {"kind": "clone", "label": "clone " + spec, "kernel": kernel, "type": typ, "access": access,
-            "pattern": pattern, "streams": pairs, "work": work, "every": every, "unit": "us/it/thr"}
+            "pattern": pattern, "streams": pairs, "work": work, "work_every": work_every, "every": every,
+            "repeats": repeats, "windows": windows, "unit": "us/it/thr"}
 
 
 def parse_example(spec, build):
@@ -172,6 +183,8 @@ def measure_clone(item, cfg, opts):
         fields += [repr(k), repr(s)]
     rep_s = opts.clone_s / CLONE_REPS
     fields += [str(CLONE_REPS), str(CLONE_REPS), "0", repr(opts.clone_s * 10 + 10), repr(rep_s), str(item["work"])]
+    wins = list(item["windows"]) + [0] * (3 - len(item["windows"]))
+    fields += [str(item["repeats"])] + [str(w) for w in wins] + [str(item["work_every"])]
     what = "%s on %s" % (item["label"], cfg["label"])
     try:
         p = subprocess.run([prog], input=" ".join(fields) + "\n", env=env, stdout=subprocess.PIPE,

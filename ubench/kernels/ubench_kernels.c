@@ -45,7 +45,8 @@
  * buildable with -fplugin=libphaseprobe.so for the cross-check test.
  *
  * Input line:  ID KERNEL TYPE NSTREAMS ACCESS PATTERN K1 S1 K2 S2 K3 S3
- *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S [WORK [REP W1 W2 W3]]
+ *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S
+ *              [WORK [REP W1 W2 W3 [WORK_EVERY]]]
  *   KERNEL  sum sum3 madd add2 copy update store triad cadd cmul cfma, and
  *           sumb: sum with a barrier after every sweep (strided only),
  *           sumf: sum with a spin-wait handoff between neighbouring threads
@@ -61,6 +62,13 @@
  *           accesses (phaseprobe-ubench clone --calibrate). A padded
  *           configuration runs in its own function and parallel region: the
  *           padding loop is never the innermost loop of an unpadded one.
+ *   WORK_EVERY  the padding runs after every WORK_EVERY-th iteration only
+ *           (1 to 64, default 1): one step after each iteration costs
+ *           about the latency of a multiply and an add (the chains are
+ *           carried), 1.4 ns on the development VM, too coarse for a
+ *           phase 0.5 ns slower per iteration than its clone (NPB CG's
+ *           sparse mat-vec); spread over several iterations it overlaps
+ *           their accesses.
  *   REP Wn  reuse windows (phase clones): strided stream n walks its next Wn
  *           accesses REP times in a row, one loop execution each time, then
  *           the next Wn (0: no window). A matrix product re-reads a row of
@@ -92,7 +100,7 @@ typedef struct {
   char kernel[16], type[8], access[MAX_STREAMS + 1], pattern[MAX_STREAMS + 1];
   int ns;
   double k[MAX_STREAMS], s[MAX_STREAMS];
-  long work, repeats, window[MAX_STREAMS];
+  long work, repeats, window[MAX_STREAMS], work_every;
   int min_reps, max_reps;
   double cv_pct, cap_s, min_rep_s;
 } config_t;
@@ -364,6 +372,14 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
     d2 = d2 * 0.5 + 3.0; d3 = d3 * 0.5 + 4.0;                                  \
   }
 
+/* The same after every PE-th iteration only (WORK_EVERY > 1): its own loop
+ * nest, so that WORK_EVERY = 1 runs exactly the padding it always ran. */
+#define PAD_WORK_SPREAD                                                        \
+  if (++pc >= pe) {                                                            \
+    pc = 0;                                                                    \
+    PAD_WORK                                                                   \
+  }
+
 /* What every kernel thread sets up: its walkers, the stream pointers, and
  * which loop nest the streams need (walks, random draws, rotation). */
 #define KERNEL_PROLOGUE(T)                                                     \
@@ -480,18 +496,21 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
   }                                                                            \
   /* The same memory kernels, each iteration padded with WORK steps. */       \
   static void kernel_pad_##SUFFIX(const char *K, stream_t *S, int ns, long R, \
-                                  long iters, long g0, long work) {            \
+                                  long iters, long g0, long work, long pe) {   \
     _Pragma("omp parallel")                                                    \
     {                                                                          \
       KERNEL_PROLOGUE(T)                                                       \
       ACC acc = 0;                                                             \
       double d0 = 0, d1 = 0, d2 = 0, d3 = 0;                                   \
+      long pc = 0;                                                             \
       if (walks) {                                                             \
         RUN(IX_WALK, T, PAD_WORK)                                              \
       } else if (mixed) {                                                      \
         RUN(IX_MIXED, T, PAD_WORK)                                             \
-      } else {                                                                 \
+      } else if (pe == 1) {                                                    \
         RUN(IX_STRIDED, T, PAD_WORK)                                           \
+      } else {                                                                 \
+        RUN(IX_STRIDED, T, PAD_WORK_SPREAD)                                    \
       }                                                                        \
       Sink[t * 8] = (double)acc + d0 + d1 + d2 + d3;                           \
     }                                                                          \
@@ -561,6 +580,11 @@ static void run_config(const config_t *C, int threads) {
   if ((!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf")) && C->pattern[0] != 's')
     FAIL("kernel %s walks a strided stream only", C->kernel);
   if (C->work < 0 || C->work > 1000000) FAIL("work %ld is not within 0 to 1000000", C->work);
+  if (C->work_every < 1 || C->work_every > 64)
+    FAIL("work every %ld iterations is not within 1 to 64", C->work_every);
+  if (C->work_every > 1 && strchr(C->pattern, 'r'))
+    FAIL("padding spread over iterations (work every %ld) takes strided streams only",
+         C->work_every);
   if (C->work && (C->kernel[0] == 'c' && C->kernel[1] != 'o'))
     FAIL("compute kernels take no padding (work)");
   if (C->work && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf")))
@@ -646,10 +670,10 @@ static void run_config(const config_t *C, int threads) {
    * the stream with the most accesses, smaller streams wrap. */
   void (*plain)(const char *, stream_t *, int, long, long, long) =
       elem == 8 ? kernel_double : !strcmp(C->type, "float") ? kernel_float : kernel_int;
-  void (*padded)(const char *, stream_t *, int, long, long, long, long) =
+  void (*padded)(const char *, stream_t *, int, long, long, long, long, long) =
       elem == 8 ? kernel_pad_double : !strcmp(C->type, "float") ? kernel_pad_float : kernel_pad_int;
 #define fn(K, S, NS, R, IT, G)                                                 \
-  (C->work ? padded(K, S, NS, R, IT, G, C->work) : plain(K, S, NS, R, IT, G))
+  (C->work ? padded(K, S, NS, R, IT, G, C->work, C->work_every) : plain(K, S, NS, R, IT, G))
 
   /* Calibrate R: one sweep, then enough sweeps for min_rep_s. */
   double t0 = omp_get_wtime();
@@ -718,16 +742,17 @@ int main(int argc, char **argv) {
     memset(&C, 0, sizeof C);
     int got = sscanf(line,
                      "%ld %15s %7s %d %3s %3s %lf %lf %lf %lf %lf %lf %d %d %lf %lf %lf %ld %ld "
-                     "%ld %ld %ld",
+                     "%ld %ld %ld %ld",
                      &C.id, C.kernel, C.type, &C.ns, C.access, C.pattern, &C.k[0], &C.s[0],
                      &C.k[1], &C.s[1], &C.k[2], &C.s[2], &C.min_reps, &C.max_reps,
                      &C.cv_pct, &C.cap_s, &C.min_rep_s, &C.work, &C.repeats, &C.window[0],
-                     &C.window[1], &C.window[2]);
-    if (got != 17 && got != 18 && got != 22) {
+                     &C.window[1], &C.window[2], &C.work_every);
+    if (got != 17 && got != 18 && got != 22 && got != 23) {
       printf("%ld error malformed configuration line (%d fields)\n", got > 0 ? C.id : -1L, got);
       fflush(stdout);
       continue;
     }
+    if (got < 23) C.work_every = 1;
     if (C.min_reps < 1) C.min_reps = 1;
     if (C.max_reps < C.min_reps) C.max_reps = C.min_reps;
     run_config(&C, threads);

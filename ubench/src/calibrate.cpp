@@ -20,8 +20,9 @@ namespace phaseprobe {
 Calibration calibrateWork(KernelRunner &R, UBenchConfig C, double TargetUs, const RepPolicy &Pol,
                           double TolPct) {
   Calibration Cal;
-  auto Measure = [&](long Work, double &Tpi) -> bool {
+  auto Measure = [&](long Work, double &Tpi, long Every = 1) -> bool {
     C.work = Work;
+    C.workEvery = Every;
     Profile P;
     std::string Err = R.measure(C, Pol, P);
     ++Cal.measurements;
@@ -45,8 +46,8 @@ Calibration calibrateWork(KernelRunner &R, UBenchConfig C, double TargetUs, cons
   }
   // Secant steps from the unpadded time: the padding costs about the same
   // per step whatever the count, so two or three measurements usually do.
-  long Work = 16, BestWork = 0;
-  double BestTpi = T0, BestErr = HUGE_VAL;
+  long Work = 16, BestWork = 0, BestEvery = 1;
+  double BestTpi = T0, BestErr = HUGE_VAL, OneStep = 0;
   for (int Step = 0; Step < 5; ++Step) {
     double T = 0;
     if (!Measure(Work, T))
@@ -54,6 +55,8 @@ Calibration calibrateWork(KernelRunner &R, UBenchConfig C, double TargetUs, cons
     double Err = std::fabs(T - TargetUs) / TargetUs * 100;
     if (Err < BestErr)
       BestErr = Err, BestWork = Work, BestTpi = T;
+    if (Work == 1)
+      OneStep = T;
     if (Err <= TolPct)
       break;
     double PerStep = (T - T0) / double(Work);
@@ -63,12 +66,34 @@ Calibration calibrateWork(KernelRunner &R, UBenchConfig C, double TargetUs, cons
       break;
     Work = Next;
   }
+  // One step per iteration overshoots: spread it over M iterations, M from
+  // the step's cost (a step overlaps more of the accesses when it is rarer,
+  // so a second M from the first measurement).
+  // (The kernel spreads padding over strided streams only.)
+  bool Strided = C.def->pattern.find('r') == std::string::npos;
+  for (int Step = 0; Step < 2 && Strided && BestErr > TolPct && OneStep > TargetUs &&
+                     TargetUs > T0 && (BestEvery > 1 || BestWork == 1);
+       ++Step) {
+    double Gain = Step == 0 ? OneStep - T0 : (BestTpi - T0) * double(BestEvery);
+    long M = std::clamp<long>(std::lround(Gain / (TargetUs - T0)), 2, MaxWorkEvery);
+    if (M == BestEvery)
+      break;
+    double T = 0;
+    if (!Measure(1, T, M))
+      return Cal;
+    double Err = std::fabs(T - TargetUs) / TargetUs * 100;
+    if (Err >= BestErr)
+      break;
+    BestErr = Err, BestWork = 1, BestEvery = M, BestTpi = T;
+  }
   if (BestErr > 25) {
     Cal.why = "no padding came within 25% of the phase's time per iteration (best " + C.def->name +
-              "+w" + std::to_string(BestWork) + ")";
+              "+w" + std::to_string(BestWork) +
+              (BestEvery > 1 ? "/" + std::to_string(BestEvery) : "") + ")";
     return Cal;
   }
   Cal.work = BestWork;
+  Cal.workEvery = BestEvery;
   Cal.tpiUs = BestTpi;
   return Cal;
 }

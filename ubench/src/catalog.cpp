@@ -104,7 +104,7 @@ std::string UBenchConfig::name() const {
   if (hasWindows())
     N += "+r" + std::to_string(repeats);
   if (work)
-    N += "+w" + std::to_string(work);
+    N += "+w" + std::to_string(work) + (workEvery > 1 ? "/" + std::to_string(workEvery) : "");
   return N;
 }
 
@@ -323,13 +323,25 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     if (Sp == std::string::npos)
       throw InputError(File, Place, "expected 'UBENCH K:S[;K:S...]'");
     std::string Name = L.substr(B, Sp - B);
-    // "+e<E>" then "+w<N>": whole numbers in a range, each at most once.
+    // "+e<E>", "+r<R>", "+w<N>[/<M>]": whole numbers in a range, each at
+    // most once.
+    long WorkEvery = 1;
     auto Suffix = [&](const char *Tag, long Max, const char *What) -> long {
       std::size_t Plus = Name.find(Tag);
       if (Plus == std::string::npos)
         return 0;
       std::size_t End = Name.find('+', Plus + 1);
       std::string N = Name.substr(Plus + 2, End == std::string::npos ? End : End - Plus - 2);
+      if (std::size_t Slash = N.find('/'); Slash != std::string::npos && Tag[1] == 'w') {
+        std::string M = N.substr(Slash + 1);
+        N.resize(Slash);
+        char *E = nullptr;
+        WorkEvery = std::strtol(M.c_str(), &E, 10);
+        if (M.empty() || *E || WorkEvery < 1 || WorkEvery > MaxWorkEvery)
+          throw InputError(File, Place,
+                           "'" + Name + "': the iterations after / must be a whole number from 1 "
+                           "to " + std::to_string(MaxWorkEvery));
+      }
       char *E = nullptr;
       long V = std::strtol(N.c_str(), &E, 10);
       if (N.empty() || *E || V < 1 || V > Max)
@@ -367,6 +379,7 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     UBenchConfig C;
     C.def = D;
     C.work = Work;
+    C.workEvery = WorkEvery;
     C.every = Every ? Every : 1;
     C.repeats = Repeats ? Repeats : 1;
     std::size_t P = 0;

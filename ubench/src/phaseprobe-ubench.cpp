@@ -231,6 +231,7 @@ std::vector<UBenchConfig> paddedClones(const CloneSet &S, const CloneOptions &O)
     }
     UBenchConfig P = T.config;
     P.work = C.work;
+    P.workEvery = C.workEvery;
     std::fprintf(stderr,
                  "phaseprobe-ubench: %s: padded %s: %s us per iteration for the phase's %s us "
                  "(unpadded %s us, %d measurements, %u threads)\n",

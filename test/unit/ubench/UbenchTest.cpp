@@ -213,6 +213,27 @@ TEST(Params, ReuseWindowsAreAThirdFieldOfTheirStreamsAndNameTheRepeats) {
             std::string::npos);
 }
 
+// NPB CG's sparse mat-vec takes 1.34 ns per iteration, its clone 0.83 ns,
+// and one padding step after every iteration 2.2 ns: the padding spread
+// over M iterations ("+wN/M") fills such gaps.
+TEST(Params, PaddingSpreadOverIterations) {
+  auto V = parseParamsFile("mbw1p+w1/2 14471.25:8\nmbw1p+e2+r4+w3/64 1024:8:16\n", "p.txt");
+  ASSERT_EQ(V.size(), 2u);
+  EXPECT_EQ(V[0].work, 1);
+  EXPECT_EQ(V[0].workEvery, 2);
+  EXPECT_EQ(paramsLine(V[0]), "mbw1p+w1/2 14471.25:8");
+  EXPECT_EQ(V[1].workEvery, 64);
+  EXPECT_EQ(V[1].name(), "mbw1p+e2+r4+w3/64");
+  EXPECT_EQ(parseParamsFile("mbw1p+w3 64:8\n", "p.txt")[0].workEvery, 1);
+  EXPECT_EQ(parseParamsFile("mbw1p+w3/1 64:8\n", "p.txt")[0].name(), "mbw1p+w3");
+  for (const char *Bad : {"mbw1p+w1/0 64:8\n", "mbw1p+w1/65 64:8\n", "mbw1p+w1/ 64:8\n",
+                          "mbw1p+w1/2x 64:8\n"})
+    EXPECT_NE(inputErrorOf([&] { parseParamsFile(Bad, "p.txt"); })
+                  .find("the iterations after / must be a whole number from 1 to 64"),
+              std::string::npos)
+        << Bad;
+}
+
 TEST(Params, IterationsPerKernelIterationComeBeforeThePadding) {
   auto V = parseParamsFile("mbw1p+e6+w13 1024:8\nmbw1p+e6 1024:8\n", "p.txt");
   ASSERT_EQ(V.size(), 2u);
@@ -335,6 +356,34 @@ TEST(Runner, DeclaresTheTuplesItWalks) {
   EXPECT_DOUBLE_EQ(*Every.iterations, 6 * Sweeps * (64 * 1024 / 8));
   EXPECT_DOUBLE_EQ(Every.tpiUs, *Every.timeS * 1e6 / *Every.iterations);
   C.every = 1;
+  // The padding after every 8th iteration: the same walk, named and stored
+  // as such, cheaper than after every iteration.
+  C.workEvery = 8;
+  Profile Spread;
+  ASSERT_EQ(One.measure(C, More, Spread), "");
+  EXPECT_EQ(Spread.ubench, "mbw1c+w64/8");
+  EXPECT_EQ(Spread.params.at("work_every"), "8");
+  EXPECT_EQ(formatStreams(Spread.streams), formatStreams(Padded.streams));
+  ASSERT_TRUE(Spread.tpiStats);
+  EXPECT_LT(Spread.tpiStats->min, Padded.tpiStats->min);
+  C.workEvery = 1;
+  // Reuse windows: the region cut to whole windows, walked R times a sweep.
+  C.footprintKiB = {64};
+  C.work = 0;
+  C.windowAccesses = {1000};
+  C.repeats = 4;
+  Profile Windows;
+  ASSERT_EQ(One.measure(C, More, Windows), "");
+  EXPECT_EQ(Windows.ubench, "mbw1c+r4");
+  EXPECT_EQ(Windows.params.at("requested"), "64:8:1000");
+  EXPECT_EQ(formatStreams(Windows.streams), "62.5:8:8:shared"); // 8 windows of 1000 of 8192
+  EXPECT_DOUBLE_EQ(*Windows.iterations,
+                   4 * 8000 * std::stod(Windows.params.at("sweeps")));
+  C.windowAccesses = {10000};
+  EXPECT_NE(R.measure(C, Pol, P).find("window of 10000 accesses exceeds"), std::string::npos);
+  C.windowAccesses.clear();
+  C.repeats = 1;
+  C.work = 64;
   C.def = findUBench("cfma");
   C.footprintKiB = {4};
   EXPECT_NE(R.measure(C, Pol, P).find("compute kernels take no padding"), std::string::npos);

@@ -57,6 +57,11 @@ struct UBenchConfig {
   /// its own, named "<uB>+w<work>", so that the NPPDB keeps it apart from
   /// the unpadded one that walks the same streams.
   long work = 0;
+  /// The padding runs after every workEvery-th iteration only (1..
+  /// MaxWorkEvery): a finer padding than one step per iteration, whose
+  /// carried chains cost about a multiply's and an add's latency (1.4 ns
+  /// on the development VM). Named "+w<work>/<workEvery>".
+  long workEvery = 1;
   /// Iterations one kernel iteration stands for (memory uBs only; 1 =
   /// itself): a phase clone of streams that only some of the phase's
   /// iterations touch (lud's block update reads the matrix in 1 of its 6
@@ -76,11 +81,13 @@ struct UBenchConfig {
   long repeats = 1;
   bool hasWindows() const;
   std::string requested() const; ///< "k:s;k:s" (or "k:s:w") for params and messages
-  std::string name() const;      ///< "mbw1c", "mbw1c+w24" padded, "mbw1c+e6+r64+w24"
+  std::string name() const; ///< "mbw1c", "mbw1c+w24" padded, "mbw1c+e6+r64+w24", "mbw1p+w1/3"
 };
 
 /// The most padding a configuration may ask for (the kernel's limit).
 constexpr long MaxWork = 1000000;
+/// The most iterations one padding may be spread over.
+constexpr long MaxWorkEvery = 64;
 /// The most iterations one kernel iteration may stand for.
 constexpr long MaxEvery = 4096;
 /// The most walks of one reuse window in a row.
@@ -110,7 +117,7 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1dKiB, double L2KiB,
 /// uB's operand order; UBENCH may be `<uB>+e<E>` (one kernel iteration per
 /// E iterations), `+r<R>` (reuse windows walked R times in a row: the
 /// streams that have one say `K:S:W`, W accesses) and `+w<N>` (padded with
-/// N steps), in that order),
+/// N steps; `+wN/M`: after every M-th iteration), in that order),
 /// '#' comments. Throws InputError(File, "line N", ...).
 std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::string &File);
 
@@ -166,6 +173,7 @@ class KernelRunner;
 /// What calibrateWork found: the padding, or why there is none.
 struct Calibration {
   long work = 0;          ///< 0: no padding (see why)
+  long workEvery = 1;     ///< UBenchConfig::workEvery
   double tpiUs = 0;       ///< the padded clone's, as last measured
   double unpaddedUs = 0;  ///< the clone's without padding
   int measurements = 0;
