@@ -68,8 +68,8 @@ Calibration calibrateWork(KernelRunner &R, UBenchConfig C, double TargetUs, cons
   }
   // One step per iteration overshoots: spread it over M iterations, M from
   // the step's cost (a step overlaps more of the accesses when it is rarer,
-  // so a second M from the first measurement).
-  // (The kernel spreads padding over strided streams only.)
+  // so a second M from the first measurement). The kernel spreads padding
+  // over strided streams only.
   bool Strided = C.def->pattern.find('r') == std::string::npos;
   for (int Step = 0; Step < 2 && Strided && BestErr > TolPct && OneStep > TargetUs &&
                      TargetUs > T0 && (BestEvery > 1 || BestWork == 1);
@@ -79,8 +79,10 @@ Calibration calibrateWork(KernelRunner &R, UBenchConfig C, double TargetUs, cons
     if (M == BestEvery)
       break;
     double T = 0;
-    if (!Measure(1, T, M))
-      return Cal;
+    if (!Measure(1, T, M)) { // keep the whole steps' best
+      Cal.why.clear();
+      break;
+    }
     double Err = std::fabs(T - TargetUs) / TargetUs * 100;
     if (Err >= BestErr)
       break;
