@@ -62,6 +62,12 @@
  *           accesses (phaseprobe-ubench clone --calibrate). A padded
  *           configuration runs in its own function and parallel region: the
  *           padding loop is never the innermost loop of an unpadded one.
+ *   REP Wn  reuse windows (phase clones): strided stream n walks its next Wn
+ *           accesses REP times in a row, one loop execution each time, then
+ *           the next Wn (0: no window). A matrix product re-reads a row of
+ *           A for every column of B; a walk of the whole matrix does not,
+ *           and its clone ran 1.3x slower than it. The stream's region is
+ *           cut to whole windows and a sweep walks it REP times.
  *   WORK_EVERY  the padding runs after every WORK_EVERY-th iteration only
  *           (1 to 64, default 1): one step after each iteration costs
  *           about the latency of a multiply and an add (the chains are
@@ -69,12 +75,6 @@
  *           phase 0.5 ns slower per iteration than its clone (NPB CG's
  *           sparse mat-vec); spread over several iterations it overlaps
  *           their accesses.
- *   REP Wn  reuse windows (phase clones): strided stream n walks its next Wn
- *           accesses REP times in a row, one loop execution each time, then
- *           the next Wn (0: no window). A matrix product re-reads a row of
- *           A for every column of B; a walk of the whole matrix does not,
- *           and its clone ran 1.3x slower than it. The stream's region is
- *           cut to whole windows and a sweep walks it REP times.
  * Output line: ID ok ITERATIONS SWEEPS STREAMS T1,T2,...   or   ID error MESSAGE
  *   ITERATIONS per repetition (slowest thread), SWEEPS per repetition (R),
  *   STREAMS in the CSV notation k:s:e:access;... in kernel operand order.
