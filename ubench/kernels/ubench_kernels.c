@@ -646,6 +646,9 @@ static void run_config(const config_t *C, int threads) {
         FAIL("stream %d: window of %ld accesses exceeds the %ld elements per thread", q + 1,
              C->window[q], s->region);
       s->region -= s->region % C->window[q];
+      if (s->region < 4 * s->step)
+        FAIL("stream %d: whole windows of %ld accesses hold fewer than 4 strides per thread",
+             q + 1, C->window[q]);
       s->window = C->window[q];
       s->repeats = C->repeats;
       s->sweep = s->region * s->repeats;
