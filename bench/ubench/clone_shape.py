@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""bench/ubench/clone_shape.py — a program's phase against uB clones of it,
+time per iteration side by side.
+
+    bench/ubench/clone_shape.py --build build --example 'mm 1000' \\
+        --clone 'mbw2hpc 7812.5:8;7812.5:8000' \\
+        --clone 'mbw2hpc+r64 7812.5:8:1000;7812.5:8000' [--threads 1,2] [--rounds 5]
+        [--out FILE]
+
+Per round and thread count: the bundled example's instrumented build once
+(PHASEPROBE_SAMPLING=off: its heaviest phase's time per iteration), then
+each clone measured by `phaseprobe-ubench run --params` (the default
+grid's repetition policy, a scratch NPPDB), in that order, so a drift of
+the machine moves them alike. Prints per thread count each item's median
+time per iteration over the rounds (ns), its spread (min-max) and the
+median over rounds of clone / phase. Shows what a clone parameter changes
+(reuse windows `+rR`, padding `+wN/M`) against the phase it stands for.
+"""
+import argparse
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import provenance  # noqa: E402  (bench/provenance.py)
+import textout  # noqa: E402  (bench/textout.py)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PROG = "clone_shape.py"
+
+
+def fail(msg):
+    sys.stderr.write("%s: %s\n" % (PROG, msg))
+    sys.exit(2)
+
+
+def phase_tpi_ns(build, example, threads, tmp):
+    name, *args = example.split()
+    exe = os.path.join(build, "examples", name)
+    if not os.access(exe, os.X_OK):
+        fail("--example %r: %s: not built" % (example, exe))
+    out = os.path.join(tmp, "phases.json")
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PROC_BIND="close",
+               OMP_PLACES="cores", PHASEPROBE_SAMPLING="off", PHASEPROBE_OUT=out)
+    subprocess.run([exe] + args, env=env, check=True, stdout=subprocess.DEVNULL)
+    with open(out) as f:
+        phases = json.load(f)["phases"]
+    return max(phases, key=lambda p: p["time_s"])["tpi_us"] * 1000
+
+
+def clone_tpi_ns(build, clone, threads, tmp, n):
+    params = os.path.join(tmp, "c%d.txt" % n)
+    db = os.path.join(tmp, "c%d-%d.sqlite" % (n, threads))
+    with open(params, "w") as f:
+        f.write(clone + "\n")
+    if os.path.exists(db):
+        os.remove(db)
+    run = subprocess.run([os.path.join(build, "bin", "phaseprobe-ubench"), "run", "--node", "x",
+                          "--db", db, "--threads", str(threads), "--params", params],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        fail("--clone %r: %s" % (clone, (run.stderr.strip().splitlines() or ["failed"])[-1]))
+    con = sqlite3.connect(db)
+    (tpi,) = con.execute("SELECT tpi_us FROM profiles").fetchone()
+    con.close()
+    return tpi * 1000
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--example", required=True, help="a bundled example and its arguments")
+    ap.add_argument("--clone", action="append", required=True, help="'UB K:S[...]' as params lines")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--out", help="also write the table here (atomically)")
+    args = ap.parse_args()
+    build = os.path.abspath(args.build)
+    if args.out and textout.out_dir_problem(args.out):
+        fail(textout.out_dir_problem(args.out))
+    try:
+        threads = [int(t) for t in args.threads.split(",")]
+    except ValueError:
+        fail("--threads %r: a comma-separated list of thread counts" % args.threads)
+    lines = ["phaseprobe clone shape: a phase against its uB clones, time per iteration",
+             "machine : %s" % provenance.machine(),
+             "commit  : %s" % provenance.commit(ROOT, ["ubench", "runtime", "bench/ubench"]),
+             "command : %s" % " ".join(sys.argv),
+             "rounds  : %d; per round the phase (instrumented, sampling off), then each clone" % (
+                 args.rounds),
+             ""]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for th in threads:
+            phase, clones = [], [[] for _ in args.clone]
+            for _ in range(args.rounds):
+                phase.append(phase_tpi_ns(build, args.example, th, tmp))
+                for n, c in enumerate(args.clone):
+                    clones[n].append(clone_tpi_ns(build, c, th, tmp, n))
+            items = [("phase of " + args.example, phase)] + list(zip(args.clone, clones))
+            for label, v in items:
+                ratio = statistics.median(c / p for c, p in zip(v, phase))
+                rows.append([str(th), label, "%.3f" % statistics.median(v),
+                             "%.3f-%.3f" % (min(v), max(v)), "%.2f" % ratio])
+    lines += textout.table(["threads", "item", "ns/iter", "spread", "vs phase"], rows)
+    text = "\n".join(lines) + "\n"
+    sys.stdout.write(text)
+    if args.out:
+        textout.write_or_exit(PROG, args.out, text)
+
+
+if __name__ == "__main__":
+    main()
