@@ -71,9 +71,9 @@ struct Wanted {
 
 /// The most walks in a row of a clone's reuse window. The kernel's sweep
 /// walks the whole region that many times, so it bounds a configuration's
-/// duration; mm 1000 on 2 threads (its row of A re-read 1000 times, 0.83 ns
-/// per iteration): its clone 1.10 ns without windows, 0.95 / 0.88 / 0.85
-/// with 16 / 64 / 1000 walks (one development run each).
+/// duration; mm 1000 (its row of A re-read 1000 times): its clone 1.10-1.40x
+/// the phase's time per iteration without windows, 1.02x with 64 walks,
+/// 0.99-1.03x with 1000 (bench/results/clone-shape-2026-11-24-*).
 constexpr long CloneRepeats = 64;
 
 std::string describe(const Wanted &W) {
