@@ -71,7 +71,7 @@
  *   WORK_EVERY  the padding runs after every WORK_EVERY-th iteration only
  *           (1 to 64, default 1): one step after each iteration costs
  *           about the latency of a multiply and an add (the chains are
- *           carried), 1.4 ns on the development VM, too coarse for a
+ *           carried), 1.1-2 ns on the development VM, too coarse for a
  *           phase 0.5 ns slower per iteration than its clone (NPB CG's
  *           sparse mat-vec); spread over several iterations it overlaps
  *           their accesses.

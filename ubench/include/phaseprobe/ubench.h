@@ -59,7 +59,7 @@ struct UBenchConfig {
   long work = 0;
   /// The padding runs after every workEvery-th iteration only (1..
   /// MaxWorkEvery): a finer padding than one step per iteration, whose
-  /// carried chains cost about a multiply's and an add's latency (1.4 ns
+  /// carried chains cost about a multiply's and an add's latency (1.1-2 ns
   /// on the development VM). Named "+w<work>/<workEvery>".
   long workEvery = 1;
   /// Iterations one kernel iteration stands for (memory uBs only; 1 =
