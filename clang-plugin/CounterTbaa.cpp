@@ -49,6 +49,14 @@ MDNode *counterTbaaTag(Module &M) {
   return B.createTBAAStructTagNode(Counter, Counter, 0);
 }
 
+GlobalVariable *runtimeCounter(Module &M, const char *Name) {
+  if (GlobalVariable *G = M.getGlobalVariable(Name))
+    return G;
+  return new GlobalVariable(M, Type::getInt64Ty(M.getContext()), false,
+                            GlobalValue::ExternalLinkage, nullptr, Name, nullptr,
+                            GlobalValue::InitialExecTLSModel);
+}
+
 Value *addToCounter(IRBuilder<> &B, Value *Counter, Value *Delta, MDNode *Tag) {
   LoadInst *Was = B.CreateLoad(Delta->getType(), Counter);
   Value *Now = B.CreateAdd(Was, Delta);

@@ -14,6 +14,7 @@
 #include "llvm/IR/IRBuilder.h"
 
 namespace llvm {
+class GlobalVariable;
 class MDNode;
 class Module;
 } // namespace llvm
@@ -24,6 +25,11 @@ namespace phaseprobe {
 /// clang gave the module's own accesses: C and C++ have different roots),
 /// or null when the module has no type-based alias information (-O0).
 llvm::MDNode *counterTbaaTag(llvm::Module &M);
+
+/// The runtime's thread-local i64 counter \p Name (`__phaseprobe_iterations`,
+/// `__phaseprobe_in_copy`, ...) in \p M: the module's declaration, or a new
+/// external one, initial-exec like the runtime's definition.
+llvm::GlobalVariable *runtimeCounter(llvm::Module &M, const char *Name);
 
 /// Adds \p Delta to the i64 counter at \p Counter at \p B's insertion
 /// point (load, add, store, both accesses tagged with \p Tag when there is

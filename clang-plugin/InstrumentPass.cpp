@@ -505,20 +505,14 @@ bool Instrumenter::run() {
 
   // 2. Counters first: probes flush them.
   Type *I64 = Type::getInt64Ty(Ctx);
-  auto Tls = [&](const char *Name) {
-    if (GlobalVariable *G = M.getGlobalVariable(Name))
-      return G;
-    return new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage, nullptr, Name, nullptr,
-                              GlobalValue::InitialExecTLSModel);
-  };
-  TlsIterations = Tls("__phaseprobe_iterations");
+  TlsIterations = runtimeCounter(M, "__phaseprobe_iterations");
   // Barriers a thread crosses: the runtime charges them to the region the
   // thread forked, so that synchronization cost can be projected apart from
   // work (a barrier is cheap on idle cores, a time slice on a shared one).
   // Spin waits likewise, to the region each waiting thread is a member of.
-  TlsBarriers = Tls("__phaseprobe_barriers");
-  TlsSpinWaits = Tls("__phaseprobe_spin_waits");
-  TlsSpinEntries = Tls("__phaseprobe_spin_entries");
+  TlsBarriers = runtimeCounter(M, "__phaseprobe_barriers");
+  TlsSpinWaits = runtimeCounter(M, "__phaseprobe_spin_waits");
+  TlsSpinEntries = runtimeCounter(M, "__phaseprobe_spin_entries");
   for (Function &F : M)
     if (!F.isDeclaration() && !F.getName().startswith("__phaseprobe"))
       addCounters(F);

@@ -176,7 +176,6 @@ CallInst *Sampler::askRuntime(IRBuilder<> &B, FunctionCallee Fn, GlobalVariable 
   Function &F = *B.GetInsertBlock()->getParent();
   IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
   AllocaInst *Slot = EB.CreateAlloca(I64, nullptr, "pp.next");
-
   B.CreateStore(tagCounter(B.CreateLoad(I64, Countdown)), Slot);
   SmallVector<Value *, 3> Args;
   if (PassIdentity)
@@ -677,11 +676,7 @@ void Sampler::enterTwinSometimes(Function &Root, Function &Twin) {
   // iterations its samples stand among: 1 around the copy, 0 in the plain
   // body (a root run plain inside another root's copy samples nothing), the
   // caller's value again at every return.
-  GlobalVariable *InCopy = M.getGlobalVariable("__phaseprobe_in_copy");
-  if (!InCopy)
-    InCopy = new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage, nullptr,
-                                "__phaseprobe_in_copy", nullptr,
-                                GlobalValue::InitialExecTLSModel);
+  GlobalVariable *InCopy = runtimeCounter(M, "__phaseprobe_in_copy");
   SmallVector<ReturnInst *, 4> PlainReturns;
   for (BasicBlock &BB : Root) // the new blocks have no terminator yet
     if (auto *R = dyn_cast_or_null<ReturnInst>(BB.getTerminator()))
