@@ -451,17 +451,18 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   // root: accesses in sampling copies, as the phase's iterations in them
   // that analyzePhase divides by. Without a trip count the burst stands for
   // nothing.
-  double Weight = B ? double(Pause) * double(Backedges) / double(B) : 0.0;
+  double PerSample = B ? double(Backedges) / double(B) : 0.0; // in the execution
+  double Weight = double(Pause) * PerSample;
   for (std::size_t I = 0; I < NumTouched; ++I) {
     SiteRecord &R = *Touched[I];
     R.Accesses += double(R.ExecSamples) * Weight;
     if (B) {
-      R.WindowAccSum += double(R.ExecSamples) * double(Backedges) / double(B);
-      ++R.WindowExecs;
+      R.Window.AccSum += double(R.ExecSamples) * PerSample;
+      ++R.Window.Execs;
       if (R.HasPrevExec && R.PrevExecInv == Ctx.Invocation) {
-        ++R.ExecPairs;
-        R.ExecGapSum += double(R.PrevExecPause);
-        R.ExecRepeats += R.First == R.PrevExecFirst;
+        ++R.Window.Pairs;
+        R.Window.GapSum += double(R.PrevExecPause);
+        R.Window.Repeats += R.First == R.PrevExecFirst;
       }
       R.HasPrevExec = true;
       R.PrevExecInv = Ctx.Invocation;
@@ -541,9 +542,7 @@ struct Candidate {
   bool HasLoad = false, HasStore = false;
   std::uint64_t Samples = 0;
   double LoadAccesses = 0, StoreAccesses = 0; ///< estimated, in sampling copies
-  std::uint64_t ExecPairs = 0, ExecRepeats = 0; ///< SiteRecord's, summed
-  double ExecGapSum = 0, WindowAccSum = 0;
-  std::uint64_t WindowExecs = 0;
+  WindowCounts Window; ///< its sites', every thread's
   Vec<StrideCount> Hist; ///< sorted by stride, unique
   std::uint64_t Diffs = 0;
   double SumAbsDiff = 0;
@@ -780,11 +779,7 @@ bool buildCandidate(const ThreadRecord *Recs, std::size_t N, std::uint64_t Far,
     const SiteRecord &R = *Recs[I].R;
     C.Samples += R.Samples;
     (D->Flags & SiteStore ? C.StoreAccesses : C.LoadAccesses) += R.Accesses;
-    C.ExecPairs += R.ExecPairs;
-    C.ExecRepeats += R.ExecRepeats;
-    C.ExecGapSum += R.ExecGapSum;
-    C.WindowAccSum += R.WindowAccSum;
-    C.WindowExecs += R.WindowExecs;
+    C.Window += R.Window;
     C.Diffs += R.Diffs;
     C.SumAbsDiff += R.SumAbsDiff;
     for (int S = 0; S < SiteRecord::HistSlots; ++S)
@@ -821,11 +816,7 @@ void mergeInto(Candidate &Into, Candidate &C, std::uint64_t Far) {
   Into.Samples += C.Samples;
   Into.LoadAccesses += C.LoadAccesses;
   Into.StoreAccesses += C.StoreAccesses;
-  Into.ExecPairs += C.ExecPairs;
-  Into.ExecRepeats += C.ExecRepeats;
-  Into.ExecGapSum += C.ExecGapSum;
-  Into.WindowAccSum += C.WindowAccSum;
-  Into.WindowExecs += C.WindowExecs;
+  Into.Window += C.Window;
   for (const StrideCount &E : C.Hist)
     Into.Hist.push(E);
   normalizeHist(Into.Hist);
@@ -845,20 +836,22 @@ void mergeInto(Candidate &Into, Candidate &C, std::uint64_t Far) {
   deriveFootprint(Into);
 }
 
-/// The window one execution of \p C's sites walks (its accesses) and for
-/// how many consecutive executions it is walked (StreamResult). Few pairs
-/// are no evidence; under half of them repeating is no reuse at the
-/// sampling's distance (such windows may still repeat a few times, unseen).
-void windowReuse(const Candidate &C, double &Accesses, double &Repeats) {
+/// The window one execution of a stream's sites walks (its accesses) and
+/// for how many consecutive executions it is walked (StreamResult), from
+/// its counts \p W. Few pairs are no evidence; under half of them repeating
+/// is no reuse at the sampling's distance (such windows may still repeat a
+/// few times, unseen).
+void windowReuse(const WindowCounts &W, double &Accesses, double &Repeats) {
   constexpr std::uint64_t MinPairs = 8;
-  Accesses = C.WindowExecs ? C.WindowAccSum / double(C.WindowExecs) : 0;
+  Accesses = W.Execs ? W.AccSum / double(W.Execs) : 0;
   Repeats = 0;
-  if (C.ExecPairs < MinPairs || 2 * C.ExecRepeats < C.ExecPairs)
+  if (W.Pairs < MinPairs || 2 * W.Repeats < W.Pairs)
     return;
-  double Gap = C.ExecGapSum / double(C.ExecPairs);
-  double Changed = double(C.ExecPairs - C.ExecRepeats);
+  // A window kept for R executions changes between two executions G apart
+  // with probability G / R: R = mean gap / share changed = GapSum / changes.
   // No change seen in all the pairs: at least all their executions.
-  Repeats = Changed > 0 ? Gap * double(C.ExecPairs) / Changed : C.ExecGapSum + 1;
+  double Changed = double(W.Pairs - W.Repeats);
+  Repeats = Changed > 0 ? W.GapSum / Changed : W.GapSum + 1;
   if (Repeats < 2)
     Repeats = 0;
 }
@@ -952,7 +945,7 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
     // execution (every binary search starts in the middle), and one that
     // stays put (stride 0) is no walk: windows of strided walks only.
     if (!C->Random && C->Stride > 0)
-      windowReuse(*C, R.WindowAccesses, R.WindowRepeats);
+      windowReuse(C->Window, R.WindowAccesses, R.WindowRepeats);
     R.FootprintKiB = C->Footprint / 1024.0;
     R.StrideBytes = C->Stride;
     R.SecondStrideBytes = C->Second;

@@ -78,6 +78,23 @@ template <typename T> struct Vec {
   void clear() { Size = 0; }
 };
 
+/// Whether consecutive sampled executions of a site (same thread and
+/// invocation, one pause apart) start at the same address, i.e. walk the
+/// same window again (a matrix product's row of A, re-read for every column
+/// of B): a stream's footprint says how far it reaches, not how soon it
+/// comes back; these say the latter. Summed over threads and merged sites.
+struct WindowCounts {
+  std::uint64_t Pairs = 0, Repeats = 0; ///< pairs of executions, same start
+  double GapSum = 0;                    ///< executions between the pairs
+  double AccSum = 0;                    ///< accesses per execution, summed
+  std::uint64_t Execs = 0;              ///< executions in AccSum
+  WindowCounts &operator+=(const WindowCounts &O) {
+    Pairs += O.Pairs, Repeats += O.Repeats, GapSum += O.GapSum;
+    AccSum += O.AccSum, Execs += O.Execs;
+    return *this;
+  }
+};
+
 /// One static load/store site as the plugin emits it: a private constant in
 /// the instrumented object, whose address identifies the site. Layout is ABI
 /// (see __phaseprobe_site in interface.h).
@@ -177,19 +194,12 @@ struct SiteRecord {
   InvRange Cur[MaxClusters] = {};
   int NumCur = 0;
   Vec<InvRange> Done; ///< capped at ThreadSampler::MaxInvocations entries
-  // Window reuse: whether consecutive sampled executions of the site (same
-  // thread and invocation, Pause executions apart) start at the same
-  // address, i.e. walk the same window again (a matrix product's row of A,
-  // re-read for every column of B). A stream's footprint says how far it
-  // reaches, not how soon it comes back; this says the latter.
+  // Window reuse, and the previous sampled execution it compares with.
+  WindowCounts Window;
   bool HasPrevExec = false;
   std::uint64_t PrevExecInv = 0;
   std::uintptr_t PrevExecFirst = 0;
   std::uint64_t PrevExecPause = 0; ///< executions until the next sampled one
-  std::uint64_t ExecPairs = 0, ExecRepeats = 0;
-  double ExecGapSum = 0;       ///< executions between the pairs, summed
-  double WindowAccSum = 0;     ///< the site's accesses per execution, summed
-  std::uint64_t WindowExecs = 0;
 
   void countDiff(std::uint64_t AbsDiff);
 };
