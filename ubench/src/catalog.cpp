@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <set>
 
 namespace phaseprobe {
@@ -325,32 +326,33 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     std::string Name = L.substr(B, Sp - B);
     // "+e<E>", "+r<R>", "+w<N>[/<M>]": whole numbers in a range, each at
     // most once.
-    long WorkEvery = 1;
-    auto Suffix = [&](const char *Tag, long Max, const char *What) -> long {
-      std::size_t Plus = Name.find(Tag);
-      if (Plus == std::string::npos)
-        return 0;
-      std::size_t End = Name.find('+', Plus + 1);
-      std::string N = Name.substr(Plus + 2, End == std::string::npos ? End : End - Plus - 2);
-      if (std::size_t Slash = N.find('/'); Slash != std::string::npos && Tag[1] == 'w') {
-        std::string M = N.substr(Slash + 1);
-        N.resize(Slash);
-        char *E = nullptr;
-        WorkEvery = std::strtol(M.c_str(), &E, 10);
-        if (M.empty() || *E || WorkEvery < 1 || WorkEvery > MaxWorkEvery)
-          throw InputError(File, Place,
-                           "'" + Name + "': the iterations after / must be a whole number from 1 "
-                           "to " + std::to_string(MaxWorkEvery));
-      }
+    auto Whole = [&](const std::string &N, long Max, const std::string &What) {
       char *E = nullptr;
       long V = std::strtol(N.c_str(), &E, 10);
       if (N.empty() || *E || V < 1 || V > Max)
         throw InputError(File, Place,
-                         "'" + Name + "': the " + What + " after " + Tag +
-                             " must be a whole number from 1 to " + std::to_string(Max));
+                         "'" + Name + "': " + What + " must be a whole number from 1 to " +
+                             std::to_string(Max));
       return V;
     };
-    long Work = Suffix("+w", MaxWork, "padding");
+    auto SuffixText = [&](const char *Tag) -> std::optional<std::string> {
+      std::size_t Plus = Name.find(Tag);
+      if (Plus == std::string::npos)
+        return std::nullopt;
+      std::size_t End = Name.find('+', Plus + 1);
+      return Name.substr(Plus + 2, End == std::string::npos ? End : End - Plus - 2);
+    };
+    auto Suffix = [&](const char *Tag, long Max, const char *What) -> long {
+      std::optional<std::string> N = SuffixText(Tag);
+      return N ? Whole(*N, Max, std::string("the ") + What + " after " + Tag) : 0;
+    };
+    long Work = 0, WorkEvery = 1;
+    if (std::optional<std::string> W = SuffixText("+w")) {
+      std::size_t Slash = W->find('/');
+      if (Slash != std::string::npos)
+        WorkEvery = Whole(W->substr(Slash + 1), MaxWorkEvery, "the iterations after /");
+      Work = Whole(W->substr(0, Slash), MaxWork, "the padding after +w");
+    }
     long Every = Suffix("+e", MaxEvery, "iterations per kernel iteration");
     long Repeats = Suffix("+r", MaxRepeats, "walks of a window");
     std::size_t EPos = Name.find("+e"), RPos = Name.find("+r"), WPos = Name.find("+w");
