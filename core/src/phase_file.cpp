@@ -96,17 +96,24 @@ public:
     return D;
   }
   double number(const std::string &Key) const { return number(require(Key), Key); }
-  double nonNegative(const std::string &Key) const {
-    double D = number(Key);
-    if (D < 0)
-      fail(Key, "must be >= 0, found " + formatNumber(D));
+  double atLeast(double D, double Min, const std::string &Key) const {
+    if (!(D >= Min))
+      fail(Key, "must be >= " + formatNumber(Min) + ", found " + formatNumber(D));
     return D;
   }
+  double nonNegative(const std::string &Key) const { return atLeast(number(Key), 0, Key); }
   std::optional<double> optNumber(const std::string &Key) const {
     const json *V = find(Key);
     if (!V || V->is_null())
       return std::nullopt;
     return number(*V, Key);
+  }
+  /// An optional number, at least \p Min when present.
+  std::optional<double> optAtLeast(const std::string &Key, double Min) const {
+    std::optional<double> D = optNumber(Key);
+    if (D)
+      atLeast(*D, Min, Key);
+    return D;
   }
   std::uint64_t count(const json &V, const std::string &Key) const {
     double D = number(V, Key);
@@ -246,19 +253,12 @@ PhaseStream readStream(const std::string &File, const json &S, const std::string
       Out.sites.push_back(R.string((*Sites)[I], "sites[" + std::to_string(I) + "]"));
   }
   Out.samples = R.optCount("samples").value_or(0);
-  Out.accessesPerIter = R.optNumber("accesses_per_iteration");
-  if (Out.accessesPerIter && !(*Out.accessesPerIter >= 0))
-    R.fail("accesses_per_iteration",
-           "must be >= 0, found " + formatNumber(*Out.accessesPerIter));
-  Out.windowAccesses = R.optNumber("window_accesses");
-  Out.windowRepeats = R.optNumber("window_repeats");
+  Out.accessesPerIter = R.optAtLeast("accesses_per_iteration", 0);
+  Out.windowAccesses = R.optAtLeast("window_accesses", 1);
+  Out.windowRepeats = R.optAtLeast("window_repeats", 1);
   if (Out.windowAccesses.has_value() != Out.windowRepeats.has_value())
     R.fail(Out.windowAccesses ? "window_accesses" : "window_repeats",
            "window_accesses and window_repeats come together");
-  if (Out.windowAccesses && !(*Out.windowAccesses >= 1))
-    R.fail("window_accesses", "must be >= 1, found " + formatNumber(*Out.windowAccesses));
-  if (Out.windowRepeats && !(*Out.windowRepeats >= 1))
-    R.fail("window_repeats", "must be >= 1, found " + formatNumber(*Out.windowRepeats));
   return Out;
 }
 
