@@ -28,6 +28,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
+from apps import clean_env  # noqa: E402  (bench/apps.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -45,8 +46,8 @@ def phase_tpi_ns(build, example, threads, tmp):
     if not os.access(exe, os.X_OK):
         fail("--example %r: %s: not built" % (example, exe))
     out = os.path.join(tmp, "phases.json")
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PROC_BIND="close",
-               OMP_PLACES="cores", PHASEPROBE_SAMPLING="off", PHASEPROBE_OUT=out)
+    env = clean_env({"OMP_NUM_THREADS": str(threads), "OMP_PROC_BIND": "close",
+                     "OMP_PLACES": "cores", "PHASEPROBE_SAMPLING": "off", "PHASEPROBE_OUT": out})
     subprocess.run([exe] + args, env=env, check=True, stdout=subprocess.DEVNULL)
     with open(out) as f:
         phases = json.load(f)["phases"]
@@ -62,7 +63,7 @@ def clone_tpi_ns(build, clone, threads, tmp, n):
         os.remove(db)
     run = subprocess.run([os.path.join(build, "bin", "phaseprobe-ubench"), "run", "--node", "x",
                           "--db", db, "--threads", str(threads), "--params", params],
-                         capture_output=True, text=True)
+                         env=clean_env({}), capture_output=True, text=True)
     if run.returncode != 0:
         fail("--clone %r: %s" % (clone, (run.stderr.strip().splitlines() or ["failed"])[-1]))
     con = sqlite3.connect(db)
