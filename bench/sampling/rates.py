@@ -4,8 +4,10 @@ them: every application of an apps file (bench/accuracy/prepare_apps.sh) run
 once instrumented per sampling period, and per phase of at least
 --min-weight its significant streams' `accesses_per_iteration`, with the
 clone pace it gives (E = round(1 / rate of the busiest stream) where that
-rate is below 1: `UB+eE`, ubench/README.md). Several periods side by side
-show how much the sampled rate depends on which executions a period hits.
+rate is below 1: `UB+eE`, ubench/README.md), and their reuse windows
+(`window_accesses` x `window_repeats`, where the runtime saw one: clones
+walk them, `UB+rR`). Several periods side by side show how much the
+sampled rate depends on which executions a period hits.
 
 usage: rates.py --build BUILD --apps-file FILE [--app NAME=DIR[:ARGS]]
                 [--threads N] [--period P ...] [--min-weight W] [--out FILE]
@@ -84,18 +86,20 @@ def main():
                         continue
                     sig = [s for s in ph["streams"] if s.get("significant")]
                     rates = [s.get("accesses_per_iteration") for s in sig]
+                    windows = ["%.0fx%.0f" % (s["window_accesses"], s["window_repeats"])
+                               if "window_repeats" in s else "-" for s in sig]
                     rows.append(("%s %s" % (app["app"], app["workload"]), period, ph["id"], ph["kind"],
                                  "%.3f" % ph["weight"],
                                  " ".join("%.4g" % r if r is not None else "-" for r in rates) or "-",
-                                 pace(rates)))
+                                 pace(rates), " ".join(windows) or "-"))
     lines = ["phaseprobe: accesses per iteration of the significant streams, per phase",
              "machine : %s" % provenance.machine(),
              "commit  : %s" % provenance.commit(ROOT, ["clang-plugin", "runtime"]),
              "command : %s" % " ".join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),
              "threads : %d; phases of weight >= %g; E: the clone's iterations per kernel iteration"
              % (opts.threads, opts.min_weight), ""]
-    lines += textout.table(("workload", "period", "phase", "kind", "weight", "rates (largest stream first)", "E"),
-                           rows)
+    lines += textout.table(("workload", "period", "phase", "kind", "weight", "rates (largest stream first)", "E",
+                            "windows (accesses x walks)"), rows)
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if opts.out:
