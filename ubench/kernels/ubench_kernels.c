@@ -68,13 +68,15 @@
  *           A for every column of B; a walk of the whole matrix does not,
  *           and its clone ran 1.3x slower than it. The stream's region is
  *           cut to whole windows and a sweep walks it REP times.
- *   WORK_EVERY  the padding runs after every WORK_EVERY-th iteration only
- *           (1 to 64, default 1): one step after each iteration costs
- *           about the latency of a multiply and an add (the chains are
- *           carried), 1.1-2 ns on the development VM, too coarse for a
- *           phase 0.5 ns slower per iteration than its clone (NPB CG's
- *           sparse mat-vec); spread over several iterations it overlaps
- *           their accesses.
+ *   WORK_EVERY  WORK steps per WORK_EVERY iterations (1 to 64, default
+ *           1), spread evenly: an iteration runs a step each time the
+ *           running count of WORK per iteration passes another
+ *           WORK_EVERY (1/M: a step after every M-th iteration; 3/2: one,
+ *           two, one, two...). A step costs about the latency of a
+ *           multiply and an add (the chains are carried), 1.1-2 ns on the
+ *           development VM: whole steps are too coarse for a phase 0.5 ns
+ *           slower per iteration than its clone (NPB CG's sparse mat-vec)
+ *           and for most phases within a few steps of theirs.
  * Output line: ID ok ITERATIONS SWEEPS STREAMS T1,T2,...   or   ID error MESSAGE
  *   ITERATIONS per repetition (slowest thread), SWEEPS per repetition (R),
  *   STREAMS in the CSV notation k:s:e:access;... in kernel operand order.
@@ -363,21 +365,25 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
              a[i0] = b[i1] + (T)3 * c[i2]; PAD)                                \
   }
 
-/* The padding of a padded kernel: WORK steps of 4 independent chains, each
- * a multiply and an add (the chains converge: |0.5| < 1), carried from
- * iteration to iteration so that no step can be skipped or hoisted. */
+/* One step of padding: 4 independent chains, each a multiply and an add
+ * (the chains converge: |0.5| < 1), carried from iteration to iteration so
+ * that no step can be skipped or hoisted. */
+#define PAD_STEP                                                               \
+  d0 = d0 * 0.5 + 1.0; d1 = d1 * 0.5 + 2.0;                                    \
+  d2 = d2 * 0.5 + 3.0; d3 = d3 * 0.5 + 4.0;
+
+/* The padding of a padded kernel: WORK steps after every iteration. */
 #define PAD_WORK                                                               \
   for (long q = 0; q < work; ++q) {                                            \
-    d0 = d0 * 0.5 + 1.0; d1 = d1 * 0.5 + 2.0;                                  \
-    d2 = d2 * 0.5 + 3.0; d3 = d3 * 0.5 + 4.0;                                  \
+    PAD_STEP                                                                   \
   }
 
-/* The same after every PE-th iteration only (WORK_EVERY > 1): its own loop
- * nest, so that WORK_EVERY = 1 runs exactly the padding it always ran. */
+/* WORK steps per PE iterations, spread evenly (WORK_EVERY > 1): its own
+ * loop nests, so that WORK_EVERY = 1 runs exactly the padding it always
+ * ran; for WORK = 1 a step after every PE-th iteration. */
 #define PAD_WORK_SPREAD                                                        \
-  if (++pc >= pe) {                                                            \
-    pc = 0;                                                                    \
-    PAD_WORK                                                                   \
+  for (pc += work; pc >= pe; pc -= pe) {                                       \
+    PAD_STEP                                                                   \
   }
 
 /* What every kernel thread sets up: its walkers, the stream pointers, and
@@ -503,10 +509,14 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
       ACC acc = 0;                                                             \
       double d0 = 0, d1 = 0, d2 = 0, d3 = 0;                                   \
       long pc = 0;                                                             \
-      if (walks) {                                                             \
+      if (walks && pe == 1) {                                                  \
         RUN(IX_WALK, T, PAD_WORK)                                              \
-      } else if (mixed) {                                                      \
+      } else if (walks) {                                                      \
+        RUN(IX_WALK, T, PAD_WORK_SPREAD)                                       \
+      } else if (mixed && pe == 1) {                                           \
         RUN(IX_MIXED, T, PAD_WORK)                                             \
+      } else if (mixed) {                                                      \
+        RUN(IX_MIXED, T, PAD_WORK_SPREAD)                                      \
       } else if (pe == 1) {                                                    \
         RUN(IX_STRIDED, T, PAD_WORK)                                           \
       } else {                                                                 \
@@ -582,9 +592,6 @@ static void run_config(const config_t *C, int threads) {
   if (C->work < 0 || C->work > 1000000) FAIL("work %ld is not within 0 to 1000000", C->work);
   if (C->work_every < 1 || C->work_every > 64)
     FAIL("work every %ld iterations is not within 1 to 64", C->work_every);
-  if (C->work_every > 1 && strchr(C->pattern, 'r'))
-    FAIL("padding spread over iterations (work every %ld) takes strided streams only",
-         C->work_every);
   if (C->work && (C->kernel[0] == 'c' && C->kernel[1] != 'o'))
     FAIL("compute kernels take no padding (work)");
   if (C->work && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf")))

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 
 #include <algorithm>
@@ -408,4 +409,116 @@ TEST(Runner, RunnersAliveTogetherEachEndOnTheirOwn) {
 
 TEST(Runner, MissingProgramIsAWorkError) {
   EXPECT_THROW(KernelRunner("/nonexistent/kernels", 1, "", ""), WorkError);
+}
+
+//===--- Calibration search (synthetic times per iteration) ------------------===//
+
+namespace {
+/// A clone whose time per iteration follows \p Curve of the padding rate
+/// (steps per iteration), counting the measurements.
+struct CurveClone {
+  std::function<double(double)> Curve;
+  std::vector<std::pair<long, long>> Asked;
+  TpiMeasure measure() {
+    return [this](const UBenchConfig &C, double &Tpi) {
+      Asked.emplace_back(C.work, C.workEvery);
+      Tpi = Curve(double(C.work) / double(C.workEvery));
+      return std::string();
+    };
+  }
+};
+
+UBenchConfig mbw1p() {
+  UBenchConfig C;
+  C.def = findUBench("mbw1p");
+  C.footprintKiB = {1024};
+  C.strideBytes = {8};
+  return C;
+}
+} // namespace
+
+TEST(Calibrate, PaddingFractionPrefersTheSmallestDenominator) {
+  EXPECT_EQ(paddingFraction(3.0), std::make_pair(3L, 1L));
+  EXPECT_EQ(paddingFraction(1.5), std::make_pair(3L, 2L));
+  EXPECT_EQ(paddingFraction(0.25), std::make_pair(1L, 4L));
+  EXPECT_EQ(paddingFraction(0.4), std::make_pair(2L, 5L)); // 1/2 and 1/3 are 25% and 17% off
+  EXPECT_EQ(paddingFraction(20.3), std::make_pair(41L, 2L)); // 20 is 1.5% off
+  EXPECT_EQ(paddingFraction(0.001), std::make_pair(1L, 64L)); // the finest there is
+  EXPECT_EQ(paddingFraction(0.4, 2), std::make_pair(1L, 2L));
+}
+
+// A step costs 2 units and the target lies halfway between one and two
+// steps (each 25% off): whole steps cannot reach it, 3 steps per 2
+// iterations do.
+TEST(Calibrate, FractionalRateBetweenWholeSteps) {
+  CurveClone K{[](double R) { return 1.0 + 2.0 * R; }, {}};
+  Calibration Cal = calibrateWork(K.measure(), mbw1p(), 4.0);
+  EXPECT_TRUE(Cal.why.empty()) << Cal.why;
+  EXPECT_EQ(Cal.work, 3);
+  EXPECT_EQ(Cal.workEvery, 2);
+  EXPECT_DOUBLE_EQ(Cal.tpiUs, 4.0);
+  EXPECT_LE(Cal.measurements, 10);
+  EXPECT_EQ(Cal.measurements, int(K.Asked.size()));
+}
+
+// One step overshoots (NPB CG's sparse mat-vec): a step every few
+// iterations, as +w1/M did.
+TEST(Calibrate, LessThanOneStepPerIteration) {
+  CurveClone K{[](double R) { return 1.0 + 2.0 * R; }, {}};
+  Calibration Cal = calibrateWork(K.measure(), mbw1p(), 1.5);
+  EXPECT_TRUE(Cal.why.empty()) << Cal.why;
+  EXPECT_EQ(Cal.work, 1);
+  EXPECT_EQ(Cal.workEvery, 4);
+  EXPECT_NEAR(Cal.tpiUs, 1.5, 1e-12);
+}
+
+// The first steps hide behind the accesses, and the cost per step grows
+// afterwards: the secant from the unpadded time overshoots and
+// undershoots; the bracket still closes in within 5%.
+TEST(Calibrate, NonlinearCostConverges) {
+  for (double Target : {1.6, 2.3, 3.7, 9.1, 31.0}) {
+    CurveClone K{[](double R) { return R < 2 ? 1.0 : 1.0 + std::pow(R - 2, 1.3) * 0.4; }, {}};
+    Calibration Cal = calibrateWork(K.measure(), mbw1p(), Target);
+    EXPECT_TRUE(Cal.why.empty()) << Target << ": " << Cal.why;
+    EXPECT_LE(std::fabs(Cal.tpiUs - Target) / Target, 0.05) << Target;
+    EXPECT_LE(Cal.measurements, 10) << Target;
+    EXPECT_EQ(Cal.tpiUs, K.Curve(double(Cal.work) / double(Cal.workEvery))) << Target;
+  }
+}
+
+// Noise that makes the times cross (a slower measurement at a lower rate)
+// stops the search on the best measured; it never loops.
+TEST(Calibrate, CrossingTimesStopTheSearch) {
+  int Calls = 0;
+  TpiMeasure Noisy = [&](const UBenchConfig &C, double &Tpi) {
+    ++Calls;
+    double R = double(C.work) / double(C.workEvery);
+    Tpi = R == 0 ? 1.0 : (Calls % 2 ? 10.0 - R * 0.1 : 0.5 + R * 0.01);
+    return std::string();
+  };
+  Calibration Cal = calibrateWork(Noisy, mbw1p(), 4.0);
+  EXPECT_LE(Cal.measurements, 10);
+  EXPECT_EQ(Cal.measurements, Calls);
+}
+
+// A kernel that refuses the fractional rate keeps the best whole step.
+TEST(Calibrate, RefusedFractionKeepsTheWholeSteps) {
+  TpiMeasure M = [](const UBenchConfig &C, double &Tpi) {
+    if (C.workEvery > 1)
+      return std::string("no spread padding here");
+    Tpi = 1.0 + 2.0 * double(C.work);
+    return std::string();
+  };
+  Calibration Cal = calibrateWork(M, mbw1p(), 4.4);
+  EXPECT_TRUE(Cal.why.empty()) << Cal.why;
+  EXPECT_EQ(Cal.work, 2);
+  EXPECT_EQ(Cal.workEvery, 1);
+}
+
+TEST(Calibrate, NoPaddingNearTheUnpaddedClone) {
+  CurveClone K{[](double R) { return 1.0 + 2.0 * R; }, {}};
+  Calibration Cal = calibrateWork(K.measure(), mbw1p(), 1.2);
+  EXPECT_EQ(Cal.work, 0);
+  EXPECT_EQ(Cal.why, "the unpadded clone is within 25% of the phase or slower");
+  EXPECT_EQ(Cal.measurements, 1);
 }

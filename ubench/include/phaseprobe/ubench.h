@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace phaseprobe {
@@ -57,10 +58,11 @@ struct UBenchConfig {
   /// its own, named "<uB>+w<work>", so that the NPPDB keeps it apart from
   /// the unpadded one that walks the same streams.
   long work = 0;
-  /// The padding runs after every workEvery-th iteration only (1..
-  /// MaxWorkEvery): a finer padding than one step per iteration, whose
-  /// carried chains cost about a multiply's and an add's latency (1.1-2 ns
-  /// on the development VM). Named "+w<work>/<workEvery>".
+  /// work steps per workEvery iterations (1..MaxWorkEvery), spread evenly:
+  /// a finer padding than whole steps per iteration, whose carried chains
+  /// cost about a multiply's and an add's latency each (1.1-2 ns on the
+  /// development VM). Named "+w<work>/<workEvery>" (1/4: a step after
+  /// every 4th iteration; 7/2: three and four steps in turn).
   long workEvery = 1;
   /// Iterations one kernel iteration stands for (memory uBs only; 1 =
   /// itself): a phase clone of streams that only some of the phase's
@@ -180,16 +182,32 @@ struct Calibration {
   std::string why;        ///< empty when padded
 };
 
+/// Measures \p C as configured: "" and its time per iteration in \p TpiUs,
+/// or the kernel's reason for refusing it.
+using TpiMeasure = std::function<std::string(const UBenchConfig &C, double &TpiUs)>;
+
 /// Pads \p C (see UBenchConfig::work) until its time per iteration, measured
-/// by \p R, is within \p TolPct of \p TargetUs: the phase clone then does
-/// what its phase does between accesses, not only its accesses, and matches
-/// it on the tpi as well as the streams (METHOD.md's index). Run where the
-/// phase was measured, at its thread count; every other node then runs the
-/// same padding. No padding when the unpadded clone is already within 25%
-/// of the target or slower; at most 6 measurements (secant steps from the
-/// unpadded time). Throws WorkError when the kernel program dies.
+/// by \p Measure, is within \p TolPct of \p TargetUs: the phase clone then
+/// does what its phase does between accesses, not only its accesses, and
+/// matches it on the tpi as well as the streams (METHOD.md's index). Run
+/// where the phase was measured, at its thread count; every other node then
+/// runs the same padding. No padding when the unpadded clone is already
+/// within 25% of the target or slower. First a rate slower than the target
+/// (16 steps, then past the secant from the unpadded time), then regula
+/// falsi between the rates that bracket the target in fractional rates
+/// (paddingFraction) while the best is off by more than \p TolPct: at most
+/// 10 measurements, the unpadded one included.
+Calibration calibrateWork(const TpiMeasure &Measure, UBenchConfig C, double TargetUs,
+                          double TolPct = 5);
+/// The same measured by \p R with \p Pol. Throws WorkError when the kernel
+/// program dies.
 Calibration calibrateWork(KernelRunner &R, UBenchConfig C, double TargetUs, const RepPolicy &Pol,
                           double TolPct = 5);
+
+/// The padding rate work/workEvery (steps per iteration) nearest \p Rate,
+/// workEvery at most \p MaxEvery and work at least 1: the smallest
+/// workEvery within 1% of \p Rate, else the nearest of all.
+std::pair<long, long> paddingFraction(double Rate, long MaxEvery = MaxWorkEvery);
 
 /// The statistics of repetition times (seconds) and, divided by the
 /// iterations, of the time per iteration (µs).
