@@ -100,6 +100,18 @@ def measure(build, clones, threads, rounds, tmp, tag):
     return out
 
 
+def build_commit(build):
+    """The commit of the source tree a build directory was configured from."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            for line in f:
+                if line.startswith("CMAKE_HOME_DIRECTORY:"):
+                    return provenance.commit(line.split("=", 1)[1].strip(), ["ubench"])
+    except OSError:
+        pass
+    return "unknown"
+
+
 def pct(a, b):
     return (a - b) / b * 100
 
@@ -129,8 +141,7 @@ def main():
              "machine : %s" % provenance.machine(),
              "commit  : %s" % provenance.commit(ROOT, ["ubench", "bench/ubench"]),
              "command : %s" % " ".join(sys.argv),
-             "builds  : %s" % ", ".join("%s (%s)" % (b, provenance.commit(os.path.dirname(b), ["ubench"]))
-                                        for b in builds),
+             "builds  : %s" % ", ".join("%s (%s)" % (b, build_commit(b)) for b in builds),
              "err%%    : (clone - phase) / phase, as the calibration measured it (cal) and as "
              "`run --rounds %d` did (run: what the matcher compares)" % args.rounds,
              ""]
