@@ -22,7 +22,6 @@ many phases stayed unpadded, and the calibration's wall time.
 import argparse
 import os
 import re
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -32,6 +31,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
+import ubenchparams  # noqa: E402  (bench/ubenchparams.py)
 from apps import clean_env  # noqa: E402  (bench/apps.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -81,23 +81,11 @@ def calibrate(build, files, tmp, tag):
 
 def measure(build, clones, threads, rounds, tmp, tag):
     """Median tpi (us) over the rounds of each params line."""
-    params = os.path.join(tmp, tag + ".all.params")
-    db = os.path.join(tmp, tag + ".sqlite")
-    with open(params, "w") as f:
-        f.write("".join(c + "\n" for c in clones))
-    run = subprocess.run([ubench(build), "run", "--node", "x", "--db", db, "--threads", str(threads),
-                          "--params", params, "--rounds", str(rounds)],
-                         env=clean_env({}), capture_output=True, text=True)
-    if run.returncode != 0:
-        fail("run --params: %s" % (run.stderr.strip().splitlines() or ["failed"])[-1])
-    con = sqlite3.connect(db)
-    got = {}
-    for ub, req, tpi in con.execute("SELECT ubench, json_extract(params, '$.requested'), tpi_us "
-                                    "FROM profiles"):
-        got[ub + " " + req] = tpi
-    con.close()
-    out = {c: got[c] for c in clones if c in got}
-    return out
+    try:
+        got = ubenchparams.measure(ubench(build), clones, threads, tmp, tag, rounds)
+    except ubenchparams.RunError as ex:
+        fail("run --params: %s" % ex)
+    return {c: got[c] for c in clones if c in got}
 
 
 def build_commit(build):

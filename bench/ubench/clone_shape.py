@@ -19,7 +19,6 @@ median over rounds of clone / phase. Shows what a clone parameter changes
 import argparse
 import json
 import os
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -28,6 +27,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
+import ubenchparams  # noqa: E402  (bench/ubenchparams.py)
 from apps import clean_env  # noqa: E402  (bench/apps.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -55,20 +55,12 @@ def phase_tpi_ns(build, example, threads, tmp):
 
 
 def clone_tpi_ns(build, clone, threads, tmp, n):
-    params = os.path.join(tmp, "c%d.txt" % n)
-    db = os.path.join(tmp, "c%d-%d.sqlite" % (n, threads))
-    with open(params, "w") as f:
-        f.write(clone + "\n")
-    if os.path.exists(db):
-        os.remove(db)
-    run = subprocess.run([os.path.join(build, "bin", "phaseprobe-ubench"), "run", "--node", "x",
-                          "--db", db, "--threads", str(threads), "--params", params],
-                         env=clean_env({}), capture_output=True, text=True)
-    if run.returncode != 0:
-        fail("--clone %r: %s" % (clone, (run.stderr.strip().splitlines() or ["failed"])[-1]))
-    con = sqlite3.connect(db)
-    (tpi,) = con.execute("SELECT tpi_us FROM profiles").fetchone()
-    con.close()
+    try:
+        got = ubenchparams.measure(os.path.join(build, "bin", "phaseprobe-ubench"), [clone], threads,
+                                   tmp, "c%d-%d" % (n, threads))
+    except ubenchparams.RunError as ex:
+        fail("--clone %r: %s" % (clone, ex))
+    (tpi,) = got.values()
     return tpi * 1000
 
 

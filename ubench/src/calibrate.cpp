@@ -144,7 +144,7 @@ Calibration calibrateWork(const TpiMeasure &MeasureTpi, UBenchConfig C, double T
       Moved = 1;
     }
   }
-  if (BestErr > 25 || BestWork == 0) {
+  if (BestErr > 25) {
     Cal.why = "no padding came within 25% of the phase's time per iteration (best " + C.def->name +
               "+w" + std::to_string(BestWork) +
               (BestEvery > 1 ? "/" + std::to_string(BestEvery) : "") + ")";
