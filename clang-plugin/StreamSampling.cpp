@@ -49,7 +49,8 @@
 // Functions that cannot be entered through a copy (varargs, naked,
 // returns_twice, inalloca/preallocated/swifterror arguments, blocks whose
 // address is taken) are not sampled; copies that sample nothing are
-// dropped.
+// dropped, except those of internal functions that a kept copy calls (the
+// original keeps its single call site, and with it its inlining).
 // Loads and stores whose address is a stack slot (locals, which mem2reg puts
 // in registers) are not sampled. Loops whose values are used after the loop
 // or whose header has PHIs (clang's raw IR has neither) are left alone, as
@@ -63,6 +64,7 @@
 
 #include "phaseprobe/interface.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -800,10 +802,37 @@ bool Sampler::run() {
                 Useful[T] = Grew = true;
     }
   }
-  // Copies with nothing to sample go; calls to them go back to the original.
+  // A copy with nothing to sample stays when it is the copy of an internal
+  // function that a kept copy calls: sending that call back to the original
+  // gives the original a second call site, and an internal function with
+  // one is what the inliner inlines at any size (LULESH's per-element
+  // helpers: called out of line, +7% instructions with sampling off).
+  DenseMap<Function *, Function *> OriginalOf;
+  DenseSet<Function *> Kept;
+  for (auto &[F, T] : Twins) {
+    OriginalOf[T] = F;
+    if (Useful[T])
+      Kept.insert(T);
+  }
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (auto &[F, T] : Twins) {
+      if (!Kept.count(T))
+        continue;
+      for (BasicBlock &BB : *T)
+        for (Instruction &I : BB)
+          if (auto *CB = dyn_cast<CallBase>(&I))
+            if (auto *Callee = dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts())) {
+              Function *Orig = OriginalOf.lookup(Callee);
+              if (Orig && Orig->hasLocalLinkage() && Kept.insert(Callee).second)
+                Grew = true;
+            }
+    }
+  }
+  // The other copies go; calls to them go back to the original.
   for (Function *F : Code) {
     Function *T = Twins.lookup(F);
-    if (T && !Useful[T]) {
+    if (T && !Kept.count(T)) {
       T->replaceAllUsesWith(ConstantExpr::getPointerCast(F, T->getType()));
       T->eraseFromParent();
       Twins.erase(F);
