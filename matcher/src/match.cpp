@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <set>
 
 namespace phaseprobe {
@@ -342,57 +341,14 @@ std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src
   return Out;
 }
 
-namespace {
-
-/// The smallest first-stream footprint of the source's one-stream profiles
-/// at \p Threads (sync uBs aside); 0 when it has none.
-double smallestFootprintKiB(const ProfileSource &Src, unsigned Threads) {
-  ScanRequest R;
-  R.threads = Threads;
-  R.nStreams = 1;
-  double Min = 0;
-  Src.scan(R, [&](const ProfileRef &Ref) {
-    if (!isSyncUBench(Ref.ubench) && Ref.nStreams && (Min == 0 || Ref.streams[0].footprintKiB < Min))
-      Min = Ref.streams[0].footprintKiB;
-  });
-  return Min;
-}
-
-/// The phase as the relaxed match queries a leaf whose streams all fit in
-/// L1d (or that has none): any stream that stays in L1d behaves like any
-/// other, but the footprint score would throw out every profile of a grid
-/// whose smallest stream is larger, so footprints below \p FloorKiB (the
-/// grid's smallest, itself L1-resident) are lifted to it. A leaf without a
-/// sampled stream (it computes on registers and locals, which are not
-/// sampled) is queried as one private unit-stride stream of \p FloorKiB.
-Phase l1Proxy(const Phase &P, double FloorKiB) {
-  Phase Q = P;
-  for (PhaseStream &S : Q.streams)
-    S.tuple.footprintKiB = std::max(S.tuple.footprintKiB, FloorKiB);
-  if (Q.streams.empty()) {
-    PhaseStream S;
-    S.id = "l1";
-    S.tuple.footprintKiB = FloorKiB;
-    S.tuple.strideBytes = 8;
-    S.tuple.elemBytes = 8;
-    S.tuple.access = Access::Private;
-    Q.streams.push_back(S);
-  }
-  return Q;
-}
-
-} // namespace
-
 void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchConfig &C,
                     double StreamKiB, const MatchOptions &O, std::vector<PhaseMatch> &M) {
   MatchConfig Relaxed = C;
   Relaxed.tpi.discardAbove.reset();
-  std::map<unsigned, double> Floors; // thread count -> smallest footprint in L1d, or 0
   for (PhaseMatch &PM : M) {
     const Phase &P = F.phases[PM.phaseIndex];
     std::vector<unsigned> Streams = PM.streams;
     std::string Why; // what the note says before "(relaxed)"
-    bool InL1 = false; // queried through l1Proxy
     if (PM.matched() && !PM.relaxed) {
       // The discard may have left only profiles that share little with the
       // phase but its tpi (the base run and the uBs measured minutes apart
@@ -412,41 +368,17 @@ void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchCon
         Why = "weight below the significance threshold";
       if (Streams.empty()) {
         Streams = significantStreams(P, 0, /*IgnoreFlags=*/true);
-        InL1 = true;
+        Why += std::string(Why.empty() ? "" : "; ") +
+               "no significant stream, queried with its L1-resident ones";
       }
     } else {
       continue;
-    }
-    Phase Proxy;
-    if (InL1) {
-      auto Fl = Floors.find(P.threads);
-      if (Fl == Floors.end())
-        Fl = Floors.emplace(P.threads, smallestFootprintKiB(Src, P.threads)).first;
-      double Floor = Fl->second;
-      if (Floor <= 0 || (StreamKiB > 0 && Floor > StreamKiB))
-        continue; // no L1-resident profile to stand for it
-      Proxy = l1Proxy(P, Floor);
-      if (Streams.empty())
-        Streams = {0};
-      Why += std::string(Why.empty() ? "" : "; ") +
-             (P.streams.empty()
-                  ? "no sampled stream, queried as a private unit-stride stream of " +
-                        formatNumber(Floor) + " KiB (L1-resident)"
-                  : "no significant stream, queried with its L1-resident ones at " +
-                        formatNumber(Floor) + " KiB or more");
     }
     if (Streams.empty())
       continue;
     if (O.onPhase)
       O.onPhase(PM.phaseIndex);
-    PhaseMatch R = matchPhase(InL1 ? Proxy : P, Streams, Src, Relaxed, O);
-    if (InL1 && P.streams.empty()) {
-      // The proxy's stream is no stream of the phase: reports index the
-      // phase's own streams with these.
-      R.streams.clear();
-      for (QueryResult &Q : R.queries)
-        Q.streams.clear();
-    }
+    PhaseMatch R = matchPhase(P, Streams, Src, Relaxed, O);
     if (!R.matched() ||
         (PM.matched() && R.candidate->score.index <= PM.candidate->score.index + 1e-9))
       continue;

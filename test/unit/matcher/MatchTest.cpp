@@ -347,57 +347,6 @@ TEST(Match, RelaxUnmatchedAlsoCoversLightAndL1ResidentLeaves) {
   EXPECT_NE(M[1].notes.back().find("L1-resident"), std::string::npos);
 }
 
-TEST(Match, RelaxUnmatchedQueriesTinyAndStreamlessLeavesAtTheSmallestL1Footprint) {
-  PhaseFile F;
-  F.program.totalTimeS = 100;
-  F.program.threads = 4;
-  Phase P = mmPhase();
-  P.id = "tiny"; // a stack array and a gathered line: far below the grid's 16 KiB
-  P.timeS = 20;
-  P.streams[0].tuple = T(1.6875, 8, 8, Pr);
-  P.streams[1].tuple = T(0.25, 64, 8, Sh);
-  P.streams[0].significant = P.streams[1].significant = false;
-  F.phases.push_back(P);
-  P.id = "none"; // computes on registers and locals: nothing sampled
-  P.timeS = 10;
-  P.streams.clear();
-  F.phases.push_back(P);
-  // bar1p's 8 KiB is not the floor: a sync uB is never a candidate.
-  std::vector<Profile> Grid = {Prof("bar1p", {T(8, 8, 8, Pr)}, 0.002),
-                               Prof("mbw1p", {T(16, 8, 8, Pr)}, 0.002),
-                               Prof("mbw1c", {T(16, 64, 8, Sh)}, 0.004),
-                               Prof("mbw1p", {T(64, 8, 8, Pr)}, 0.002)};
-  VectorProfileSource Src(Grid);
-  MatchConfig C = MatchConfig::defaults();
-  auto M = matchPhases(F, Src, C, 32, opts());
-  ASSERT_EQ(M[0].status, MatchStatus::NoStreams);
-  ASSERT_EQ(M[1].status, MatchStatus::NoStreams);
-  relaxUnmatched(F, Src, C, 32, opts(), M);
-  ASSERT_TRUE(M[0].matched());
-  EXPECT_TRUE(M[0].relaxed);
-  EXPECT_EQ(M[0].candidate->ubench, "mbw1c"); // the gathered line: stride, sharing and tpi
-  EXPECT_EQ(M[0].candidate->streams[0].footprintKiB, 16);
-  EXPECT_EQ(M[0].streams, (std::vector<unsigned>{0, 1})); // the phase's own, largest first
-  EXPECT_NE(M[0].notes.back().find("at 16 KiB or more"), std::string::npos);
-  ASSERT_TRUE(M[1].matched());
-  EXPECT_TRUE(M[1].relaxed);
-  EXPECT_EQ(M[1].candidate->ubench, "mbw1p");
-  EXPECT_EQ(M[1].candidate->streams[0].footprintKiB, 16);
-  EXPECT_TRUE(M[1].streams.empty()); // no stream of the phase stands behind it
-  for (const QueryResult &Q : M[1].queries)
-    EXPECT_TRUE(Q.streams.empty());
-  EXPECT_NE(M[1].notes.back().find("no sampled stream"), std::string::npos);
-  auto J = matchReportJson(F, "bn", M, C, Pairing::Ordered);
-  EXPECT_EQ(J["phases"][1]["relaxed"], true);
-
-  // A grid with nothing in L1d has nothing to stand for them.
-  VectorProfileSource Big({Prof("mbw1p", {T(64, 8, 8, Pr)}, 0.002)});
-  auto B = matchPhases(F, Big, C, 32, opts());
-  relaxUnmatched(F, Big, C, 32, opts(), B);
-  EXPECT_FALSE(B[0].matched());
-  EXPECT_FALSE(B[1].matched());
-}
-
 TEST(Match, RelaxUnmatchedReplacesACandidateOnlyItsTpiKeptIn) {
   PhaseFile F;
   F.program.totalTimeS = 100;
