@@ -49,7 +49,8 @@ SRC_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 
 
 def fail(msg):
-    print("rules.py: " + msg, file=sys.stderr)
+    # The script that runs (rules.py, or regions.py through estimate_doc).
+    print(os.path.basename(sys.argv[0]) + ": " + msg, file=sys.stderr)
     sys.exit(2)
 
 
@@ -60,7 +61,8 @@ def parse_rule(spec):
     return label, shlex.split(args)
 
 
-def estimate(build, phases, db, base, cfg, base_threads, extra):
+def estimate_doc(build, phases, db, base, cfg, base_threads, extra):
+    """The estimator's JSON for cfg's node from the base phase files."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "estimate.json")
         cmd = [os.path.join(build, "bin", "phaseprobe-estimate")] + phases + [
@@ -71,7 +73,11 @@ def estimate(build, phases, db, base, cfg, base_threads, extra):
         if p.returncode != 0:
             fail("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
         with open(out) as f:
-            doc = json.load(f)
+            return json.load(f)
+
+
+def estimate(build, phases, db, base, cfg, base_threads, extra):
+    doc = estimate_doc(build, phases, db, base, cfg, base_threads, extra)
     warned = bool((doc.get("thread_branches") or {}).get("warning"))
     for n in doc["nodes"]:
         if n["node"] == cfg["node"]:

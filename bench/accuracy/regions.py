@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Where a program estimate's error sits: per top-level parallel region, on
+ONE accuracy run's data.
+
+    bench/accuracy/regions.py RESULTS --db NPPDB [--build build] \\
+        [--rule 'ARGS'] [--workload TEXT] [--config LABEL] [--out FILE]
+
+A program's error against its plain repetitions says how far off an
+estimate is, not where. For every workload and configuration of a results
+folder of run.py, this re-estimates from the stored base phase files (as
+rules.py does, with the estimator options of --rule; default the ratio rule
+with --relax-unmatched) and splits the estimate by top-level region:
+
+    est = the estimates of the region's matched leaves
+        + the region's base time outside them (kept, METHOD.md)
+        + its barriers x (the node's cost per barrier - the base node's)
+        + its spin-wait rounds likewise
+
+and sets it against the region's time in that configuration's instrumented
+timing run (run.py's raw/TAG.CONFIG.timing.phases.json: sampling off, one
+run). Columns: the region's barriers, its base time, estimate, measurement,
+error, the gap (measured - estimated) and that gap per barrier: a gap that
+is the same per barrier across regions is the cost of a barrier the sync
+uB does not price; one that follows the regions' work is their uBs'.
+Two more rows per table: the time outside top-level regions (kept as
+measured on the base node) and the program (the estimator's own total
+against the timing run's), and a check that the rows add up to the
+estimator's total.
+
+The measurement is one instrumented run: its noise is one run's, and its
+time holds phaseprobe's timing-only overhead; the plain repetitions of
+run.py's table cannot be split by region at all.
+"""
+import argparse
+import json
+import os
+import shlex
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(1, os.path.dirname(HERE))
+import provenance  # noqa: E402  (bench/provenance.py)
+import report  # noqa: E402
+import rules  # noqa: E402
+import textout  # noqa: E402
+
+PROG = "regions.py"
+SRC_ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def fail(msg):
+    print(PROG + ": " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as ex:
+        fail("%s: %s" % (path, ex.strerror))
+    except ValueError as ex:
+        fail("%s: not JSON: %s" % (path, ex))
+
+
+def top_of(phases):
+    """{phase id: the id of its top-level ancestor} from one phase file."""
+    parent = {p["id"]: p.get("parent") for p in phases}
+    top = {}
+    for pid in parent:
+        seen, cur = set(), pid
+        while parent.get(cur) and cur not in seen:
+            seen.add(cur)
+            cur = parent[cur]
+        top[pid] = cur
+    return top
+
+
+def split(doc, node, base_node, structure):
+    """{region: estimated seconds} on node, and the time outside regions."""
+    nodes = {n["node"]: n for n in doc["nodes"]}
+    if node not in nodes or base_node not in nodes:
+        return None, None
+    if "kept" not in (doc.get("uncovered") or {}).get("rule", "kept"):
+        fail("only the 'kept' rule of the uncovered time splits by region (--uncovered kept)")
+    sync = doc.get("sync") or {}
+    spin = nodes[node].get("spin_wait_cost_us", 0.0) - nodes[base_node].get("spin_wait_cost_us", 0.0)
+    if "spin_wait_cost_us" not in nodes[node] and sync.get("barriers"):
+        # What the estimator charged per barrier: at another thread count
+        # its row of the base node is not at the base's own count.
+        cost = nodes[node].get("sync_s", 0.0) / sync["barriers"] * 1e6
+    else:
+        cost = nodes[node].get("barrier_cost_us", 0.0) - nodes[base_node].get("barrier_cost_us", 0.0)
+    if sync.get("rule") != "barriers":
+        cost = spin = 0.0
+    top = top_of(structure["phases"])
+    base = {p["id"]: p for p in doc["phases"]}
+    regions = {p["id"]: p for p in structure["phases"] if top.get(p["id"]) == p["id"]}
+    est = {}
+    for rid, r in regions.items():
+        t = base.get(rid, {}).get("time_s", r.get("time_s", 0.0))
+        for p in doc["phases"]:
+            e = (p.get("estimates") or {}).get(node)
+            if e and top.get(p["id"]) == rid:  # the region itself, when it is a leaf
+                t += e["time_s"] - p["time_s"]
+        t += r.get("barriers", 0) * cost * 1e-6 + r.get("spin_rounds", 0) * spin * 1e-6
+        est[rid] = t
+    base_total = doc.get("total_time_s") or nodes[base_node]["time_s"]
+    outside = base_total - sum(base.get(rid, {}).get("time_s", r.get("time_s", 0.0))
+                               for rid, r in regions.items())
+    return est, outside
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("results", help="a bench/accuracy/run.py results folder (data.json, raw/)")
+    ap.add_argument("--db", required=True, help="the NPPDB that run used")
+    ap.add_argument("--build", default=os.path.join(SRC_ROOT, "build"))
+    ap.add_argument("--rule", default="--projection ratio --relax-unmatched",
+                    help="estimator options (default: %(default)s)")
+    ap.add_argument("--workload", default="", help="only workloads whose raw tag holds TEXT")
+    ap.add_argument("--config", action="append", default=[],
+                    help="only these configurations (default: every one but the base)")
+    ap.add_argument("--top", type=int, default=12, help="regions per table, the largest measured first")
+    ap.add_argument("--out", help="also write the tables to FILE")
+    args = ap.parse_args()
+    if args.out and textout.out_dir_problem(args.out):
+        fail(textout.out_dir_problem(args.out))
+    data = load(os.path.join(args.results, "data.json"))
+    if not os.path.exists(args.db):
+        fail("%s: no such database" % args.db)
+    if not os.access(os.path.join(args.build, "bin", "phaseprobe-estimate"), os.X_OK):
+        fail("--build %s: bin/phaseprobe-estimate: not built" % args.build)
+    configs = {c["label"]: c for c in data["configs"]}
+    for c in args.config:
+        if c not in configs:
+            fail("--config %s: not a configuration of %s (%s)" % (c, args.results, ", ".join(configs)))
+    base = configs[data["base"]]
+    raw = os.path.join(args.results, "raw")
+    extra = shlex.split(args.rule)
+
+    lines = ["phaseprobe accuracy by region: estimated vs the instrumented timing run, per top-level region",
+             "machine : %s" % provenance.machine(),
+             "commit  : %s" % provenance.commit(SRC_ROOT, ["estimator", "matcher", "core"]),
+             "command : %s" % " ".join(shlex.quote(a) for a in sys.argv),
+             "data    : %s (run of %s, commit %s); rule: %s" % (
+                 args.results, (data.get("context") or {}).get("date", "?"),
+                 (data.get("context") or {}).get("commit", "?"), args.rule or "(defaults)"),
+             "measured: one instrumented run per configuration, sampling off (raw/TAG.CONFIG.timing.phases.json)",
+             ""]
+    gaps = []  # (configuration, gap per barrier in us, region, workload), for the summary
+    tables = 0
+    for app in data["apps"]:
+        tag = report.raw_tag(app["app"], app["workload"])
+        if args.workload not in tag:
+            continue
+        files = [os.path.join(raw, f) for f in app.get("base_files") or []] or \
+            [os.path.join(raw, "%s.base.phases.json" % tag)]
+        for f in files:
+            if not os.path.exists(f):
+                fail("%s: missing (was the run complete?)" % f)
+        structure = load(files[0])
+        for label in args.config or [c for c in configs if c != base["label"]]:
+            cfg = configs[label]
+            timing_path = os.path.join(raw, "%s.%s.timing.phases.json" % (tag, label))
+            if not os.path.exists(timing_path):
+                lines += ["%s on %s: no timing run (%s); run.py made none with --no-phase-times" % (
+                    tag, label, os.path.basename(timing_path)), ""]
+                continue
+            timing = load(timing_path)
+            doc = rules.estimate_doc(args.build, files, args.db, base["node"], cfg, base["threads"], extra)
+            est, outside = split(doc, cfg["node"], base["node"], structure)
+            if est is None:
+                lines += ["%s on %s: the estimator gave no time for %s" % (tag, label, cfg["node"]), ""]
+                continue
+            meas = {p["id"]: p["time_s"] for p in timing.get("phases", [])}
+            total_meas = (timing.get("program") or {}).get("total_time_s")
+            total_est = next(n["time_s"] for n in doc["nodes"] if n["node"] == cfg["node"])
+            barriers = {p["id"]: p.get("barriers", 0) for p in structure["phases"]}
+            rows = []
+            order = sorted(est, key=lambda r: -meas.get(r, 0.0))
+            for rid in order[:args.top]:
+                e, m, b = est[rid], meas.get(rid), barriers.get(rid, 0)
+                gap = None if m is None else m - e
+                per = "-" if gap is None or not b else "%.1f" % (gap / b * 1e6)
+                if gap is not None and b >= 100:
+                    gaps.append((label, gap / b * 1e6, rid, tag))
+                rows.append([rid, str(b), "%.4f" % next((p["time_s"] for p in doc["phases"] if p["id"] == rid),
+                                                       0.0),
+                             "%.4f" % e, "-" if m is None else "%.4f" % m,
+                             "-" if m is None else "%+.1f" % report.error_pct(e, m),
+                             "-" if gap is None else "%+.4f" % gap, per])
+            rest = [r for r in order[args.top:]]
+            if rest:
+                e = sum(est[r] for r in rest)
+                m = sum(meas.get(r, 0.0) for r in rest)
+                rows.append(["(%d more regions)" % len(rest), str(sum(barriers.get(r, 0) for r in rest)), "",
+                             "%.4f" % e, "%.4f" % m, "%+.1f" % report.error_pct(e, m) if m else "-",
+                             "%+.4f" % (m - e), ""])
+            if total_meas is not None:
+                m_out = total_meas - sum(meas.get(r, 0.0) for r in est)
+                rows.append(["outside regions", "", "", "%.4f" % outside, "%.4f" % m_out,
+                             "%+.1f" % report.error_pct(outside, m_out) if m_out > 0 else "-",
+                             "%+.4f" % (m_out - outside), ""])
+                rows.append(["program", str(sum(barriers.get(r, 0) for r in est)), "", "%.4f" % total_est,
+                             "%.4f" % total_meas, "%+.1f" % report.error_pct(total_est, total_meas),
+                             "%+.4f" % (total_meas - total_est), ""])
+            lines.append("%s on %s (%s), base %s" % (tag, label, cfg["node"], base["node"]))
+            lines += textout.table(["region", "barriers", "base_s", "est_s", "meas_s", "err%", "gap_s",
+                                    "gap/barrier_us"], rows)
+            check = round(sum(est.values()) + outside - total_est, 6) + 0.0  # no "-0.000000"
+            lines.append("check: regions + outside - estimator's total = %+.6f s%s" % (
+                check, "" if abs(check) <= 1e-6 * max(1.0, total_est) + 1e-9 else
+                " (the estimator prices something this split does not see)"))
+            lines.append("")
+            tables += 1
+    if not tables:
+        fail("no workload of %s matches --workload %r" % (args.results, args.workload))
+    if gaps:
+        lines.append("gap per barrier, regions with at least 100 barriers (median, min..max, regions):")
+        rows = []
+        for label in sorted({g[0] for g in gaps}):
+            v = [g[1] for g in gaps if g[0] == label]
+            rows.append([label, "%.1f" % statistics.median(v), "%.1f..%.1f" % (min(v), max(v)), str(len(v))])
+        lines += textout.table(["config", "median_us", "range_us", "regions"], rows)
+    text = "\n".join(lines) + "\n"
+    sys.stdout.write(text)
+    if args.out:
+        textout.write_or_exit(PROG, args.out, text)
+
+
+if __name__ == "__main__":
+    main()
