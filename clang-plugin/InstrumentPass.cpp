@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 #include "InstrumentPass.h"
 #include "Compat.h"
+#include "CounterStep.h"
 #include "CounterTbaa.h"
 #include "SyncLoops.h"
 #include "ThreadBranches.h"
@@ -375,7 +376,9 @@ void Instrumenter::addCounters(Function &F) {
   B.CreateStore(ConstantInt::get(I64, 0), Ctr);
   for (BasicBlock *Latch : Latches) {
     IRBuilder<> LB(Latch->getTerminator());
-    LB.CreateStore(LB.CreateAdd(LB.CreateLoad(I64, Ctr), ConstantInt::get(I64, 1)), Ctr);
+    Value *Next = LB.CreateAdd(LB.CreateLoad(I64, Ctr), ConstantInt::get(I64, 1));
+    markCounterStep(*cast<Instruction>(Next));
+    LB.CreateStore(Next, Ctr);
   }
   Counters[&F] = Ctr;
 }

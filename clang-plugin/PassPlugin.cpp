@@ -4,9 +4,11 @@
 // put its path into CodeGenOpts.PassPlugins) and calls llvmGetPassPluginInfo.
 // The instrumentation runs at the pipeline start: on clang's raw IR, before
 // any optimization, at every -O level (LLVM 14's O0 pipeline invokes the
-// pipeline-start callbacks too).
+// pipeline-start callbacks too); the counters' step is made opaque at the
+// optimizer's end (CounterStep.h).
 //
 //===----------------------------------------------------------------------===//
+#include "CounterStep.h"
 #include "InstrumentPass.h"
 #include "StreamSampling.h"
 
@@ -22,8 +24,12 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(phaseprobe::InstrumentPass());
                   MPM.addPass(phaseprobe::StreamSamplingPass());
-                  // Other phaseprobe passes (stream sampling) are added
-                  // here, after the phase instrumentation.
+                });
+            // After the vectorizer, before the back end's loop strength
+            // reduction (CounterStep.h).
+            PB.registerOptimizerLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) {
+                  MPM.addPass(phaseprobe::CounterStepPass());
                 });
           }};
 }
