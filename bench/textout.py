@@ -44,3 +44,13 @@ def write_or_exit(prog, path, text):
     except OSError as ex:
         sys.stderr.write("%s: %s: cannot write: %s\n" % (prog, path, ex.strerror))
         sys.exit(2)
+
+
+def emit(prog, lines, path=None):
+    """Prints the lines as one text and, given a path, writes the same text
+    there whole (write_or_exit); returns the text."""
+    text = "\n".join(lines) + "\n"
+    sys.stdout.write(text)
+    if path:
+        write_or_exit(prog, path, text)
+    return text

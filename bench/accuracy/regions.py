@@ -225,10 +225,7 @@ def main():
             v = [g[1] for g in gaps if g[0] == label]
             rows.append([label, "%.1f" % statistics.median(v), "%.1f..%.1f" % (min(v), max(v)), str(len(v))])
         lines += textout.table(["config", "median_us", "range_us", "regions"], rows)
-    text = "\n".join(lines) + "\n"
-    sys.stdout.write(text)
-    if args.out:
-        textout.write_or_exit(PROG, args.out, text)
+    textout.emit(PROG, lines, args.out)
 
 
 if __name__ == "__main__":

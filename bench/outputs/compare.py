@@ -179,10 +179,7 @@ def main(argv=None):
     bad = [r for r in rows if not r["ok"]]
     lines += ["", "every instrumented run printed the plain output" if not bad else
               "%d of %d settings differ from the plain output" % (len(bad), len(rows))]
-    text = "\n".join(lines) + "\n"
-    sys.stdout.write(text)
-    if opts.out:
-        textout.write_or_exit("compare.py", opts.out, text)
+    textout.emit("compare.py", lines, opts.out)
     return 1 if bad else 0
 
 

@@ -100,10 +100,7 @@ def main():
              % (opts.threads, opts.min_weight), ""]
     lines += textout.table(("workload", "period", "phase", "kind", "weight", "rates (largest stream first)", "E",
                             "windows (accesses x walks)"), rows)
-    text = "\n".join(lines) + "\n"
-    sys.stdout.write(text)
-    if opts.out:
-        textout.write_or_exit("rates.py", opts.out, text)
+    textout.emit("rates.py", lines, opts.out)
 
 
 if __name__ == "__main__":

@@ -189,10 +189,7 @@ def main():
                             "%.0f" % statistics.mean(e["n"]) if e["n"] else "-", "%.1f" % e["secs"]])
     lines += textout.table(["build", "tpi", "padded", "median|err|%", "p90", "max", ">5%", ">10%",
                             "unpadded", "meas/phase", "calibrate_s"], summary)
-    text = "\n".join(lines) + "\n"
-    sys.stdout.write(text)
-    if args.out:
-        textout.write_or_exit(PROG, args.out, text)
+    textout.emit(PROG, lines, args.out)
 
 
 if __name__ == "__main__":

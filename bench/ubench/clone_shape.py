@@ -101,10 +101,7 @@ def main():
                 rows.append([str(th), label, "%.3f" % statistics.median(v),
                              "%.3f-%.3f" % (min(v), max(v)), "%.2f" % ratio])
     lines += textout.table(["threads", "item", "ns/iter", "spread", "vs phase"], rows)
-    text = "\n".join(lines) + "\n"
-    sys.stdout.write(text)
-    if args.out:
-        textout.write_or_exit(PROG, args.out, text)
+    textout.emit(PROG, lines, args.out)
 
 
 if __name__ == "__main__":

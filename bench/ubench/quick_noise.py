@@ -138,10 +138,7 @@ def main():
             pn, ",".join(str(x) for x in pol), r["time"] / n, pct(r["cv"], 0.5), pct(r["cv"], 0.9),
             max(r["cv"] or [0]), sum(c > 20 for c in r["cv"]) / n, sum(c > 100 for c in r["cv"]) / n,
             r["two"] / n, pct(diffs, 0.5), pct(diffs, 0.9), max(diffs or [0])))
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    if a.out:
-        textout.write_or_exit("quick_noise.py", a.out, text)
+    textout.emit("quick_noise.py", lines, a.out)
 
 
 if __name__ == "__main__":
