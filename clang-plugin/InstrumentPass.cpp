@@ -127,7 +127,7 @@ Role roleOf(StringRef Name, bool &IsTeams, bool &IsSingle) {
   // A blocking reduction (`omp for reduction` without nowait) crosses one
   // barrier in every thread besides the construct's implicit one: inside
   // __kmpc_reduce or __kmpc_end_reduce, whichever method libomp picks
-  // (NPB CG: 800 of its 2935 barriers). The nowait form crosses one only
+  // (NPB CG A: 832 of its 2967 barriers). The nowait form crosses one only
   // with the tree method, which libomp picks above four threads: not counted.
   if (Name == "__kmpc_barrier" || Name == "__kmpc_cancel_barrier" || Name == "__kmpc_reduce")
     return Role::Barrier;
