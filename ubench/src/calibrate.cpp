@@ -145,9 +145,9 @@ Calibration calibrateWork(const TpiMeasure &MeasureTpi, UBenchConfig C, double T
     }
   }
   if (BestErr > 25) {
-    Cal.why = "no padding came within 25% of the phase's time per iteration (best " + C.def->name +
-              "+w" + std::to_string(BestWork) +
-              (BestEvery > 1 ? "/" + std::to_string(BestEvery) : "") + ")";
+    C.work = BestWork;
+    C.workEvery = BestEvery;
+    Cal.why = "no padding came within 25% of the phase's time per iteration (best " + C.name() + ")";
     return Cal;
   }
   Cal.work = BestWork;

@@ -522,3 +522,19 @@ TEST(Calibrate, NoPaddingNearTheUnpaddedClone) {
   EXPECT_EQ(Cal.why, "the unpadded clone is within 25% of the phase or slower");
   EXPECT_EQ(Cal.measurements, 1);
 }
+
+// A padding that never comes near (the time jumps past the target) is
+// refused, naming the best configuration measured in full: a clone's pace
+// (+e) as well as its padding.
+TEST(Calibrate, FarOffPaddingNamesTheBestConfiguration) {
+  UBenchConfig C = mbw1p();
+  C.every = 2;
+  CurveClone K{[](double R) { return R == 0 ? 1.0 : 100.0; }, {}};
+  Calibration Cal = calibrateWork(K.measure(), C, 10.0);
+  EXPECT_EQ(Cal.work, 0);
+  EXPECT_EQ(Cal.why.rfind("no padding came within 25% of the phase's time per iteration (best "
+                          "mbw1p+e2+w",
+                          0),
+            0u)
+      << Cal.why;
+}
