@@ -144,11 +144,13 @@ def main():
                 r, secs = calibrate(b, files, tmp, "s%d-b%d" % (si, bi))
                 per_build.append(r)
                 errs[bi]["secs"] += secs
-            threads = {r["threads"] for rs in per_build for r in rs if r.get("clone")}
-            clones = sorted({r["clone"] for rs in per_build for r in rs if r.get("clone")})
+            # Each clone at the thread count it was calibrated at.
+            padded = [r for rs in per_build for r in rs if r.get("clone")]
             tpis = {}
-            for th in sorted(threads):
-                tpis.update(measure(builds[0], clones, th, args.rounds, tmp, "s%d-t%d" % (si, th)))
+            for th in sorted({r["threads"] for r in padded}):
+                clones = sorted({r["clone"] for r in padded if r["threads"] == th})
+                got = measure(builds[0], clones, th, args.rounds, tmp, "s%d-t%d" % (si, th))
+                tpis.update({(c, th): t for c, t in got.items()})
             sites = []
             for rs in per_build:
                 for r in rs:
@@ -165,7 +167,7 @@ def main():
                                      "not padded: " + r["why"]])
                         continue
                     cal = pct(r["cal"], r["target"])
-                    run = tpis.get(r["clone"])
+                    run = tpis.get((r["clone"], r["threads"]))
                     errs[bi]["cal"].append(abs(cal))
                     errs[bi]["n"].append(r["n"])
                     if run is not None:
