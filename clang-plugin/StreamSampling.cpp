@@ -806,7 +806,8 @@ bool Sampler::run() {
   // function that a kept copy calls: sending that call back to the original
   // gives the original a second call site, and an internal function with
   // one is what the inliner inlines at any size (LULESH's per-element
-  // helpers: called out of line, +7% instructions with sampling off).
+  // helpers went out of line: LULESH -s 30 with sampling off, +6.5% -> +5.0%
+  // instructions over plain, bench/results/overhead-2026-11-24-lulesh-single-call-off.txt).
   DenseMap<Function *, Function *> OriginalOf;
   DenseSet<Function *> Kept;
   for (auto &[F, T] : Twins) {
