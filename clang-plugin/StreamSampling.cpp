@@ -398,6 +398,43 @@ bool shortConstantTrip(const Loop &L, const BasicBlock *Pre) {
   return false;
 }
 
+/// An unwind destination that ends the program: a landing pad block, with no
+/// PHIs, from which unconditional branches lead to an `unreachable` (clang's
+/// cleanups then `__clang_call_terminate`). C++ gives every call in an
+/// OpenMP region whose callee may throw such a destination, since no
+/// exception may leave the region; an exception there ends the program, so
+/// a sampled loop left through it needs no end-of-execution report.
+static bool terminatesOnUnwind(const BasicBlock *Pad) {
+  if (!Pad->isLandingPad() || isa<PHINode>(Pad->front()))
+    return false;
+  const BasicBlock *BB = Pad;
+  for (int Hops = 0; Hops < 8 && BB; ++Hops) {
+    if (isa<UnreachableInst>(BB->getTerminator()))
+      return true;
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    if (!Br || Br->isConditional())
+      return false;
+    BB = Br->getSuccessor(0);
+  }
+  return false;
+}
+
+/// formDedicatedExitBlocks without the exits that end the program: splitting
+/// those would give the program's own code a second landing pad.
+static void dedicateExits(Loop &L, DominatorTree &DT, LoopInfo &LI) {
+  SmallVector<BasicBlock *, 4> Exits;
+  L.getUniqueExitBlocks(Exits);
+  for (BasicBlock *E : Exits) {
+    if (terminatesOnUnwind(E))
+      continue;
+    SmallVector<BasicBlock *, 4> Inside, Outside;
+    for (BasicBlock *P : predecessors(E))
+      (L.contains(P) ? Inside : Outside).push_back(P);
+    if (!Outside.empty())
+      SplitBlockPredecessors(E, Inside, ".loopexit", &DT, &LI, nullptr, false);
+  }
+}
+
 bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
@@ -408,9 +445,12 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     return false;
   bool HasAccess = false;
   for (BasicBlock *BB : L->blocks()) {
-    if (BB->isEHPad() || isa<InvokeInst>(BB->getTerminator()) ||
-        isa<CallBrInst>(BB->getTerminator()) || isa<IndirectBrInst>(BB->getTerminator()))
+    if (BB->isEHPad() || isa<CallBrInst>(BB->getTerminator()) ||
+        isa<IndirectBrInst>(BB->getTerminator()))
       return false;
+    if (auto *Inv = dyn_cast<InvokeInst>(BB->getTerminator()))
+      if (L->contains(Inv->getUnwindDest()) || !terminatesOnUnwind(Inv->getUnwindDest()))
+        return false;
     for (Instruction &I : *BB) {
       for (User *U : I.users())
         if (auto *UI = dyn_cast<Instruction>(U))
@@ -430,9 +470,11 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     Pre = InsertPreheaderForLoop(L, &DT, &LI, nullptr, false);
   if (!Pre || !isa<BranchInst>(Pre->getTerminator()))
     return false;
-  formDedicatedExitBlocks(L, &DT, &LI, nullptr, false);
+  dedicateExits(*L, DT, LI);
   SmallVector<BasicBlock *, 4> Exits;
   L->getUniqueExitBlocks(Exits);
+  // The clone's invokes unwind to the same pads as the original's.
+  erase_if(Exits, terminatesOnUnwind);
   for (BasicBlock *E : Exits)
     if (E->isEHPad())
       return false;
