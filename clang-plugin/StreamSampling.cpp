@@ -105,7 +105,7 @@ private:
   bool instrumentLoop(Function &F, BasicBlock *Header);
   bool worthSampling(const Instruction &I, const Loop &L) const;
   bool invariantAddress(const Value *V, const Loop &L, unsigned Depth) const;
-  Constant *siteFor(const Instruction &I);
+  Constant *siteFor(const Instruction &I, bool Outer);
   AllocaInst *iterationCounter(Function &F) const;
   void declareRuntime();
   CallInst *askRuntime(IRBuilder<> &B, FunctionCallee Fn, GlobalVariable *Countdown,
@@ -299,7 +299,7 @@ bool Sampler::worthSampling(const Instruction &I, const Loop &L) const {
   return !invariantAddress(Ptr, L, 0);
 }
 
-Constant *Sampler::siteFor(const Instruction &I) {
+Constant *Sampler::siteFor(const Instruction &I, bool Outer) {
   std::string Loc;
   if (const DebugLoc &D = I.getDebugLoc()) {
     StringRef File;
@@ -324,7 +324,9 @@ Constant *Sampler::siteFor(const Instruction &I) {
   Type *I32 = Type::getInt32Ty(Ctx);
   Constant *Init = ConstantStruct::get(
       SiteTy, {ConstantInt::get(I32, DL.getTypeStoreSize(AccessTy).getFixedSize()),
-               ConstantInt::get(I32, isa<StoreInst>(I) ? 1 : 0), Str});
+               ConstantInt::get(I32, (isa<StoreInst>(I) ? PHASEPROBE_SITE_STORE : 0) |
+                                         (Outer ? PHASEPROBE_SITE_OUTER : 0)),
+               Str});
   // Not unnamed_addr: the address is the site's identity.
   return new GlobalVariable(M, SiteTy, true, GlobalValue::PrivateLinkage, Init,
                             "__phaseprobe.site");
@@ -368,10 +370,15 @@ const ConstantInt *constantStoredBefore(const BasicBlock *BB, const Value *Slot)
   return nullptr;
 }
 
+/// Inner loops of at most this many iterations are sampled as part of the
+/// loop around them: the optimizer unrolls them fully, and what the program
+/// runs as its innermost loop is the one around them.
+constexpr std::int64_t UnrolledTrip = 16;
+
 /// Whether \p L, still in clang's raw form (its counter in a stack slot),
 /// tests `slot <cmp> constant` in its header and the slot starts at a
-/// constant at most ShortTrip away: a loop the optimizer can unroll fully.
-bool shortConstantTrip(const Loop &L, const BasicBlock *Pre) {
+/// constant at most \p Max away: a loop the optimizer can unroll fully.
+bool shortConstantTrip(const Loop &L, const BasicBlock *Pre, std::int64_t Max = ShortTrip) {
   auto *Br = dyn_cast<BranchInst>(L.getHeader()->getTerminator());
   if (!Br || !Br->isConditional())
     return false;
@@ -393,9 +400,28 @@ bool shortConstantTrip(const Loop &L, const BasicBlock *Pre) {
     if (!Start || Start->getBitWidth() > 64 || Bound->getBitWidth() > 64)
       return false;
     std::int64_t Span = Bound->getSExtValue() - Start->getSExtValue();
-    return Span >= -ShortTrip && Span <= ShortTrip;
+    return Span >= -Max && Span <= Max;
   }
   return false;
+}
+
+/// An inner loop the optimizer unrolls fully (see UnrolledTrip).
+static bool unrolledInner(const Loop &S) {
+  const BasicBlock *Pre = S.getLoopPreheader();
+  return S.getSubLoops().empty() && syncLoopKind(S) == SyncLoopKind::None && Pre &&
+         shortConstantTrip(S, Pre, UnrolledTrip);
+}
+
+/// The loops sampled as units: innermost loops, and loops whose inner loops
+/// are all unrolled fully (then sampled with them). LULESH's hourglass loop
+/// over elements runs a 4-iteration loop whose loads of the element's
+/// arrays do not move with it: sampled alone, it showed none of them.
+static bool samplingUnit(const Loop &L) {
+  if (syncLoopKind(L) != SyncLoopKind::None)
+    return false;
+  if (L.getSubLoops().empty())
+    return !L.getParentLoop() || !samplingUnit(*L.getParentLoop());
+  return all_of(L.getSubLoops(), [](const Loop *S) { return unrolledInner(*S); });
 }
 
 /// An unwind destination that ends the program: a landing pad block, with no
@@ -439,7 +465,8 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
   Loop *L = LI.getLoopFor(Header);
-  if (!L || L->getHeader() != Header || !L->getSubLoops().empty())
+  if (!L || L->getHeader() != Header ||
+      !all_of(L->getSubLoops(), [](const Loop *S) { return unrolledInner(*S); }))
     return false;
   if (isa<PHINode>(Header->front()))
     return false;
@@ -493,18 +520,22 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
 
   // Trip count: one per latch traversal, read from the phase pass's
   // iteration counter at loop entry and exit (a second counter in the loop
-  // would be one more 64-bit recurrence). Without one, count here.
+  // would be one more 64-bit recurrence). Without one, or where that counter
+  // counts the inner loops' iterations, count here.
   AllocaInst *Counter = iterationCounter(F);
-  if (!Counter) {
-    Counter = EB.CreateAlloca(I64, nullptr, "__phaseprobe.trip");
-    EB.CreateStore(ConstantInt::get(I64, 0), Counter);
+  AllocaInst *Trip = Counter;
+  if (!Counter || !L->getSubLoops().empty()) {
+    Trip = EB.CreateAlloca(I64, nullptr, "__phaseprobe.trip");
+    EB.CreateStore(ConstantInt::get(I64, 0), Trip);
     SmallVector<BasicBlock *, 4> Latches;
     L->getLoopLatches(Latches);
     for (BasicBlock *Latch : Latches) {
       IRBuilder<> B(Latch->getTerminator());
-      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Counter), ConstantInt::get(I64, 1)), Counter);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Trip), ConstantInt::get(I64, 1)), Trip);
     }
   }
+  if (!Counter)
+    Counter = Trip;
 
   // The clone.
   ValueToValueMapTy VMap;
@@ -535,23 +566,35 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Counter), B.CreateLoad(I64, CloneCtr)), Counter);
     B.CreateStore(ConstantInt::get(I64, 0), CloneCtr);
   };
-  SmallVector<Instruction *, 32> ToSample;
+  // Each access to sample, in the clone, and whether its address stays put
+  // in the unrolled inner loop it sits in (once per iteration of L).
+  DenseMap<Instruction *, bool> ToSample;
   auto *CloneHeader = cast<BasicBlock>(VMap[Header]);
 
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB)
-      if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && worthSampling(I, *L))
-        ToSample.push_back(cast<Instruction>(VMap[&I]));
+      if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && worthSampling(I, *L)) {
+        const Loop *In = LI.getLoopFor(BB);
+        bool Outer = In != L && invariantAddress(getLoadStorePointerOperand(&I), *In, 0);
+        ToSample[cast<Instruction>(VMap[&I])] = Outer;
+      }
   for (BasicBlock *C : Clones) {
     SmallVector<Instruction *, 16> Accesses;
     for (Instruction &I : *C)
-      if (is_contained(ToSample, &I))
+      if (ToSample.count(&I))
         Accesses.push_back(&I);
+    // The block's samples go at its end, not before each access: between
+    // the program's own loads and stores they made the block twice as long
+    // as the plain build's, and past the optimizer's scan limits a value the
+    // plain build forwards from a store was loaded again. In a program that
+    // races on a shared scalar that is another result: NPB BT class W at 2
+    // threads (lhsx's tmp3, written by every thread) failed its verification.
+    // The runtime needs each site's addresses in order, not the sites'.
     for (Instruction *I : Accesses) {
-      IRBuilder<> B(I);
+      IRBuilder<> B(C->getTerminator());
       Value *Addr = B.CreatePointerCast(const_cast<Value *>(getLoadStorePointerOperand(I)),
                                         compat::bytePtrTy(Ctx));
-      B.CreateCall(Sample, {siteFor(*I), Addr})->setDebugLoc(I->getDebugLoc());
+      B.CreateCall(Sample, {siteFor(*I, ToSample.lookup(I)), Addr})->setDebugLoc(I->getDebugLoc());
     }
     // The original loop's identity stays with the original.
     C->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
@@ -615,7 +658,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
                                                   MDBuilder(Ctx).createBranchWeights(1, 1000));
     IRBuilder<> TB(Then);
     HandOver(TB);
-    Value *Count = TB.CreateSub(TB.CreateLoad(I64, Counter), TB.CreateLoad(I64, Start));
+    Value *Count = TB.CreateSub(TB.CreateLoad(I64, Trip), TB.CreateLoad(I64, Start));
     askRuntime(TB, BurstEnd, Countdown, false, {Count});
   }
 
@@ -628,7 +671,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     Instruction *Old = Pre->getTerminator();
     IRBuilder<> B(Old);
     B.CreateStore(ConstantInt::getFalse(Ctx), Sampled);
-    B.CreateStore(B.CreateLoad(I64, Counter), Start);
+    B.CreateStore(B.CreateLoad(I64, Trip), Start);
     Value *Left = addToCounter(B, Countdown, ConstantInt::get(I64, -1), CounterTag);
     B.CreateCondBr(B.CreateICmpSGT(Left, ConstantInt::get(I64, 0)), Header, Trigger,
                    MDBuilder(Ctx).createBranchWeights(1000, 1));
@@ -818,17 +861,26 @@ bool Sampler::run() {
     redirectCalls(*T, Twins, Roots);
     // Collect headers first: instrumenting a loop changes the CFG, so each
     // loop is found again in a fresh LoopInfo.
-    SmallVector<BasicBlock *, 8> Headers;
+    // A unit with inner loops that cannot be sampled whole (an EH pad in
+    // it, say) falls back to its inner loops.
+    SmallVector<std::pair<BasicBlock *, SmallVector<BasicBlock *, 2>>, 8> Units;
     {
       DominatorTree DT(*T);
       LoopInfo LI(DT);
       for (Loop *L : LI.getLoopsInPreorder())
-        if (L->getSubLoops().empty() && syncLoopKind(*L) == SyncLoopKind::None)
-          Headers.push_back(L->getHeader());
+        if (samplingUnit(*L)) {
+          Units.emplace_back(L->getHeader(), SmallVector<BasicBlock *, 2>());
+          for (Loop *S : L->getSubLoops())
+            Units.back().second.push_back(S->getHeader());
+        }
     }
     bool Any = false;
-    for (BasicBlock *H : Headers)
-      Any |= instrumentLoop(*T, H);
+    for (auto &[H, Inner] : Units)
+      if (instrumentLoop(*T, H))
+        Any = true;
+      else
+        for (BasicBlock *IH : Inner)
+          Any |= instrumentLoop(*T, IH);
     Useful[T] = Any;
   }
   for (bool Grew = true; Grew;) {

@@ -226,12 +226,28 @@ std::uint32_t ThreadSampler::beginBurst(const PhaseContext &C,
   }
   std::int64_t Pause = std::int64_t(std::min<std::uint64_t>(Cfg.Period,
                                                             INT64_MAX));
-  if (Active || C.Phase == NoPhaseKey) {
-    // Nested in a sampled caller's loop, or outside every phase (serial
-    // code): look again after a period.
+  if (C.Phase == NoPhaseKey || (Active && (Clone || Controlled || Outer.Valid))) {
+    // Outside every phase (serial code), or nested in a caller's loop that
+    // is sampling or timing itself (or already suspended): look again after
+    // a period.
     *Next = Pause;
     return 0;
   }
+  if (Active) {
+    // Inside a caller's loop whose burst is over: it waits for its end.
+    Outer.Valid = true;
+    Outer.CurLoop = CurLoop;
+    Outer.Ctx = Ctx;
+    Outer.Serial = ExecSerial;
+    Outer.BurstStartNs = BurstStartNs;
+    Outer.BurstStopNs = BurstStopNs;
+    Outer.BurstSamples = BurstSamples;
+    Outer.BurstLen = BurstLen;
+    Outer.NestedOverNs = NestedOverNs;
+    TouchedBase = NumTouched;
+    Active = false;
+  }
+  NestedOverNs = 0;
   CurLoop = loopClean(Loop);
   if (CurLoop && CurLoop->WantControl) {
     // A control: the plain loop, timed (see endExecution).
@@ -246,7 +262,7 @@ std::uint32_t ThreadSampler::beginBurst(const PhaseContext &C,
     std::memset(Cache, 0, sizeof Cache); // cached records are per phase
   Ctx = C;
   ++ExecSerial;
-  NumTouched = 0;
+  NumTouched = TouchedBase;
   BurstStartNs = BurstStopNs = NowNs;
   BurstSamples = 0;
   BurstLen = Cfg.Burst;
@@ -271,7 +287,8 @@ void ThreadSampler::sample(const SiteDesc *Site, std::uintptr_t Addr) {
     Slot = R;
   }
   if (R->ExecSerial != ExecSerial) {
-    if (NumTouched == MaxTouched) {
+    if (NumTouched == MaxTouched || (Outer.Valid && R->ExecSerial == Outer.Serial)) {
+      // (A site of the suspended execution: recursion. Its record is busy.)
       ++Dropped;
       return;
     }
@@ -282,6 +299,11 @@ void ThreadSampler::sample(const SiteDesc *Site, std::uintptr_t Addr) {
     R->ExecStride = 0;
     R->ExecConsistent = true;
   } else {
+    // The element just sampled, again, at a site of the loop around an
+    // inner loop unrolled whole: the optimizer makes that access once
+    // (LULESH's x8n[i3] in its 4-iteration loop).
+    if (Addr == R->Last && (Site->Flags & SiteOuter))
+      return;
     std::int64_t D = std::int64_t(Addr - R->Last);
     R->countDiff(std::uint64_t(D < 0 ? -D : D));
     if (R->ExecSamples == 1)
@@ -430,6 +452,7 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
     // The pause its sampled execution earned, less this execution: the
     // loop's sampled executions are those it would have without controls.
     *Next = CurLoop ? std::max<std::int64_t>(CurLoop->PendingPause - 1, 1) : 1;
+    resumeOuter(0);
     return 0;
   }
   bool WholeInBurst = Clone;
@@ -453,7 +476,7 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   // nothing.
   double PerSample = B ? double(Backedges) / double(B) : 0.0; // in the execution
   double Weight = double(Pause) * PerSample;
-  for (std::size_t I = 0; I < NumTouched; ++I) {
+  for (std::size_t I = TouchedBase; I < NumTouched; ++I) {
     SiteRecord &R = *Touched[I];
     R.Accesses += double(R.ExecSamples) * Weight;
     if (B) {
@@ -471,7 +494,7 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
     }
     foldExecution(R, Backedges);
   }
-  NumTouched = 0;
+  NumTouched = TouchedBase;
   Active = false;
 
   // Sampling overhead. When a long plain remainder followed the burst, it
@@ -486,7 +509,8 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   double Burst = double(BurstStopNs - BurstStartNs);
   double Over;
   if (!WholeInBurst && Backedges >= 2 * B && B > 0) {
-    double Clean = double(NowNs - BurstStopNs) / double(Backedges - B);
+    double Plain = double(NowNs - BurstStopNs) - double(NestedOverNs);
+    double Clean = std::max(0.0, Plain) / double(Backedges - B);
     Over = std::max(0.0, Burst - Clean * double(B));
     if (BurstSamples)
       NsPerSample = 0.875 * NsPerSample + 0.125 * (Over / BurstSamples);
@@ -515,7 +539,26 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
     Pause = 1;
   }
   *Next = Pause; // written once, never read: the plugin declares it so
+  resumeOuter(std::uint64_t(Over));
   return std::uint64_t(Over);
+}
+
+void ThreadSampler::resumeOuter(std::uint64_t NestedOver) {
+  if (!Outer.Valid)
+    return;
+  Outer.Valid = false;
+  if (Ctx.Phase != Outer.Ctx.Phase)
+    std::memset(Cache, 0, sizeof Cache); // cached records are per phase
+  Active = true;
+  Clone = Controlled = false;
+  CurLoop = Outer.CurLoop;
+  Ctx = Outer.Ctx;
+  BurstStartNs = Outer.BurstStartNs;
+  BurstStopNs = Outer.BurstStopNs;
+  BurstSamples = Outer.BurstSamples;
+  BurstLen = Outer.BurstLen;
+  NestedOverNs = Outer.NestedOverNs + NestedOver;
+  TouchedBase = 0;
 }
 
 //===----------------------------------------------------------------------===//

@@ -103,7 +103,8 @@ struct SiteDesc {
   std::uint32_t Flags;     ///< SiteStore for a store
   const char *Loc;         ///< "file:line:col", or "function#n" without -g
 };
-constexpr std::uint32_t SiteStore = 1;
+constexpr std::uint32_t SiteStore = PHASEPROBE_SITE_STORE;
+constexpr std::uint32_t SiteOuter = PHASEPROBE_SITE_OUTER;
 
 /// Value of a phase meaning "no phase" (the phase runtime's NoPhase).
 constexpr std::uint32_t NoPhaseKey = 0xffffffffu;
@@ -265,6 +266,8 @@ private:
   std::uintptr_t clampToMapped(SiteRecord &R, std::uintptr_t End,
                                double Execs);
   BurstCost &costOf(std::uint32_t Phase);
+  /// Back to the suspended execution, if any, when a nested one ends.
+  void resumeOuter(std::uint64_t NestedOverNs);
   /// The clean-time record of the loop whose countdown is \p Countdown, or
   /// null when the table is full.
   struct LoopClean {
@@ -307,6 +310,24 @@ private:
   std::size_t NumRecords = 0;
   SiteRecord *Touched[MaxTouched];
   std::size_t NumTouched = 0;
+  std::size_t TouchedBase = 0; ///< the active execution's first Touched slot
+  /// Sampling overhead of executions nested in the active one since its
+  /// burst stopped: not part of its plain remainder's clean time.
+  std::uint64_t NestedOverNs = 0;
+  /// An execution whose burst is over, suspended until its loop ends while
+  /// a loop it runs (in a function it calls) samples: one level deep. A
+  /// loop sampled with the 4-iteration loop inside it, whole (LULESH's
+  /// element loops), is one execution for the thread's whole share; without
+  /// this, the loops of the functions it calls were never sampled.
+  struct SuspendedExecution {
+    bool Valid = false;
+    LoopClean *CurLoop = nullptr;
+    PhaseContext Ctx;
+    std::uint64_t Serial = 0;
+    std::uint64_t BurstStartNs = 0, BurstStopNs = 0, BurstSamples = 0;
+    std::uint32_t BurstLen = 0;
+    std::uint64_t NestedOverNs = 0;
+  } Outer;
   Vec<BurstCost> Costs;
   std::uint64_t Dropped = 0;
 };

@@ -156,11 +156,16 @@ extern "C" {
  *  address identifies the site. */
 typedef struct __phaseprobe_site {
   uint32_t elem_bytes; /* store size of the accessed type                 */
-  uint32_t flags;      /* PHASEPROBE_SITE_STORE for a store               */
+  uint32_t flags;      /* PHASEPROBE_SITE_* bits                          */
   const char *loc;     /* "file:line:col", or "function#n" without a line */
 } __phaseprobe_site;
 
 #define PHASEPROBE_SITE_STORE 1u
+/* The address does not move with the inner loop, unrolled whole, that the
+ * site sits in: the element sampled again right after itself is the same
+ * access (the optimizer makes it once per iteration of the loop around).
+ * Runtimes that predate the bit count each repetition, as before. */
+#define PHASEPROBE_SITE_OUTER 2u
 
 /** Emitted at the entry of a function that parallel code starts in (an
  *  outlined region body, a function with an orphaned worksharing construct)
