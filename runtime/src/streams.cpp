@@ -175,13 +175,13 @@ SiteRecord *ThreadSampler::lookup(const SiteDesc *Site) {
   if (!Table)
     return nullptr;
   std::uintptr_t H = reinterpret_cast<std::uintptr_t>(Site) ^
-                     (std::uintptr_t(Ctx.Phase) * 0x100000001b3ull);
+                     (std::uintptr_t(Exec.Ctx.Phase) * 0x100000001b3ull);
   H ^= H >> 17;
   H *= 0x9E3779B97F4A7C15ull;
   std::size_t I = std::size_t(H >> 40) & (TableSize - 1);
   for (std::size_t Probe = 0; Probe < TableSize; ++Probe) {
     SiteRecord *R = Table[I];
-    if (R && R->Site == Site && R->Phase == Ctx.Phase)
+    if (R && R->Site == Site && R->Phase == Exec.Ctx.Phase)
       return R;
     if (!R) {
       // First sample of this (phase, site) in this thread: the only
@@ -192,7 +192,7 @@ SiteRecord *ThreadSampler::lookup(const SiteDesc *Site) {
       if (!Mem)
         return nullptr;
       R = new (Mem) SiteRecord();
-      R->Phase = Ctx.Phase;
+      R->Phase = Exec.Ctx.Phase;
       R->Site = Site;
       R->Next = Records;
       Records = R;
@@ -226,7 +226,7 @@ std::uint32_t ThreadSampler::beginBurst(const PhaseContext &C,
   }
   std::int64_t Pause = std::int64_t(std::min<std::uint64_t>(Cfg.Period,
                                                             INT64_MAX));
-  if (C.Phase == NoPhaseKey || (Active && (Clone || Controlled || Outer.Valid))) {
+  if (C.Phase == NoPhaseKey || (Active && (Clone || Controlled || HasOuter))) {
     // Outside every phase (serial code), or nested in a caller's loop that
     // is sampling or timing itself (or already suspended): look again after
     // a period.
@@ -235,41 +235,34 @@ std::uint32_t ThreadSampler::beginBurst(const PhaseContext &C,
   }
   if (Active) {
     // Inside a caller's loop whose burst is over: it waits for its end.
-    Outer.Valid = true;
-    Outer.CurLoop = CurLoop;
-    Outer.Ctx = Ctx;
-    Outer.Serial = ExecSerial;
-    Outer.BurstStartNs = BurstStartNs;
-    Outer.BurstStopNs = BurstStopNs;
-    Outer.BurstSamples = BurstSamples;
-    Outer.BurstLen = BurstLen;
-    Outer.NestedOverNs = NestedOverNs;
+    Outer = Exec;
+    HasOuter = true;
     TouchedBase = NumTouched;
     Active = false;
   }
-  NestedOverNs = 0;
-  CurLoop = loopClean(Loop);
-  if (CurLoop && CurLoop->WantControl) {
+  Exec.NestedOverNs = 0;
+  Exec.CurLoop = loopClean(Loop);
+  if (Exec.CurLoop && Exec.CurLoop->WantControl) {
     // A control: the plain loop, timed (see endExecution).
-    CurLoop->WantControl = false;
+    Exec.CurLoop->WantControl = false;
     Active = Controlled = true;
-    BurstStartNs = BurstStopNs = NowNs;
+    Exec.BurstStartNs = Exec.BurstStopNs = NowNs;
     *Next = Pause;
     return Control;
   }
   Active = Clone = true;
-  if (Ctx.Phase != C.Phase)
+  if (Exec.Ctx.Phase != C.Phase)
     std::memset(Cache, 0, sizeof Cache); // cached records are per phase
-  Ctx = C;
-  ++ExecSerial;
+  Exec.Ctx = C;
+  Exec.Serial = ++Serials;
   NumTouched = TouchedBase;
-  BurstStartNs = BurstStopNs = NowNs;
-  BurstSamples = 0;
-  BurstLen = Cfg.Burst;
+  Exec.BurstStartNs = Exec.BurstStopNs = NowNs;
+  Exec.BurstSamples = 0;
+  Exec.BurstLen = Cfg.Burst;
   // Should the loop be left without reporting its end (longjmp, exit), the
   // loop still samples again after a period.
   *Next = Pause;
-  return BurstLen;
+  return Exec.BurstLen;
 }
 
 void ThreadSampler::sample(const SiteDesc *Site, std::uintptr_t Addr) {
@@ -286,14 +279,14 @@ void ThreadSampler::sample(const SiteDesc *Site, std::uintptr_t Addr) {
     }
     Slot = R;
   }
-  if (R->ExecSerial != ExecSerial) {
-    if (NumTouched == MaxTouched || (Outer.Valid && R->ExecSerial == Outer.Serial)) {
+  if (R->ExecSerial != Exec.Serial) {
+    if (NumTouched == MaxTouched || (HasOuter && R->ExecSerial == Outer.Serial)) {
       // (A site of the suspended execution: recursion. Its record is busy.)
       ++Dropped;
       return;
     }
     Touched[NumTouched++] = R;
-    R->ExecSerial = ExecSerial;
+    R->ExecSerial = Exec.Serial;
     R->First = R->Last = R->Min = R->Max = Addr;
     R->ExecSamples = 1;
     R->ExecStride = 0;
@@ -318,14 +311,14 @@ void ThreadSampler::sample(const SiteDesc *Site, std::uintptr_t Addr) {
     ++R->ExecSamples;
   }
   ++R->Samples;
-  ++BurstSamples;
+  ++Exec.BurstSamples;
 }
 
 void ThreadSampler::stopBurst(std::uint64_t NowNs) {
   if (!Clone)
     return;
   Clone = false;
-  BurstStopNs = NowNs;
+  Exec.BurstStopNs = NowNs;
 }
 
 /// Distance between two ranges (0 when they overlap).
@@ -409,7 +402,7 @@ void ThreadSampler::foldExecution(SiteRecord &R, std::uint64_t Backedges) {
   // the rest: its executions scale with the iterations, and its last address
   // follows from the first, the stride and that count. Anything irregular
   // keeps what was seen (random streams converge over many bursts).
-  std::uint64_t B = std::min<std::uint64_t>(Backedges, BurstLen);
+  std::uint64_t B = std::min<std::uint64_t>(Backedges, Exec.BurstLen);
   if (R.ExecSamples >= 2 && R.ExecConsistent && B > 0 && Backedges > B) {
     double Execs =
         std::round(double(R.ExecSamples) * double(Backedges) / double(B));
@@ -420,16 +413,16 @@ void ThreadSampler::foldExecution(SiteRecord &R, std::uint64_t Backedges) {
       Hi = std::max(Hi, E);
     }
   }
-  if (!R.HasInv || R.CurInv != Ctx.Invocation) {
+  if (!R.HasInv || R.CurInv != Exec.Ctx.Invocation) {
     for (int I = 0; R.HasInv && I < R.NumCur; ++I)
       if (R.Done.Size < MaxInvocations * SiteRecord::MaxClusters)
         R.Done.push(R.Cur[I]);
     R.HasInv = true;
-    R.CurInv = Ctx.Invocation;
+    R.CurInv = Exec.Ctx.Invocation;
     R.NumCur = 0;
   }
   addCluster(R.Cur, R.NumCur, SiteRecord::MaxClusters,
-             SiteRecord::InvRange{Ctx.Invocation, Lo, Hi}, Cfg.FarGapBytes);
+             SiteRecord::InvRange{Exec.Ctx.Invocation, Lo, Hi}, Cfg.FarGapBytes);
 }
 
 std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
@@ -444,21 +437,21 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
     Backedges = 0;
   if (Controlled) {
     Controlled = Active = false;
-    if (CurLoop && Backedges) {
-      ++CurLoop->Controls;
-      double Ns = double(NowNs - BurstStartNs) / double(Backedges);
-      CurLoop->NsPerIter = CurLoop->NsPerIter > 0 ? 0.75 * CurLoop->NsPerIter + 0.25 * Ns : Ns;
+    if (LoopClean *L = Exec.CurLoop; L && Backedges) {
+      ++L->Controls;
+      double Ns = double(NowNs - Exec.BurstStartNs) / double(Backedges);
+      L->NsPerIter = L->NsPerIter > 0 ? 0.75 * L->NsPerIter + 0.25 * Ns : Ns;
     }
     // The pause its sampled execution earned, less this execution: the
     // loop's sampled executions are those it would have without controls.
-    *Next = CurLoop ? std::max<std::int64_t>(CurLoop->PendingPause - 1, 1) : 1;
+    *Next = Exec.CurLoop ? std::max<std::int64_t>(Exec.CurLoop->PendingPause - 1, 1) : 1;
     resumeOuter(0);
     return 0;
   }
   bool WholeInBurst = Clone;
   if (Clone)
     stopBurst(NowNs);
-  std::uint64_t B = std::min<std::uint64_t>(Backedges, BurstLen);
+  std::uint64_t B = std::min<std::uint64_t>(Backedges, Exec.BurstLen);
   // Aim at one instrumented iteration in LoopPeriod: an execution of T
   // iterations that ran S of them instrumented earns a pause of S*period/T
   // executions. Long loops are thus sampled at every execution (a burst is a
@@ -482,13 +475,13 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
     if (B) {
       R.Window.AccSum += double(R.ExecSamples) * PerSample;
       ++R.Window.Execs;
-      if (R.HasPrevExec && R.PrevExecInv == Ctx.Invocation) {
+      if (R.HasPrevExec && R.PrevExecInv == Exec.Ctx.Invocation) {
         ++R.Window.Pairs;
         R.Window.GapSum += double(R.PrevExecPause);
         R.Window.Repeats += R.First == R.PrevExecFirst;
       }
       R.HasPrevExec = true;
-      R.PrevExecInv = Ctx.Invocation;
+      R.PrevExecInv = Exec.Ctx.Invocation;
       R.PrevExecFirst = R.First;
       R.PrevExecPause = std::uint64_t(Pause);
     }
@@ -506,36 +499,36 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
   // nor unrolled, so pricing only its samples left most of its cost in the
   // phase (NPB BT class W: 0.02 s removed of 0.3 s). Until a control has
   // run, the learnt cost per sample prices the burst.
-  double Burst = double(BurstStopNs - BurstStartNs);
+  double Burst = double(Exec.BurstStopNs - Exec.BurstStartNs);
   double Over;
   if (!WholeInBurst && Backedges >= 2 * B && B > 0) {
-    double Plain = double(NowNs - BurstStopNs) - double(NestedOverNs);
+    double Plain = double(NowNs - Exec.BurstStopNs) - double(Exec.NestedOverNs);
     double Clean = std::max(0.0, Plain) / double(Backedges - B);
     Over = std::max(0.0, Burst - Clean * double(B));
-    if (BurstSamples)
-      NsPerSample = 0.875 * NsPerSample + 0.125 * (Over / BurstSamples);
+    if (Exec.BurstSamples)
+      NsPerSample = 0.875 * NsPerSample + 0.125 * (Over / Exec.BurstSamples);
   } else {
     double InBurst = double(WholeInBurst ? Backedges : B);
-    if (CurLoop && CurLoop->NsPerIter > 0)
-      Over = std::min(Burst, std::max(0.0, Burst - CurLoop->NsPerIter * InBurst));
+    if (Exec.CurLoop && Exec.CurLoop->NsPerIter > 0)
+      Over = std::min(Burst, std::max(0.0, Burst - Exec.CurLoop->NsPerIter * InBurst));
     else
-      Over = std::min(Burst, NsPerSample * double(BurstSamples));
+      Over = std::min(Burst, NsPerSample * double(Exec.BurstSamples));
     // Four controls teach the clean time, then one in 16 bursts keeps it
     // current; each is the execution right after a sampled one.
-    if (CurLoop && (CurLoop->Controls < 4 || ++CurLoop->Priced % 16 == 0))
-      CurLoop->WantControl = true;
+    if (Exec.CurLoop && (Exec.CurLoop->Controls < 4 || ++Exec.CurLoop->Priced % 16 == 0))
+      Exec.CurLoop->WantControl = true;
   }
-  BurstCost &C = costOf(Ctx.Phase);
+  BurstCost &C = costOf(Exec.Ctx.Phase);
   ++C.Bursts;
   C.Iterations += B;
   C.WeightedIterations += double(B) * Weight;
-  C.Samples += BurstSamples;
+  C.Samples += Exec.BurstSamples;
   C.Seconds += Burst * 1e-9;
   C.OverheadSeconds += Over * 1e-9;
 
-  if (CurLoop && CurLoop->WantControl) {
+  if (Exec.CurLoop && Exec.CurLoop->WantControl) {
     // The control comes next and hands the pause on (see the control's end).
-    CurLoop->PendingPause = Pause;
+    Exec.CurLoop->PendingPause = Pause;
     Pause = 1;
   }
   *Next = Pause; // written once, never read: the plugin declares it so
@@ -544,20 +537,15 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
 }
 
 void ThreadSampler::resumeOuter(std::uint64_t NestedOver) {
-  if (!Outer.Valid)
+  if (!HasOuter)
     return;
-  Outer.Valid = false;
-  if (Ctx.Phase != Outer.Ctx.Phase)
+  HasOuter = false;
+  if (Exec.Ctx.Phase != Outer.Ctx.Phase)
     std::memset(Cache, 0, sizeof Cache); // cached records are per phase
+  Exec = Outer;
+  Exec.NestedOverNs += NestedOver;
   Active = true;
   Clone = Controlled = false;
-  CurLoop = Outer.CurLoop;
-  Ctx = Outer.Ctx;
-  BurstStartNs = Outer.BurstStartNs;
-  BurstStopNs = Outer.BurstStopNs;
-  BurstSamples = Outer.BurstSamples;
-  BurstLen = Outer.BurstLen;
-  NestedOverNs = Outer.NestedOverNs + NestedOver;
   TouchedBase = 0;
 }
 

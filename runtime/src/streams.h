@@ -267,7 +267,7 @@ private:
                                double Execs);
   BurstCost &costOf(std::uint32_t Phase);
   /// Back to the suspended execution, if any, when a nested one ends.
-  void resumeOuter(std::uint64_t NestedOverNs);
+  void resumeOuter(std::uint64_t NestedOver);
   /// The clean-time record of the loop whose countdown is \p Countdown, or
   /// null when the table is full.
   struct LoopClean {
@@ -293,13 +293,21 @@ private:
   bool Active = false; ///< between beginBurst and endExecution
   bool Clone = false;  ///< between beginBurst and stopBurst/endExecution
   bool Controlled = false; ///< the active execution is a control (unsampled)
-  LoopClean *CurLoop = nullptr;
   LoopClean Loops[LoopSlots] = {};
-  PhaseContext Ctx;
-  std::uint64_t ExecSerial = 0;
-  std::uint64_t BurstStartNs = 0, BurstStopNs = 0;
-  std::uint64_t BurstSamples = 0;
-  std::uint32_t BurstLen = 0;
+  /// One loop execution, sampled or timed (a control).
+  struct Execution {
+    LoopClean *CurLoop = nullptr;
+    PhaseContext Ctx;
+    std::uint64_t Serial = 0; ///< the SiteRecord::ExecSerial of its sites
+    std::uint64_t BurstStartNs = 0, BurstStopNs = 0;
+    std::uint64_t BurstSamples = 0;
+    std::uint32_t BurstLen = 0;
+    /// Sampling overhead of executions nested in it since its burst
+    /// stopped: not part of its plain remainder's clean time.
+    std::uint64_t NestedOverNs = 0;
+  };
+  Execution Exec;            ///< the active one
+  std::uint64_t Serials = 0; ///< executions begun so far: each one's Serial
   double NsPerSample = 5.0; ///< learnt overhead per sample (see .cpp)
   /// Records of the current burst by site address: a burst has one phase
   /// and few sites, so most samples skip the hash table.
@@ -311,23 +319,13 @@ private:
   SiteRecord *Touched[MaxTouched];
   std::size_t NumTouched = 0;
   std::size_t TouchedBase = 0; ///< the active execution's first Touched slot
-  /// Sampling overhead of executions nested in the active one since its
-  /// burst stopped: not part of its plain remainder's clean time.
-  std::uint64_t NestedOverNs = 0;
   /// An execution whose burst is over, suspended until its loop ends while
   /// a loop it runs (in a function it calls) samples: one level deep. A
   /// loop sampled with the 4-iteration loop inside it, whole (LULESH's
   /// element loops), is one execution for the thread's whole share; without
   /// this, the loops of the functions it calls were never sampled.
-  struct SuspendedExecution {
-    bool Valid = false;
-    LoopClean *CurLoop = nullptr;
-    PhaseContext Ctx;
-    std::uint64_t Serial = 0;
-    std::uint64_t BurstStartNs = 0, BurstStopNs = 0, BurstSamples = 0;
-    std::uint32_t BurstLen = 0;
-    std::uint64_t NestedOverNs = 0;
-  } Outer;
+  Execution Outer;
+  bool HasOuter = false;
   Vec<BurstCost> Costs;
   std::uint64_t Dropped = 0;
 };
