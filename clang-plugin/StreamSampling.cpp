@@ -198,6 +198,17 @@ static bool isWorksharingEntry(StringRef Name) {
          Name == "__kmpc_master" || Name == "__kmpc_masked";
 }
 
+/// The functions \p F calls directly (through pointer casts too).
+static SmallVector<Function *, 8> directCallees(Function &F) {
+  SmallVector<Function *, 8> Callees;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (auto *Callee = dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts()))
+          Callees.push_back(Callee);
+  return Callees;
+}
+
 /// Outlined region bodies (the function operand of __kmpc_fork_call and
 /// __kmpc_fork_teams) and functions with orphaned worksharing constructs
 /// (\p Roots: where parallel code starts) and, transitively, the defined
@@ -224,13 +235,9 @@ SetVector<Function *> Sampler::parallelCode(SetVector<Function *> &Roots) {
       }
   Roots = Set;
   for (unsigned I = 0; I < Set.size(); ++I)
-    for (BasicBlock &BB : *Set[I])
-      for (Instruction &Inst : BB)
-        if (auto *CB = dyn_cast<CallBase>(&Inst))
-          if (Function *Callee =
-                  dyn_cast_or_null<Function>(CB->getCalledOperand()->stripPointerCasts()))
-            if (!Callee->isDeclaration() && !Callee->getName().startswith("__phaseprobe"))
-              Set.insert(Callee);
+    for (Function *Callee : directCallees(*Set[I]))
+      if (!Callee->isDeclaration() && !Callee->getName().startswith("__phaseprobe"))
+        Set.insert(Callee);
   return Set;
 }
 
@@ -412,6 +419,12 @@ static bool unrolledInner(const Loop &S) {
          shortConstantTrip(S, Pre, UnrolledTrip);
 }
 
+/// Whether every inner loop of \p L (none, for an innermost loop) is
+/// unrolled fully: \p L can be sampled with them.
+static bool innerLoopsUnrolled(const Loop &L) {
+  return all_of(L.getSubLoops(), [](const Loop *S) { return unrolledInner(*S); });
+}
+
 /// The loops sampled as units: innermost loops, and loops whose inner loops
 /// are all unrolled fully (then sampled with them). LULESH's hourglass loop
 /// over elements runs a 4-iteration loop whose loads of the element's
@@ -421,7 +434,7 @@ static bool samplingUnit(const Loop &L) {
     return false;
   if (L.getSubLoops().empty())
     return !L.getParentLoop() || !samplingUnit(*L.getParentLoop());
-  return all_of(L.getSubLoops(), [](const Loop *S) { return unrolledInner(*S); });
+  return innerLoopsUnrolled(L);
 }
 
 /// An unwind destination that ends the program: a landing pad block, with no
@@ -465,8 +478,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
   Loop *L = LI.getLoopFor(Header);
-  if (!L || L->getHeader() != Header ||
-      !all_of(L->getSubLoops(), [](const Loop *S) { return unrolledInner(*S); }))
+  if (!L || L->getHeader() != Header || !innerLoopsUnrolled(*L))
     return false;
   if (isa<PHINode>(Header->front()))
     return false;
@@ -888,12 +900,9 @@ bool Sampler::run() {
     for (auto &[F, T] : Twins) {
       if (Useful[T])
         continue;
-      for (BasicBlock &BB : *T)
-        for (Instruction &I : BB)
-          if (auto *CB = dyn_cast<CallBase>(&I))
-            if (auto *Callee = dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts()))
-              if (Useful.lookup(Callee))
-                Useful[T] = Grew = true;
+      for (Function *Callee : directCallees(*T))
+        if (Useful.lookup(Callee))
+          Useful[T] = Grew = true;
     }
   }
   // A copy with nothing to sample stays when it is the copy of an internal
@@ -914,14 +923,11 @@ bool Sampler::run() {
     for (auto &[F, T] : Twins) {
       if (!Kept.count(T))
         continue;
-      for (BasicBlock &BB : *T)
-        for (Instruction &I : BB)
-          if (auto *CB = dyn_cast<CallBase>(&I))
-            if (auto *Callee = dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts())) {
-              Function *Orig = OriginalOf.lookup(Callee);
-              if (Orig && Orig->hasLocalLinkage() && Kept.insert(Callee).second)
-                Grew = true;
-            }
+      for (Function *Callee : directCallees(*T)) {
+        Function *Orig = OriginalOf.lookup(Callee);
+        if (Orig && Orig->hasLocalLinkage() && Kept.insert(Callee).second)
+          Grew = true;
+      }
     }
   }
   // The other copies go; calls to them go back to the original.
