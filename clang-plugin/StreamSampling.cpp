@@ -543,7 +543,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     L->getLoopLatches(Latches);
     for (BasicBlock *Latch : Latches) {
       IRBuilder<> B(Latch->getTerminator());
-      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Trip), ConstantInt::get(I64, 1)), Trip);
+      addToCounter(B, Trip, ConstantInt::get(I64, 1), nullptr);
     }
   }
   if (!Counter)
@@ -575,7 +575,7 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
       U->set(CloneCtr);
   }
   auto HandOver = [&](IRBuilder<> &B) {
-    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Counter), B.CreateLoad(I64, CloneCtr)), Counter);
+    addToCounter(B, Counter, B.CreateLoad(I64, CloneCtr), nullptr);
     B.CreateStore(ConstantInt::get(I64, 0), CloneCtr);
   };
   // Each access to sample, in the clone, and whether its address stays put
