@@ -68,7 +68,8 @@ def main():
     if problem:
         print("measure.py: " + problem, file=sys.stderr)
         sys.exit(2)
-    tmp = tempfile.mkdtemp()
+    work = tempfile.TemporaryDirectory(prefix="pp-sampling-")  # removed at exit
+    tmp = work.name
     base = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OMP_PROC_BIND="true")
     for k in list(base):
         if k.startswith("PHASEPROBE_"):

@@ -26,9 +26,11 @@ public:
     Path = Dir + "/t.sqlite";
   }
   ~TempDb() {
-    for (const char *S : {"", "-wal", "-shm", "-journal"})
-      std::remove((Path + S).c_str());
-    std::remove((Dir + "/other.sqlite").c_str());
+    // Tests may open a second database beside the first; SQLite leaves
+    // its WAL and shared-memory files next to each.
+    for (const std::string &Db : {Path, Dir + "/other.sqlite"})
+      for (const char *S : {"", "-wal", "-shm", "-journal"})
+        std::remove((Db + S).c_str());
     ::rmdir(Dir.c_str());
   }
   std::string Dir, Path;
