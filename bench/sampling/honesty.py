@@ -3,14 +3,18 @@
 time that phaseprobe reports with sampling on match the one it reports with
 sampling off, once the runtime has taken the sampling cost out?
 
-Each program runs alternately plain, instrumented with PHASEPROBE_SAMPLING=off
-and instrumented with sampling on, --runs times each (alternating puts all
-three under the same background load). Reported per program: the median
-wall time of each, the median program.total_time_s of the two instrumented
-runs, the overhead the runtime removed (PHASEPROBE_VERBOSE's per-phase
-"overhead removed", summed), and the honesty ratio: median reported time
-with sampling on / with sampling off (1.00 is honest; the wall-time ratio
-on/off shows what sampling cost before the correction).
+Each program runs plain, instrumented with PHASEPROBE_SAMPLING=off and
+instrumented with sampling on, --runs rounds; a round runs every program
+once in each mode, and the order of the three modes rotates from round to
+round, so that every mode and every program meets the VM's slow spells
+alike (blocks of one program's runs did not: two builds measured one after
+the other differed by 10% that alternating them did not show). Reported per
+program: the median wall time of each, the median program.total_time_s of
+the two instrumented runs, the overhead the runtime removed
+(PHASEPROBE_VERBOSE's per-phase "overhead removed", summed), and the
+honesty ratio: median reported time with sampling on / with sampling off
+(1.00 is honest; the wall-time ratio on/off shows what sampling cost before
+the correction), with the quartiles of the same ratio taken round by round.
 
 A program is a folder holding the executables 'plain' and 'instr' (what
 bench/accuracy/prepare_apps.sh builds), or a bundled example of a build:
@@ -95,7 +99,7 @@ def main():
                     help="a bundled example and its arguments (repeatable)")
     ap.add_argument("--app", action="append", default=[], metavar="NAME=DIR[:ARGS]",
                     help="a folder with 'plain' and 'instr' executables (repeatable)")
-    ap.add_argument("--runs", type=int, default=7, help="runs of each build (>= 3)")
+    ap.add_argument("--runs", type=int, default=7, help="rounds: runs of each build (>= 3)")
     ap.add_argument("--threads", type=int, default=0,
                     help="OMP_NUM_THREADS (default: leave the runtime's default)")
     ap.add_argument("--ok-exit", default="0", metavar="CODES",
@@ -112,27 +116,35 @@ def main():
     env = dict(os.environ, PHASEPROBE_VERBOSE="1")
     if opts.threads:
         env["OMP_NUM_THREADS"] = str(opts.threads)
-    phases = os.path.join(tempfile.mkdtemp(prefix="pp-honesty-"), "out.json")
+    work = tempfile.TemporaryDirectory(prefix="pp-honesty-")  # removed at exit
+    phases = os.path.join(work.name, "out.json")
     env["PHASEPROBE_OUT"] = phases
 
-    rows = []
-    for label, plain, instr, args in progs:
-        wall = {"plain": [], "off": [], "on": []}
-        total = {"off": [], "on": []}
-        removed = []
-        for _ in range(opts.runs):
-            wall["plain"].append(run(plain, args, env, ok)[0])
-            for mode in ("off", "on"):
+    wall = [{"plain": [], "off": [], "on": []} for _ in progs]
+    total = [{"off": [], "on": []} for _ in progs]
+    removed = [[] for _ in progs]
+    modes = ("plain", "off", "on")
+    for rnd in range(opts.runs):
+        order = modes[rnd % 3:] + modes[:rnd % 3]
+        for i, (label, plain, instr, args) in enumerate(progs):
+            for mode in order:
+                if mode == "plain":
+                    wall[i]["plain"].append(run(plain, args, env, ok)[0])
+                    continue
                 t, err = run(instr, args, dict(env, PHASEPROBE_SAMPLING=mode), ok)
-                wall[mode].append(t)
+                wall[i][mode].append(t)
                 with open(phases) as f:
-                    total[mode].append(json.load(f)["program"]["total_time_s"])
+                    total[i][mode].append(json.load(f)["program"]["total_time_s"])
                 if mode == "on":
-                    removed.append(removed_seconds(err))
-        med = {k: statistics.median(v) for k, v in wall.items()}
-        toff, ton = statistics.median(total["off"]), statistics.median(total["on"])
+                    removed[i].append(removed_seconds(err))
+    rows = []
+    for i, (label, _, _, _) in enumerate(progs):
+        med = {k: statistics.median(v) for k, v in wall[i].items()}
+        toff, ton = statistics.median(total[i]["off"]), statistics.median(total[i]["on"])
+        paired = statistics.quantiles([a / b for a, b in zip(total[i]["on"], total[i]["off"])], n=4)
         rows.append((label, med["plain"], med["off"], med["on"], toff, ton,
-                     statistics.median(removed), ton / toff, med["on"] / med["off"]))
+                     statistics.median(removed[i]), ton / toff, paired[0], paired[2],
+                     med["on"] / med["off"]))
 
     lines = [
         "phaseprobe timing honesty: program time reported with stream sampling on vs off",
@@ -140,19 +152,20 @@ def main():
         "machine: %s" % provenance.machine(),
         "commit:  %s" % provenance.commit(ROOT, ["clang-plugin", "runtime"]),
         "command: %s" % " ".join(shlex.quote(a) for a in sys.argv),
-        "threads: %s, runs: %d each, alternating plain / sampling off / sampling on; medians" % (
-            env.get("OMP_NUM_THREADS", "default"), opts.runs),
+        "threads: %s, rounds: %d, each running every program plain / sampling off / "
+        "sampling on, the order rotating; medians" % (env.get("OMP_NUM_THREADS", "default"), opts.runs),
         "",
-        "%-34s %8s %8s %8s %9s %9s %9s %8s %8s" % (
+        "%-34s %8s %8s %8s %9s %9s %9s %10s %13s %11s" % (
             "program", "plain s", "off s", "on s", "rep.off", "rep.on", "removed",
-            "rep on/off", "wall on/off"),
+            "rep on/off", "paired q1..q3", "wall on/off"),
     ]
     for r in rows:
-        lines.append("%-34s %8.3f %8.3f %8.3f %9.3f %9.3f %9.3f %10.3f %11.3f" % r)
+        lines.append("%-34s %8.3f %8.3f %8.3f %9.3f %9.3f %9.3f %10.3f %6.3f..%5.3f %11.3f" % r)
     lines += ["",
               "rep.off, rep.on: program.total_time_s of the phase file; removed: the sampling",
-              "overhead the runtime took out (all threads); rep on/off = 1.00 is honest, wall",
-              "on/off is what sampling cost before the correction."]
+              "overhead the runtime took out (all threads); rep on/off = 1.00 is honest;",
+              "paired: the quartiles of rep on/off taken round by round; wall on/off is what",
+              "sampling cost before the correction."]
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     out = opts.out or os.path.join(ROOT, "bench", "results",
