@@ -5,7 +5,7 @@ measured side by side, round after round.
     bench/scaling/run.py [--build build] [--example NAME=ARGS ...]
         [--app NAME=PATH[:ARGS] ...] [--apps-file FILE] [--ok-exit NAME=CODES]
         [--clone 'UB K:S[;K:S...]' ...] [--config LABEL:THREADS[:PLACES[:BIND]] ...]
-        [--ref LABEL] [--rounds 10] [--clone-s 1.0] [--out FILE]
+        [--keep-freed-memory] [--ref LABEL] [--rounds 10] [--clone-s 1.0] [--out FILE]
 
 The ratio rule of phaseprobe-estimate carries a phase's base time to
 another configuration with its matched uB's ratio between the two. When an
@@ -24,7 +24,15 @@ configuration, the order rotating from round to round, and prints
     program coincide with slow rounds of a clone;
   - for clones, how far apart their repetitions within one measurement lie
     (the slowest over the fastest; its median and maximum over the rounds);
-  - the CPU time the hypervisor took from this VM (steal) during the rounds.
+  - the CPU time the hypervisor took from this VM (steal) during the rounds;
+  - for programs, the minor page faults of a run (median over the rounds).
+    With --keep-freed-memory every program is also measured with glibc's
+    allocator told to keep freed memory instead of returning it to the
+    system (MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_, MALLOC_TOP_PAD_):
+    a program that allocates and frees large temporaries every step (LULESH)
+    otherwise maps them afresh and faults on every page at first touch, a
+    cost no uB measures and that does not scale with the thread count; the
+    difference between the two rows is what those faults cost.
 
 A clone is given as phaseprobe-match reports a matched uB: its name (with
 +eE for one kernel iteration per E of the phase's, +wN for a padded one)
@@ -39,6 +47,7 @@ failing program or kernel: one line, exit 1.
 """
 import argparse
 import os
+import resource
 import shlex
 import statistics
 import subprocess
@@ -59,6 +68,12 @@ InputError = appspec.InputError
 WorkError = accuracy.WorkError
 
 CLONE_REPS = 8  # repetitions of a clone per measurement: enough for a within-run spread
+
+# glibc's allocator keeping what a program frees (it maps blocks of 128 KiB
+# and more with mmap and unmaps them when freed, and trims the heap's top):
+# the same program without first-touch faults on its recycled temporaries.
+KEEP_FREED = {"MALLOC_MMAP_THRESHOLD_": "4294967296", "MALLOC_TRIM_THRESHOLD_": "4294967296",
+              "MALLOC_TOP_PAD_": "268435456"}
 
 
 def fail(msg, code):
@@ -138,6 +153,9 @@ def items_of(opts):
         items.append({"kind": "program", "label": "%s %s" % (app["app"], app["workload"]), "name": app["app"],
                       "exe": os.path.join(app["path"], "plain"), "args": app["args"], "unit": "s",
                       "ok": appspec.ok_codes(ok_exit, app["app"])})
+    if opts.keep_freed_memory:
+        items = [v for it in items for v in (
+            [it, dict(it, label=it["label"] + " [freed memory kept]", env=KEEP_FREED)])]
     if opts.clone:
         defs = catalogue(opts.build)
         items += [parse_clone(s, defs) for s in opts.clone]
@@ -163,9 +181,11 @@ def steal_s():
 
 def measure_program(item, cfg, opts):
     argv = [item["exe"]] + appspec.expand_args(item["args"], cfg["threads"])
-    wall, _ = accuracy.run(argv, appspec.clean_env(cfg["env"]), None, "%s on %s" % (item["label"], cfg["label"]),
-                           opts.timeout, ok=item.get("ok", (0,)))
-    return {"value": wall}
+    # Runs are one after the other: the children's fault count grows by this run's.
+    faults0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+    wall, _ = accuracy.run(argv, appspec.clean_env(dict(cfg["env"], **item.get("env", {}))), None,
+                           "%s on %s" % (item["label"], cfg["label"]), opts.timeout, ok=item.get("ok", (0,)))
+    return {"value": wall, "faults": resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - faults0}
 
 
 def measure_clone(item, cfg, opts):
@@ -242,8 +262,8 @@ def report(items, configs, ref, res, steal, opts, elapsed, load):
             CLONE_REPS, opts.clone_s / CLONE_REPS),
         "",
     ]
-    head = ("item", "config", "unit", "median", "fastest", "slowest", "spread%", "ratio to " + ref, "ratio range",
-            "rep spread% med/max")
+    head = ("item", "config", "unit", "median", "fastest", "slowest", "spread%", "minor faults",
+            "ratio to " + ref, "ratio range", "rep spread% med/max")
     rows = []
     ratios = {}  # (item index, config label) -> per-round ratios
     for i, item in enumerate(items):
@@ -254,8 +274,10 @@ def report(items, configs, ref, res, steal, opts, elapsed, load):
             rr = [a["value"] / b["value"] for a, b in zip(ms, res[i][ref])]
             ratios[(i, c["label"])] = rr
             spreads = [m["rep_spread"] for m in ms if "rep_spread" in m]
+            faults = [m["faults"] for m in ms if "faults" in m]
             rows.append((item["label"], c["label"], item["unit"], fmt(med), fmt(min(v)), fmt(max(v)),
                          "%.1f" % ((max(v) - min(v)) / med * 100 if med else 0),
+                         "%d" % statistics.median(faults) if faults else "",
                          "1" if c["label"] == ref else "%.3f" % statistics.median(rr),
                          "" if c["label"] == ref else "%.3f-%.3f" % (min(rr), max(rr)),
                          "%.1f / %.1f" % (statistics.median(spreads), max(spreads)) if spreads else ""))
@@ -287,6 +309,9 @@ def parse_args(argv):
                     help="configurations (default: the accuracy harness's: 1t, Nt, Nt-1core)")
     ap.add_argument("--ref", help="the configuration ratios are taken to (default: the one with most threads, "
                                   "first of them)")
+    ap.add_argument("--keep-freed-memory", action="store_true",
+                    help="also measure every program with glibc keeping freed memory (no first-touch "
+                         "faults on recycled temporaries)")
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--clone-s", type=float, default=1.0, help="seconds per clone measurement (default 1)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per program run (default 600)")
