@@ -278,6 +278,7 @@ Phase readPhase(const std::string &File, const json &P, const std::string &Path)
   Out.invocations = R.optCount("invocations").value_or(0);
   Out.barriers = R.optCount("barriers");
   Out.spinRounds = R.optCount("spin_rounds");
+  Out.pageFaults = R.optCount("page_faults");
   Out.threads = R.positiveCount("threads");
   Out.timeS = R.nonNegative("time_s");
   Out.weight = R.optNumber("weight");
@@ -404,6 +405,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
       J["barriers"] = *P.barriers;
     if (P.spinRounds)
       J["spin_rounds"] = *P.spinRounds;
+    if (P.pageFaults)
+      J["page_faults"] = *P.pageFaults;
     J["threads"] = P.threads;
     J["time_s"] = P.timeS;
     if (P.weight)

@@ -89,7 +89,7 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
     if (S.empty())
       S = ByTime(T);
     Phase P = *S[(S.size() - 1) / 2]; // the (lower) median run's streams and shape
-    std::vector<double> Time, Iters, Inv, Bar, Spin;
+    std::vector<double> Time, Iters, Inv, Bar, Spin, Faults;
     for (const Phase *X : T) {
       Time.push_back(X->timeS);
       Iters.push_back(X->iterations);
@@ -97,6 +97,7 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
       if (X->barriers)
         Bar.push_back(double(*X->barriers));
       Spin.push_back(X->spinRounds ? double(*X->spinRounds) : 0.0);
+      Faults.push_back(X->pageFaults ? double(*X->pageFaults) : 0.0);
     }
     P.timeS = median(Time);
     P.iterations = median(Iters);
@@ -108,6 +109,10 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
       P.spinRounds = W;
     else
       P.spinRounds.reset();
+    if (std::uint64_t N = std::uint64_t(median(Faults) + 0.5))
+      P.pageFaults = N;
+    else
+      P.pageFaults.reset();
     P.tpiUs = P.iterations > 0 ? P.timeS * 1e6 / P.iterations : 0;
     if (P.weight)
       P.weight = Out.program.totalTimeS > 0 ? P.timeS / Out.program.totalTimeS : 0;

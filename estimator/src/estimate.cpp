@@ -26,6 +26,11 @@
 //    between them measured on the base node choosing the uB footprint and
 //    the region's thread count chosen as for its phases; a region the NPPDB
 //    cannot price keeps them in its measured time;
+//  - under SyncRule::Barriers each top-level region's page faults too: the
+//    base run's fault time (faults x pf1p's cost on the base node, at most
+//    the region's time) went into the projection with the region's matched
+//    phases (their node / base ratio) or, without one, was kept; it is
+//    taken out again and the node's own fault time put in;
 //  - under the ratio rule each phase estimate is the absolute one times the
 //    phase's calibration tpi_phase(BN) / tpi_P(BN), with the tpi of the
 //    profile actually used (a fallback's own), so the base node gets the
@@ -226,6 +231,24 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     }
   }
 
+  // Top-level regions whose forks faulted: their base fault time.
+  struct FaultRegion {
+    size_t unit;
+    double faults, baseS;
+  };
+  std::vector<FaultRegion> FaultRegions;
+  for (size_t I = 0; I < F.phases.size(); ++I) {
+    const Phase &P = F.phases[I];
+    if (P.parent || !P.pageFaults || *P.pageFaults == 0)
+      continue;
+    E.pageFaults += double(*P.pageFaults);
+    if (Sync != SyncRule::Barriers)
+      continue;
+    if (auto C = faultCostUs(L, Base, P.threads))
+      FaultRegions.push_back({I, double(*P.pageFaults),
+                              std::min(P.timeS, double(*P.pageFaults) * *C * 1e-6)});
+  }
+
   std::vector<std::string> All = Nodes;
   if (std::find(All.begin(), All.end(), Base) == All.end())
     All.insert(All.begin(), Base);
@@ -310,6 +333,25 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       (Bar ? NE.barrierCostUs : NE.spinCostUs) += R.count * *Cost;
       Priced[Bar ? 0 : 1] += R.count;
     }
+    double FaultsPriced = 0;
+    for (const FaultRegion &R : FaultRegions) {
+      const Phase &P = F.phases[R.unit];
+      unsigned Th = ThreadsFor(P);
+      std::optional<double> Cost = faultCostUs(L, Node, Th);
+      if (!Cost) {
+        ++NE.syncUnpriced;
+        continue;
+      }
+      auto It = UnitS.find(R.unit);
+      double Scale = It != UnitS.end() && It->second.second > 0 ? It->second.first / It->second.second : 1;
+      double S = R.faults * *Cost * 1e-6 - Scale * R.baseS;
+      NE.faultS += S;
+      NE.syncS += S;
+      NE.faultCostUs += R.faults * *Cost;
+      FaultsPriced += R.faults;
+    }
+    if (FaultsPriced > 0)
+      NE.faultCostUs /= FaultsPriced;
     if (Priced[0] > 0)
       NE.barrierCostUs /= Priced[0];
     if (Priced[1] > 0)

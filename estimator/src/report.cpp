@@ -95,6 +95,10 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     J["barrier_cost_us"] = tidy(N.barrierCostUs);
     if (E.spinRounds > 0)
       J["spin_wait_cost_us"] = tidy(N.spinCostUs);
+    if (E.pageFaults > 0) {
+      J["page_fault_s"] = tidy(N.faultS);
+      J["page_fault_cost_us"] = tidy(N.faultCostUs);
+    }
     J["fallbacks"] = N.fallbacks;
     J["missing"] = N.missing;
     // Last, after the keys CONTRACTS.md orders. One count as a number; a node
@@ -130,6 +134,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
   Doc["sync"] = {{"rule", syncRuleName(E.sync)}, {"barriers", E.barriers}};
   if (E.spinRounds > 0)
     Doc["sync"]["spin_rounds"] = E.spinRounds;
+  if (E.pageFaults > 0)
+    Doc["sync"]["page_faults"] = E.pageFaults;
   if (const NodeEstimate *B = E.baseNode(); B && E.selfCheckPercent())
     Doc["self_check"] = {{"node", E.base},
                          {"estimate_s", tidy(B->absoluteS)},

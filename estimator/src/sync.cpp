@@ -141,6 +141,16 @@ std::optional<SyncPoint> syncPoint(SyncKind K, const TpiLookup &L, const std::st
   return SyncPoint{Lo.second, Hi.second, W};
 }
 
+std::optional<double> faultCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads) {
+  std::vector<double> Tpi;
+  for (const auto &P : L.family(Node, "pf1p", Threads))
+    Tpi.push_back(P.second);
+  if (Tpi.empty() || Threads == 0)
+    return std::nullopt;
+  std::sort(Tpi.begin(), Tpi.end());
+  return Tpi[(Tpi.size() - 1) / 2] / double(Threads);
+}
+
 std::optional<double> syncCostUs(SyncKind K, const TpiLookup &L, const std::string &Node,
                                  unsigned Threads, const SyncPoint &P) {
   std::optional<double> Lo = syncCostUs(K, L, Node, Threads, P.loKiB);

@@ -147,6 +147,15 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                    "minus %s's\n",
                    fmt("%.6g", L.count).c_str(), L.noun, L.what, L.cost, In.base.c_str());
   }
+  if (E.pageFaults > 0)
+    std::fprintf(Out,
+                 E.sync == SyncRule::Off
+                     ? "page faults: %s in top-level regions, left inside the measured times "
+                       "(--sync off)\n"
+                     : "page faults: %s in top-level regions (first touches of memory mapped "
+                       "afresh), priced per node at its cost per fault (pf1p) instead of "
+                       "scaled with the work\n",
+                 fmt("%.6g", E.pageFaults).c_str());
   for (const PhaseMatch &PM : M) {
     if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams)
       continue;
@@ -189,18 +198,21 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
     if (N.missing)
       Notes += (Notes.empty() ? "" : "; ") + std::string("INCOMPLETE: ") +
                std::to_string(N.missing) + " phase(s) without any ranked profile (base time used)";
-    if (E.sync == SyncRule::Barriers && (E.barriers > 0 || E.spinRounds > 0)) {
-      if (N.barrierCostUs > 0 || N.spinCostUs > 0 || N.syncS != 0) {
+    if (E.sync == SyncRule::Barriers && (E.barriers > 0 || E.spinRounds > 0 || E.pageFaults > 0)) {
+      if (N.barrierCostUs > 0 || N.spinCostUs > 0 || N.faultCostUs > 0 || N.syncS != 0) {
         std::string Each;
         if (E.barriers > 0)
           Each += "barriers " + fmt("%.3g", N.barrierCostUs) + " us each, ";
         if (E.spinRounds > 0)
           Each += "spin-wait rounds " + fmt("%.3g", N.spinCostUs) + " us each, ";
+        if (E.pageFaults > 0)
+          Each += "page faults " + fmt("%.3g", N.faultCostUs) + " us each, ";
         Notes += (Notes.empty() ? "" : "; ") + Each + fmt("%+.4f", N.syncS) + " s";
       }
       if (N.syncUnpriced)
         Notes += (Notes.empty() ? "" : "; ") + std::to_string(N.syncUnpriced) +
-                 " region(s) with synchronization unpriced (no bar1p or spin1p/mbw1p pair)";
+                 " region(s) with synchronization or page faults unpriced (no bar1p or "
+                 "spin1p/mbw1p pair, no pf1p)";
     }
     if (!N.runTimesS.empty()) {
       auto [Lo, Hi] = std::minmax_element(N.runTimesS.begin(), N.runTimesS.end());

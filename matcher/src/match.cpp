@@ -279,7 +279,7 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
       R.firstFootprintKiB = window(C.footprint, Smallest, Largest);
     }
     Src.scan(R, [&](const ProfileRef &Ref) {
-      if (isSyncUBench(Ref.ubench))
+      if (isPricingUBench(Ref.ubench))
         return; // priced apart by the estimator, never a phase's twin
       for (size_t Q = First; Q < Last; ++Q) {
         const StreamTuple *QT = Tuples.data() + (Q - First) * Sz;

@@ -19,6 +19,10 @@
 // barriers (regions only): the barriers the forking thread crossed inside the
 // region plus its join, summed over invocations: every team member crosses
 // the same ones, and the estimator prices them apart from the work.
+// page_faults (regions only, when there are any): the process's minor page
+// faults during the region's forks, read by the forking thread at fork and
+// join; a region whose forks are short stops reading them after its first
+// 8 (runtime.cpp, countFaults) and its count is extrapolated to all forks.
 // spin_rounds (regions only, when there are any): the spin-wait rounds of
 // the member with most, summed over invocations (runtime.cpp, closeShare).
 // On idle cores which member waits at a handoff, and whether any does,
@@ -93,6 +97,7 @@ void phaseId(uint32_t Index, char *Out, size_t Cap) {
 
 struct Summary {
   uint64_t TimeNs = 0, Iterations = 0, Invocations = 0, Barriers = 0, SpinRounds = 0;
+  uint64_t Faults = 0, FaultForks = 0; ///< regions: page faults in the forks that counted them
   uint64_t MinNs = 0, MedianNs = 0, MaxNs = 0;
   uint32_t Threads = 0; ///< threads that recorded a share
 };
@@ -111,6 +116,8 @@ Summary summarize(uint32_t P, uint32_t Kind, uint64_t *Scratch, uint32_t Scratch
       S.TimeNs = std::max(S.TimeNs, Sl.ForkNs);
       S.Invocations += Sl.ForkCount;
       S.Barriers += Sl.ForkBarriers;
+      S.Faults += Sl.ForkFaults;
+      S.FaultForks += Sl.FaultForks;
     }
     if (!Sl.ShareCount)
       continue;
@@ -324,6 +331,14 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
     W.key("max");
     W.number(static_cast<double>(S.MaxNs) * 1e-9);
     W.endObject();
+    if (isRegion(C->kind) && S.Faults && S.FaultForks) {
+      // After the keys tests and tools read in sequence: a region faults or
+      // not depending on what its first fork finds mapped.
+      W.key("page_faults");
+      W.unsignedInteger(S.FaultForks >= S.Invocations
+                            ? S.Faults
+                            : uint64_t(double(S.Faults) * double(S.Invocations) / double(S.FaultForks) + 0.5));
+    }
     W.key("streams");
     writeStreams(W, P);
     W.endObject();

@@ -34,6 +34,8 @@ struct PhaseSlot {
   uint64_t ForkNs = 0;     ///< region: fork-to-join seen by the forking thread
   uint64_t ForkCount = 0;  ///< region: forks done by this thread
   uint64_t ForkBarriers = 0; ///< region: barriers in those forks, joins included
+  uint64_t ForkFaults = 0;   ///< region: minor page faults of the process in counted forks
+  uint64_t FaultForks = 0;   ///< region: forks whose page faults were counted
   uint64_t ShareSpinRounds = 0; ///< spin-wait rounds in those shares
 };
 
@@ -55,7 +57,11 @@ struct Frame {
   uint64_t StartSpinWaits;
   uint64_t StartSpinEntries;
   uint64_t StartSpinRounds;
+  uint64_t StartFaults; ///< RegionFork: the process's minor faults, or NoFaults
 };
+
+/// Frame::StartFaults of a fork whose page faults are not counted.
+constexpr uint64_t NoFaults = ~uint64_t(0);
 
 constexpr uint32_t MaxDepth = 64;
 

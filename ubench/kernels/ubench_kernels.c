@@ -50,7 +50,11 @@
  *   KERNEL  sum sum3 madd add2 copy update store triad cadd cmul cfma, and
  *           sumb: sum with a barrier after every sweep (strided only),
  *           sumf: sum with a spin-wait handoff between neighbouring threads
- *           after every sweep (strided only; see Handoff)
+ *           after every sweep (strided only; see Handoff),
+ *           touch: one store per page of a thread's slice, the slice given
+ *           back to the system (madvise MADV_DONTNEED) before every sweep:
+ *           every store is a first-touch page fault (the stride must be
+ *           the page size; an iteration is a page)
  *   TYPE    double float int
  *   ACCESS  one letter per stream, c (shared) or p (private); stores must be p
  *   PATTERN one letter per stream, s (strided) or r (random)
@@ -90,6 +94,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define MAX_STREAMS 3
 #define MAX_THREADS 1024
@@ -456,6 +462,17 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
           Handoff[t].done = r + 1;                                             \
           _Pragma("omp flush")                                                 \
         }                                                                      \
+      } else if (!strcmp(K, "touch") && plain) {                               \
+        /* Whole pages inside the slice only: a neighbour's stay mapped.   \
+         * st elements are one page (run_config checks the stride). */      \
+        uintptr_t pg = (uintptr_t)st * sizeof(T);                              \
+        uintptr_t p0 = ((uintptr_t)(a + lo) + pg - 1) & ~(pg - 1);             \
+        uintptr_t p1 = (uintptr_t)(a + hi) & ~(pg - 1);                        \
+        for (long r = 0; r < R; ++r) {                                         \
+          if (p1 > p0) madvise((void *)p0, p1 - p0, MADV_DONTNEED);           \
+          for (uintptr_t p = p0; p < p1; p += pg)                              \
+            *(volatile T *)p = (T)r;                                           \
+        }                                                                      \
       } else if (!strcmp(K, "update") && plain) {                              \
         for (long r = 0; r < R; ++r)                                           \
           for (long o = 0; o < st && lo + o < hi; ++o)                         \
@@ -531,14 +548,15 @@ DEFINE_KERNELS(float, float, float)
 DEFINE_KERNELS(int, long long, int)
 
 static int is_store(const char *K, int q) {
-  return (!strcmp(K, "update") || !strcmp(K, "store") || !strcmp(K, "triad")) ? q == 0
+  return (!strcmp(K, "update") || !strcmp(K, "store") || !strcmp(K, "triad") ||
+          !strcmp(K, "touch")) ? q == 0
          : !strcmp(K, "copy")                                                   ? q == 1
                                                                                 : 0;
 }
 
 static int kernel_streams(const char *K) {
   if (!strcmp(K, "sum") || !strcmp(K, "sumb") || !strcmp(K, "sumf") || !strcmp(K, "update") ||
-      !strcmp(K, "store") ||
+      !strcmp(K, "store") || !strcmp(K, "touch") ||
       !strcmp(K, "cadd") || !strcmp(K, "cmul") || !strcmp(K, "cfma"))
     return 1;
   if (!strcmp(K, "madd") || !strcmp(K, "add2") || !strcmp(K, "copy")) return 2;
@@ -594,8 +612,14 @@ static void run_config(const config_t *C, int threads) {
     FAIL("work every %ld iterations is not within 1 to 64", C->work_every);
   if (C->work && (C->kernel[0] == 'c' && C->kernel[1] != 'o'))
     FAIL("compute kernels take no padding (work)");
-  if (C->work && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf")))
+  if (C->work && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") ||
+                  !strcmp(C->kernel, "touch")))
     FAIL("kernel %s takes no padding (work)", C->kernel);
+  int touch = !strcmp(C->kernel, "touch");
+  if (touch && (C->pattern[0] != 's' || C->s[0] != (double)sysconf(_SC_PAGESIZE) ||
+                C->window[0]))
+    FAIL("kernel touch walks one strided stream whose stride is the page size (%ld B)",
+         sysconf(_SC_PAGESIZE));
   long iters = 0;
   for (int q = 0; q < ns; ++q) {
     stream_t *s = &S[q];
@@ -661,9 +685,13 @@ static void run_config(const config_t *C, int threads) {
       s->sweep = s->region * s->repeats;
     }
     if (s->sweep > iters) iters = s->sweep;
+    if (touch) iters = s->region / s->step; /* a page per iteration */
     size_t total = (size_t)(s->priv ? s->region * threads : s->region) * elem;
     s->base = aligned_alloc(4096, (total + 4095) / 4096 * 4096);
     if (!s->base) FAIL("cannot allocate %zu bytes", total);
+    /* A fault of a small page, as a program's fresh temporaries take
+     * where transparent huge pages are only on request. */
+    if (touch) madvise(s->base, (total + 4095) / 4096 * 4096, MADV_NOHUGEPAGE);
     /* First touch by the thread that walks the data (NUMA-local pages). */
     long cnt = (long)(total / elem);
 #pragma omp parallel for schedule(static)

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <optional>
 #include <set>
+#include <unistd.h>
 
 namespace phaseprobe {
 
@@ -60,6 +61,12 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       // every sweep (NPB LU's pipeline): the cost of one handoff round.
       {"spin1p", "sumf", "double", "p", "s", "load",
        "mbw1p with a spin-wait handoff to the next thread after every sweep (cost per round)"},
+      // Page faults: a store to every page of a thread's slice, given back
+      // to the system before every sweep: a node's cost of one first-touch
+      // fault (a program that maps its temporaries afresh every step pays
+      // it: the estimator's fault term).
+      {"pf1p", "touch", "double", "p", "s", "store",
+       "a store to every page of a slice just given back to the system (cost per page fault)"},
       {"cadd", "cadd", "double", "c", "s", "load",
        "compute: 4 add chains x 4 per element of a 4 KiB L1 stream"},
       {"cmul", "cmul", "double", "c", "s", "load", "compute: 4 mul chains x 4"},
@@ -134,6 +141,9 @@ namespace {
 
 /// A footprint rounded to whole KiB (at least 1), so grids are readable.
 double kib(double V) { return std::max(1.0, std::round(V)); }
+
+/// pf1p's stride: one store per page (the kernel checks it is the page size).
+const double PageBytes = double(sysconf(_SC_PAGESIZE));
 
 std::vector<double> uniq(std::vector<double> V) {
   std::sort(V.begin(), V.end());
@@ -237,6 +247,12 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
       SV = Level == GridLevel::Quick ? std::vector<double>{E} : uniq({E, 4096});
     if (D.compute()) {
       Add(D, {4}, {E});
+      continue;
+    }
+    if (isFaultUBench(D.name)) {
+      // One footprint: 2 MiB of pages per thread at the most threads, so
+      // that a sweep takes milliseconds (a fault costs 1-3 us on the VM).
+      Add(D, {2048.0 * MaxThreads}, {PageBytes});
       continue;
     }
     if (isSyncUBench(D.name)) {
@@ -366,13 +382,13 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     const UBenchDef *D = findUBench(Name);
     if (!D)
       throw InputError(File, Place, "unknown uB '" + Name + "' (see phaseprobe-ubench list)");
-    if (Work && (D->compute() || isSyncUBench(D->name)))
+    if (Work && (D->compute() || isPricingUBench(D->name)))
       throw InputError(File, Place, "'" + Name + "' takes no padding (+w): only memory uBs do");
-    if (Every && (D->compute() || isSyncUBench(D->name)))
+    if (Every && (D->compute() || isPricingUBench(D->name)))
       throw InputError(File, Place,
                        "'" + Name + "' takes no iterations per kernel iteration (+e): only memory "
                        "uBs do");
-    if (Repeats && (D->compute() || isSyncUBench(D->name)))
+    if (Repeats && (D->compute() || isPricingUBench(D->name)))
       throw InputError(File, Place,
                        "'" + Name + "' takes no reuse windows (+r): only memory uBs do");
     std::string Rest = L.substr(Sp);

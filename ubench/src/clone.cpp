@@ -181,7 +181,7 @@ std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
   const long Every = everyFor(Ws);
   std::vector<std::pair<std::size_t, UBenchConfig>> Found; // (matching ops, config)
   for (const UBenchDef &D : ubenchCatalog()) {
-    if (D.compute() || isSyncUBench(D.name) || D.streams() != N)
+    if (D.compute() || isPricingUBench(D.name) || D.streams() != N)
       continue;
     std::vector<std::size_t> Perm(N); // Perm[i] = the operand phase stream i goes to
     std::iota(Perm.begin(), Perm.end(), 0);

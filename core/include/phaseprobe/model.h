@@ -65,6 +65,18 @@ struct PhaseStream {
 /// them.
 inline bool isSyncUBench(std::string_view Name) { return Name == "bar1p" || Name == "spin1p"; }
 
+/// The uB that measures a first-touch page fault (pf1p: a store to every
+/// page of a slice the kernel has just given back to the system); the
+/// estimator prices a region's page faults with it.
+inline bool isFaultUBench(std::string_view Name) { return Name == "pf1p"; }
+
+/// uBs that price something apart from the phases' work (synchronization,
+/// page faults): never a phase's match nor a phase clone, and they take no
+/// padding, pace or reuse windows.
+inline bool isPricingUBench(std::string_view Name) {
+  return isSyncUBench(Name) || isFaultUBench(Name);
+}
+
 /// One phase: an OpenMP parallel region or a worksharing construct in it.
 struct Phase {
   std::string id; ///< "file:line:col", stable across optimization levels
@@ -80,6 +92,10 @@ struct Phase {
   /// between threads, runtime/README.md) of the member with most, over all
   /// invocations; absent when none.
   std::optional<std::uint64_t> spinRounds;
+  /// Regions: minor page faults of the process during the region's forks
+  /// (first touches of memory mapped afresh: runtime/README.md); absent
+  /// when none, and in files of older runtimes.
+  std::optional<std::uint64_t> pageFaults;
   unsigned threads = 0;
   double timeS = 0;
   std::optional<double> weight; ///< absent: derived as time / total time

@@ -139,6 +139,14 @@ struct NodeEstimate {
   /// or the base lacks the sync uB/mbw1p pair at the thread count): their
   /// synchronization stays in their measured time, as without the rule.
   size_t syncUnpriced = 0;
+  /// Page faults (SyncRule::Barriers; part of syncS): the top-level
+  /// regions' first-touch faults at this node's cost, less what the base
+  /// run's faults became in the projection (scaled with the region's
+  /// matched phases, which they sat in, or kept). 0 on the base node.
+  double faultS = 0;
+  /// Fault-weighted mean wall cost of one page fault of a team on this
+  /// node (µs): pf1p's time per fault of one thread over the thread count.
+  double faultCostUs = 0;
   /// The distinct thread counts its phases were projected onto, ascending
   /// (one value unless phases of different thread counts are projected
   /// differently; empty without matched phases).
@@ -180,7 +188,12 @@ const char *projectionName(Projection P);
 /// cost). Spin-wait rounds (phase file `spin_rounds`: the handoffs of a
 /// pipeline whose threads spin on flags) are priced the same way per round
 /// with spin1p: a spinning thread that shares a core with the one it waits
-/// for holds the core for the rest of its time slice.
+/// for holds the core for the rest of its time slice. Page faults (phase
+/// file `page_faults`: first touches of memory a program maps afresh, such
+/// as temporaries allocated and freed every step) are priced with pf1p,
+/// whose cost per fault no stream uB has and which does not scale with the
+/// work: the region's base fault time leaves its projection and each
+/// node's own comes in.
 enum class SyncRule {
   Off,     ///< METHOD.md: barriers and spin waits stay inside the measured times
   Barriers ///< the default where the phase file and the NPPDB allow it
@@ -212,6 +225,10 @@ struct SyncPoint {
 /// absent without sync uB/mbw1p pairs there.
 std::optional<SyncPoint> syncPoint(SyncKind K, const TpiLookup &L, const std::string &Base,
                                    unsigned Threads, double IntervalUs);
+/// The wall time of one page fault (µs) of a team of \p Threads on \p Node:
+/// the median of pf1p's times per fault of one thread over the thread count
+/// (the team's faults are spread over its threads); absent without pf1p.
+std::optional<double> faultCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads);
 /// syncCostUs at a SyncPoint; absent when the node lacks either end.
 std::optional<double> syncCostUs(SyncKind K, const TpiLookup &L, const std::string &Node,
                                  unsigned Threads, const SyncPoint &P);
@@ -257,6 +274,8 @@ struct Estimate {
   double barriers = 0;
   /// Spin-wait rounds of the top-level regions (0 when the phase file has none).
   double spinRounds = 0;
+  /// Page faults of the top-level regions (0 when the phase file has none).
+  double pageFaults = 0;
   const NodeEstimate *baseNode() const;
   /// (base estimate by the absolute rule - measured) / measured * 100
   /// (under the ratio rule the base estimate equals the measurement for

@@ -637,6 +637,47 @@ TEST(UncoveredRule, ScaledFollowsTheRegionsMatchedPhasesBarriersApart) {
   EXPECT_NEAR(node(E, "tn").uncoveredS, 1 + 1 + 4 * 2, 1e-9);
 }
 
+// Page faults: region r's 10^6 faults cost 1 s on bn (pf1p: 2 us a fault
+// per thread, a team of 2). They sat in r's matched leaf a, which tn runs
+// 2x slower, so the projection made them 2 s there: that comes out and tn's
+// own fault time goes in. q's faults, in a region with nothing matched, were
+// kept: only the cost difference moves.
+TEST(Faults, TheBaseFaultTimeLeavesTheProjectionAndTheNodesComesIn) {
+  for (double TnTpi : {2.0, 6.0}) {
+    Uncovered X(1);
+    X.F.phases[0].pageFaults = 1000000;
+    X.F.phases[3].pageFaults = 100000;
+    X.L.Rows.push_back({"bn", "pf1p", 2, 4096, 2.0});
+    X.L.Rows.push_back({"tn", "pf1p", 2, 4096, TnTpi});
+    Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own());
+    EXPECT_NEAR(E.pageFaults, 1100000, 1e-9);
+    const NodeEstimate &Tn = node(E, "tn");
+    double Own = 1.1 * TnTpi / 2; // seconds: 1.1e6 faults at TnTpi / 2 us
+    EXPECT_NEAR(Tn.faultS, Own - (2 * 1.0 + 0.1), 1e-9);
+    EXPECT_NEAR(Tn.faultCostUs, TnTpi / 2, 1e-12);
+    EXPECT_NEAR(Tn.syncS, 0.04 + Tn.faultS, 1e-9) << "part of the priced term";
+    EXPECT_NEAR(Tn.timeS, 8 + 6 + 0.04 + Tn.faultS, 1e-9);
+    EXPECT_NEAR(node(E, "bn").faultS, 0, 1e-12);
+    EXPECT_NEAR(node(E, "bn").timeS, 10, 1e-9);
+  }
+  // --sync off: METHOD.md's estimate, faults inside the measured times.
+  Uncovered X(1);
+  X.F.phases[0].pageFaults = 1000000;
+  X.L.Rows.push_back({"bn", "pf1p", 2, 4096, 2.0});
+  X.L.Rows.push_back({"tn", "pf1p", 2, 4096, 6.0});
+  Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own(), Projection::Absolute,
+                        SyncRule::Off);
+  EXPECT_NEAR(node(E, "tn").faultS, 0, 1e-12);
+  EXPECT_NEAR(node(E, "tn").timeS, 8 + 6, 1e-9);
+  // A node without pf1p keeps them (and says so).
+  Uncovered Y(1);
+  Y.F.phases[0].pageFaults = 1000000;
+  Y.L.Rows.push_back({"bn", "pf1p", 2, 4096, 2.0});
+  Estimate F = estimate(Y.F, Y.M, Y.L, "bn", {"tn"}, ThreadProjection::own());
+  EXPECT_NEAR(node(F, "tn").faultS, 0, 1e-12);
+  EXPECT_EQ(node(F, "tn").syncUnpriced, 1u);
+}
+
 TEST(Check, AnotherUncoveredRuleIsAnInputError) {
   nlohmann::ordered_json Cur = doc(100), Base = doc(100);
   Cur["uncovered"]["by"] = "scaled";

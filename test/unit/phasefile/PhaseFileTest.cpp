@@ -166,6 +166,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.program.threadBranches = {"lulesh.cc:514:7", "lulesh.cc:737:8"};
   F.program.threadBranchesMore = 3;
   F.phases[0].spinRounds = 39;
+  F.phases[0].pageFaults = 83353;
   F.phases[0].streams[0].accessesPerIter = 0.181;
   F.phases[0].streams[0].windowAccesses = 1000;
   F.phases[0].streams[0].windowRepeats = 987.5;
@@ -183,6 +184,8 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_EQ(G.phases[0].spinRounds, std::optional<std::uint64_t>(39));
   EXPECT_NE(formatPhaseFile(G).find("\"spin_rounds\": 39"), std::string::npos);
   EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").phases[0].spinRounds) << "absent: none";
+  EXPECT_EQ(G.phases[0].pageFaults, std::optional<std::uint64_t>(83353));
+  EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").phases[0].pageFaults) << "absent: none";
   EXPECT_EQ(G.phases[0].streams[0].accessesPerIter, std::optional<double>(0.181));
   EXPECT_FALSE(G.phases[0].streams[1].accessesPerIter) << "absent: unknown";
   EXPECT_EQ(G.phases[0].streams[0].windowRepeats, std::optional<double>(987.5));
@@ -247,6 +250,11 @@ TEST(PhaseRuns, MediansPerPhase) {
             std::optional<std::uint64_t>(30));
   R[1].phases[0].spinRounds.reset();
   EXPECT_FALSE(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).phases[0].spinRounds);
+  // Page faults the same way.
+  R[0].phases[0].pageFaults = 900;
+  R[2].phases[0].pageFaults = 1000;
+  EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).phases[0].pageFaults,
+            std::optional<std::uint64_t>(900));
   // One run comes back as it was.
   PhaseFile One = mergePhaseRuns({R[1]}, {"2.json"});
   EXPECT_EQ(One.program.totalTimeS, 3.0);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <unistd.h>
 
 using namespace phaseprobe;
 
@@ -140,6 +141,27 @@ TEST(Grid, SyncUBenchesComeWithTheirMbw1pTwins) {
   EXPECT_TRUE(isSyncUBench("bar1p"));
   EXPECT_TRUE(isSyncUBench("spin1p"));
   EXPECT_FALSE(isSyncUBench("mbw1p"));
+}
+
+// pf1p prices page faults: one configuration per grid, a store per page
+// (the kernel refuses any other stride), 2 MiB of pages per thread at the
+// most threads; like the sync uBs it is never matched nor cloned and takes
+// no padding.
+TEST(Grid, PageFaultUBenchStoresOncePerPage) {
+  const double Page = double(sysconf(_SC_PAGESIZE));
+  for (GridLevel L : {GridLevel::Quick, GridLevel::Default, GridLevel::Full}) {
+    auto G = makeGrid(L, 32, 1024, 32768, 2, {findUBench("pf1p")});
+    ASSERT_EQ(G.size(), 1u);
+    EXPECT_EQ(G[0].strideBytes[0], Page);
+    EXPECT_EQ(G[0].footprintKiB[0], 4096);
+  }
+  EXPECT_TRUE(isFaultUBench("pf1p"));
+  EXPECT_TRUE(isPricingUBench("pf1p"));
+  EXPECT_TRUE(isPricingUBench("bar1p"));
+  EXPECT_FALSE(isSyncUBench("pf1p"));
+  EXPECT_FALSE(isPricingUBench("st1p"));
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("pf1p+w2 4096:4096\n", "p.txt"); }),
+            "p.txt: line 1: 'pf1p' takes no padding (+w): only memory uBs do");
 }
 
 TEST(Params, ParsesAndNamesTheLine) {
