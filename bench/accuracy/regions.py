@@ -78,6 +78,23 @@ def top_of(phases):
     return top
 
 
+def fault_term(doc, nodes, node, base_node, top, rid, faults, region_s):
+    """The estimator's page-fault term of one region on node (estimator/README.md):
+    its faults at the node's cost, less the base fault time as the region's
+    matched phases scaled it (their node / base estimates) or kept it."""
+    if not faults or "page_fault_cost_us" not in nodes[node]:
+        return 0.0
+    on_node = on_base = 0.0
+    for p in doc["phases"]:
+        e = p.get("estimates") or {}
+        if top.get(p["id"]) == rid and node in e and base_node in e:
+            on_node += e[node]["time_s"]
+            on_base += e[base_node]["time_s"]
+    scale = on_node / on_base if on_base > 0 else 1.0
+    base_s = min(region_s, faults * doc["sync"]["page_fault_base_cost_us"] * 1e-6)
+    return faults * nodes[node]["page_fault_cost_us"] * 1e-6 - scale * base_s
+
+
 def split(doc, node, base_node, structure):
     """{region: estimated seconds} on node, and the time outside regions."""
     nodes = {n["node"]: n for n in doc["nodes"]}
@@ -90,7 +107,7 @@ def split(doc, node, base_node, structure):
     if "spin_wait_cost_us" not in nodes[node] and sync.get("barriers"):
         # What the estimator charged per barrier: at another thread count
         # its row of the base node is not at the base's own count.
-        cost = nodes[node].get("sync_s", 0.0) / sync["barriers"] * 1e6
+        cost = (nodes[node].get("sync_s", 0.0) - nodes[node].get("page_fault_s", 0.0)) / sync["barriers"] * 1e6
     else:
         cost = nodes[node].get("barrier_cost_us", 0.0) - nodes[base_node].get("barrier_cost_us", 0.0)
     if sync.get("rule") != "barriers":
@@ -106,6 +123,9 @@ def split(doc, node, base_node, structure):
             if e and top.get(p["id"]) == rid:  # the region itself, when it is a leaf
                 t += e["time_s"] - p["time_s"]
         t += r.get("barriers", 0) * cost * 1e-6 + r.get("spin_rounds", 0) * spin * 1e-6
+        if sync.get("rule") == "barriers":
+            t += fault_term(doc, nodes, node, base_node, top, rid, r.get("page_faults", 0),
+                            base.get(rid, {}).get("time_s", r.get("time_s", 0.0)))
         est[rid] = t
     base_total = doc.get("total_time_s") or nodes[base_node]["time_s"]
     outside = base_total - sum(base.get(rid, {}).get("time_s", r.get("time_s", 0.0))

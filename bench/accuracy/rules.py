@@ -85,6 +85,24 @@ def estimate(build, phases, db, base, cfg, base_threads, extra):
     fail("%s: no estimate for %s" % (phases, cfg["node"]))
 
 
+def without_fields(paths, keys, folder):
+    """Copies of the phase files in folder, every phase without keys."""
+    out = []
+    for path in paths:
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as ex:
+            fail("%s: %s" % (path, ex))
+        for p in doc.get("phases", []):
+            for k in keys:
+                p.pop(k, None)
+        out.append(os.path.join(folder, "%d.%s" % (len(out), os.path.basename(path))))
+        with open(out[-1], "w") as f:
+            json.dump(doc, f)
+    return out
+
+
 def program_time(path):
     try:
         with open(path) as f:
@@ -105,6 +123,10 @@ def main():
                          "run; 'paired': each configuration relative to the base configuration, "
                          "repetition by repetition (round by round), against the estimate's own "
                          "ratio to the base configuration's estimate")
+    ap.add_argument("--drop-field", action="append", default=[], metavar="KEY",
+                    help="estimate as if the base runs' phases lacked this field (page_faults, "
+                         "barriers, spin_rounds: the term it feeds off), to measure what it "
+                         "changes on the same data (repeatable)")
     ap.add_argument("--runs", type=int, default=1,
                     help="base runs to merge for a run that did not record its base files (the run's "
                          "tag.base.K.phases.json, K = 2..RUNS; default 1)")
@@ -119,6 +141,7 @@ def main():
     configs = {c["label"]: c for c in data["configs"]}
     base = configs[data["base"]]
     raw = os.path.join(args.results, "raw")
+    work = tempfile.TemporaryDirectory(prefix="pp-rules-")  # removed at exit
 
     errors = {label: [] for label, _ in args.rule}
     warned_rows = set()  # (app index, row index) the estimator warned of thread-count branches
@@ -138,6 +161,8 @@ def main():
                 fail("%s: missing (was the run complete, with --base-runs %d?)" % (f, args.runs))
         if args.statistic == "min":
             phases = [min(phases, key=program_time)]
+        if args.drop_field:
+            phases = without_fields(phases, args.drop_field, work.name)
         app_ests = {}  # (row index, label) -> estimate
         for ri, row in enumerate(app["rows"]):
             cfg = configs[row["config"]]

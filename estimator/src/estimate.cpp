@@ -237,6 +237,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     double faults, baseS;
   };
   std::vector<FaultRegion> FaultRegions;
+  double BaseFaultsPriced = 0;
   for (size_t I = 0; I < F.phases.size(); ++I) {
     const Phase &P = F.phases[I];
     if (P.parent || !P.pageFaults || *P.pageFaults == 0)
@@ -244,10 +245,15 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     E.pageFaults += double(*P.pageFaults);
     if (Sync != SyncRule::Barriers)
       continue;
-    if (auto C = faultCostUs(L, Base, P.threads))
+    if (auto C = faultCostUs(L, Base, P.threads)) {
       FaultRegions.push_back({I, double(*P.pageFaults),
                               std::min(P.timeS, double(*P.pageFaults) * *C * 1e-6)});
+      E.faultBaseCostUs += double(*P.pageFaults) * *C;
+      BaseFaultsPriced += double(*P.pageFaults);
+    }
   }
+  if (BaseFaultsPriced > 0)
+    E.faultBaseCostUs /= BaseFaultsPriced;
 
   std::vector<std::string> All = Nodes;
   if (std::find(All.begin(), All.end(), Base) == All.end())

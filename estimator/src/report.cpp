@@ -134,8 +134,10 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
   Doc["sync"] = {{"rule", syncRuleName(E.sync)}, {"barriers", E.barriers}};
   if (E.spinRounds > 0)
     Doc["sync"]["spin_rounds"] = E.spinRounds;
-  if (E.pageFaults > 0)
+  if (E.pageFaults > 0) {
     Doc["sync"]["page_faults"] = E.pageFaults;
+    Doc["sync"]["page_fault_base_cost_us"] = tidy(E.faultBaseCostUs);
+  }
   if (const NodeEstimate *B = E.baseNode(); B && E.selfCheckPercent())
     Doc["self_check"] = {{"node", E.base},
                          {"estimate_s", tidy(B->absoluteS)},

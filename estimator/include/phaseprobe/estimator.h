@@ -276,6 +276,9 @@ struct Estimate {
   double spinRounds = 0;
   /// Page faults of the top-level regions (0 when the phase file has none).
   double pageFaults = 0;
+  /// The base run's cost of one of them (µs, fault-weighted over the regions
+  /// priced, at their own thread counts): what the fault term takes out.
+  double faultBaseCostUs = 0;
   const NodeEstimate *baseNode() const;
   /// (base estimate by the absolute rule - measured) / measured * 100
   /// (under the ratio rule the base estimate equals the measurement for

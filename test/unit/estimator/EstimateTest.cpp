@@ -651,6 +651,7 @@ TEST(Faults, TheBaseFaultTimeLeavesTheProjectionAndTheNodesComesIn) {
     X.L.Rows.push_back({"tn", "pf1p", 2, 4096, TnTpi});
     Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own());
     EXPECT_NEAR(E.pageFaults, 1100000, 1e-9);
+    EXPECT_NEAR(E.faultBaseCostUs, 1.0, 1e-12);
     const NodeEstimate &Tn = node(E, "tn");
     double Own = 1.1 * TnTpi / 2; // seconds: 1.1e6 faults at TnTpi / 2 us
     EXPECT_NEAR(Tn.faultS, Own - (2 * 1.0 + 0.1), 1e-9);
