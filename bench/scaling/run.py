@@ -31,8 +31,9 @@ configuration, the order rotating from round to round, and prints
     system (MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_, MALLOC_TOP_PAD_):
     a program that allocates and frees large temporaries every step (LULESH)
     otherwise maps them afresh and faults on every page at first touch, a
-    cost no uB measures and that does not scale with the thread count; the
-    difference between the two rows is what those faults cost.
+    cost per page that no stream uB has (the pf1p uB prices it) and that
+    does not scale with the thread count; the difference between the two
+    rows is what those faults cost.
 
 A clone is given as phaseprobe-match reports a matched uB: its name (with
 +eE for one kernel iteration per E of the phase's, +wN for a padded one)
