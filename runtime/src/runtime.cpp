@@ -161,11 +161,12 @@ uint64_t minorFaults() {
 }
 
 /// Whether this fork of a region counts its page faults. Reading them costs
-/// two system calls (0.7 us each with two threads on this project's VM):
-/// after its first 8 forks a region keeps counting only while its forks
-/// last 100 us or more on average, so the reads stay under 1.4% of its
-/// time; the faults of the rest are extrapolated (phase_writer.cpp). A
-/// short fork cannot hide many faults anyway (one costs 1-3 us).
+/// two system calls (0.65-0.75 us each on this project's VM,
+/// bench/overhead/fault_count.py): after its first 8 forks a region keeps
+/// counting only while its forks last 100 us or more on average, so the
+/// reads stay within about 1.5% of its time; the faults of the rest are
+/// extrapolated (phase_writer.cpp). A short fork cannot hide many faults
+/// anyway (one costs 1-3 us).
 bool countFaults(const PhaseSlot *S) {
   constexpr uint64_t FirstForks = 8, MinMeanNs = 100000;
   return S && (S->ForkCount < FirstForks || S->ForkNs >= MinMeanNs * S->ForkCount);
