@@ -155,8 +155,8 @@ def items_of(opts):
                       "exe": os.path.join(app["path"], "plain"), "args": app["args"], "unit": "s",
                       "ok": appspec.ok_codes(ok_exit, app["app"])})
     if opts.keep_freed_memory:
-        items = [v for it in items for v in (
-            [it, dict(it, label=it["label"] + " [freed memory kept]", env=KEEP_FREED)])]
+        items = [v for it in items
+                 for v in (it, dict(it, label=it["label"] + " [freed memory kept]", env=KEEP_FREED))]
     if opts.clone:
         defs = catalogue(opts.build)
         items += [parse_clone(s, defs) for s in opts.clone]

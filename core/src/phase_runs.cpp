@@ -104,15 +104,15 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
     P.invocations = std::uint64_t(median(Inv) + 0.5);
     if (!Bar.empty())
       P.barriers = std::uint64_t(median(Bar) + 0.5);
-    // A run that never had to wait counts zero waits, not an unknown.
-    if (std::uint64_t W = std::uint64_t(median(Spin) + 0.5))
-      P.spinRounds = W;
-    else
-      P.spinRounds.reset();
-    if (std::uint64_t N = std::uint64_t(median(Faults) + 0.5))
-      P.pageFaults = N;
-    else
-      P.pageFaults.reset();
+    // A run that never had to wait (or fault) counts zero, not an unknown;
+    // a median of zero is written as none.
+    auto CountOrNone = [](const std::vector<double> &V) -> std::optional<std::uint64_t> {
+      if (std::uint64_t N = std::uint64_t(median(V) + 0.5))
+        return N;
+      return std::nullopt;
+    };
+    P.spinRounds = CountOrNone(Spin);
+    P.pageFaults = CountOrNone(Faults);
     P.tpiUs = P.iterations > 0 ? P.timeS * 1e6 / P.iterations : 0;
     if (P.weight)
       P.weight = Out.program.totalTimeS > 0 ? P.timeS / Out.program.totalTimeS : 0;

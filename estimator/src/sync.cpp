@@ -143,7 +143,7 @@ std::optional<SyncPoint> syncPoint(SyncKind K, const TpiLookup &L, const std::st
 
 std::optional<double> faultCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads) {
   std::vector<double> Tpi;
-  for (const auto &P : L.family(Node, "pf1p", Threads))
+  for (const auto &P : L.family(Node, FaultUBench, Threads))
     Tpi.push_back(P.second);
   if (Tpi.empty() || Threads == 0)
     return std::nullopt;

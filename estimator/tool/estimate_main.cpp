@@ -265,9 +265,9 @@ int main(int Argc, char **Argv) {
                  "ratio (phase time on the base node x tpi on the node / tpi on the base node)")
       ->check(CLI::IsMember({"absolute", "ratio"}));
   App.add_option("--sync", SyncArg,
-                 "Synchronization: barriers and spin-wait rounds priced apart per node with "
-                 "the bar1p and spin1p uBs (barriers, the default) or left inside the "
-                 "measured phase times (off, METHOD.md)")
+                 "Synchronization and page faults: barriers, spin-wait rounds and page faults "
+                 "priced apart per node with the bar1p, spin1p and pf1p uBs (barriers, the "
+                 "default) or left inside the measured phase times (off, METHOD.md)")
       ->check(CLI::IsMember({"barriers", "off"}));
   App.add_option("--uncovered", UncoveredArg,
                  "The base run's time outside matched phases: kept as measured on every node "

@@ -65,10 +65,11 @@ struct PhaseStream {
 /// them.
 inline bool isSyncUBench(std::string_view Name) { return Name == "bar1p" || Name == "spin1p"; }
 
-/// The uB that measures a first-touch page fault (pf1p: a store to every
-/// page of a slice the kernel has just given back to the system); the
-/// estimator prices a region's page faults with it.
-inline bool isFaultUBench(std::string_view Name) { return Name == "pf1p"; }
+/// The uB that measures a first-touch page fault (a store to every page of
+/// a slice the kernel has just given back to the system); the estimator
+/// prices a region's page faults with it.
+inline constexpr const char *FaultUBench = "pf1p";
+inline bool isFaultUBench(std::string_view Name) { return Name == FaultUBench; }
 
 /// uBs that price something apart from the phases' work (synchronization,
 /// page faults): never a phase's match nor a phase clone, and they take no
