@@ -9,12 +9,14 @@ A program's error against its plain repetitions says how far off an
 estimate is, not where. For every workload and configuration of a results
 folder of run.py, this re-estimates from the stored base phase files (as
 rules.py does, with the estimator options of --rule; default the ratio rule
-with --relax-unmatched) and splits the estimate by top-level region:
+with --relax-unmatched) and takes the estimator's own split of each node's
+estimate by top-level region (its JSON's nodes[].regions):
 
     est = the estimates of the region's matched leaves
-        + the region's base time outside them (kept, METHOD.md)
-        + its barriers x (the node's cost per barrier - the base node's)
-        + its spin-wait rounds likewise
+        + the region's base time outside them (as the uncovered rule has it)
+        + its barriers and spin-wait rounds at the node's cost - the base's
+        + its page faults at the node's cost - what the projection made of
+          the base's
 
 and sets it against the region's time in that configuration's instrumented
 timing run (run.py's raw/TAG.CONFIG.timing.phases.json: sampling off, one
@@ -65,72 +67,12 @@ def load(path):
         fail("%s: not JSON: %s" % (path, ex))
 
 
-def top_of(phases):
-    """{phase id: the id of its top-level ancestor} from one phase file."""
-    parent = {p["id"]: p.get("parent") for p in phases}
-    top = {}
-    for pid in parent:
-        seen, cur = set(), pid
-        while parent.get(cur) and cur not in seen:
-            seen.add(cur)
-            cur = parent[cur]
-        top[pid] = cur
-    return top
-
-
-def fault_term(doc, nodes, node, base_node, top, rid, faults, region_s):
-    """The estimator's page-fault term of one region on node (estimator/README.md):
-    its faults at the node's cost, less the base fault time as the region's
-    matched phases scaled it (their node / base estimates) or kept it."""
-    if not faults or "page_fault_cost_us" not in nodes[node]:
-        return 0.0
-    on_node = on_base = 0.0
-    for p in doc["phases"]:
-        e = p.get("estimates") or {}
-        if top.get(p["id"]) == rid and node in e and base_node in e:
-            on_node += e[node]["time_s"]
-            on_base += e[base_node]["time_s"]
-    scale = on_node / on_base if on_base > 0 else 1.0
-    base_s = min(region_s, faults * doc["sync"]["page_fault_base_cost_us"] * 1e-6)
-    return faults * nodes[node]["page_fault_cost_us"] * 1e-6 - scale * base_s
-
-
-def split(doc, node, base_node, structure):
-    """{region: estimated seconds} on node, and the time outside regions."""
-    nodes = {n["node"]: n for n in doc["nodes"]}
-    if node not in nodes or base_node not in nodes:
+def split(doc, node):
+    """{region: estimated seconds} on node, and the serial time beside them."""
+    n = next((n for n in doc["nodes"] if n["node"] == node), None)
+    if n is None or "regions" not in n:
         return None, None
-    if "kept" not in (doc.get("uncovered") or {}).get("rule", "kept"):
-        fail("only the 'kept' rule of the uncovered time splits by region (--uncovered kept)")
-    sync = doc.get("sync") or {}
-    spin = nodes[node].get("spin_wait_cost_us", 0.0) - nodes[base_node].get("spin_wait_cost_us", 0.0)
-    if "spin_wait_cost_us" not in nodes[node] and sync.get("barriers"):
-        # What the estimator charged per barrier: at another thread count
-        # its row of the base node is not at the base's own count.
-        cost = (nodes[node].get("sync_s", 0.0) - nodes[node].get("page_fault_s", 0.0)) / sync["barriers"] * 1e6
-    else:
-        cost = nodes[node].get("barrier_cost_us", 0.0) - nodes[base_node].get("barrier_cost_us", 0.0)
-    if sync.get("rule") != "barriers":
-        cost = spin = 0.0
-    top = top_of(structure["phases"])
-    base = {p["id"]: p for p in doc["phases"]}
-    regions = {p["id"]: p for p in structure["phases"] if top.get(p["id"]) == p["id"]}
-    est = {}
-    for rid, r in regions.items():
-        t = base.get(rid, {}).get("time_s", r.get("time_s", 0.0))
-        for p in doc["phases"]:
-            e = (p.get("estimates") or {}).get(node)
-            if e and top.get(p["id"]) == rid:  # the region itself, when it is a leaf
-                t += e["time_s"] - p["time_s"]
-        t += r.get("barriers", 0) * cost * 1e-6 + r.get("spin_rounds", 0) * spin * 1e-6
-        if sync.get("rule") == "barriers":
-            t += fault_term(doc, nodes, node, base_node, top, rid, r.get("page_faults", 0),
-                            base.get(rid, {}).get("time_s", r.get("time_s", 0.0)))
-        est[rid] = t
-    base_total = doc.get("total_time_s") or nodes[base_node]["time_s"]
-    outside = base_total - sum(base.get(rid, {}).get("time_s", r.get("time_s", 0.0))
-                               for rid, r in regions.items())
-    return est, outside
+    return {r["id"]: r["time_s"] for r in n["regions"]}, n["serial_s"]
 
 
 def main():
@@ -191,7 +133,7 @@ def main():
                 continue
             timing = load(timing_path)
             doc = rules.estimate_doc(args.build, files, args.db, base["node"], cfg, base["threads"], extra)
-            est, outside = split(doc, cfg["node"], base["node"], structure)
+            est, outside = split(doc, cfg["node"])
             if est is None:
                 lines += ["%s on %s: the estimator gave no time for %s" % (tag, label, cfg["node"]), ""]
                 continue
@@ -233,7 +175,7 @@ def main():
             check = round(sum(est.values()) + outside - total_est, 6) + 0.0  # no "-0.000000"
             lines.append("check: regions + outside - estimator's total = %+.6f s%s" % (
                 check, "" if abs(check) <= 1e-6 * max(1.0, total_est) + 1e-9 else
-                " (the estimator prices something this split does not see)"))
+                " (parts clamped at 0: a region's leaves outlast it in the base file, as medians of several runs can)"))
             lines.append("")
             tables += 1
     if not tables:

@@ -277,6 +277,9 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     // Per unit, the node's and the base node's estimates of its matched
     // phases (those the node has a profile for: a missing one says nothing).
     std::map<size_t, std::pair<double, double>> UnitS;
+    std::map<size_t, RegionEstimate> Regions;
+    for (const auto &[I, U] : Units)
+      Regions[I].phase = I;
     for (size_t I = 0; I < M.size(); ++I) {
       const PhaseMatch &PM = M[I];
       if (!PM.matched())
@@ -318,6 +321,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
         BaseS += BaseEstimateS[PM.phaseIndex];
       }
       NE.phasesS += PE.timeS;
+      Regions[Top[PM.phaseIndex]].phasesS += PE.timeS;
       NE.phases.push_back(PE);
     }
     double Priced[2] = {0, 0};
@@ -334,7 +338,9 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       }
       // A node with cheaper synchronization can at most take the region's
       // time away.
-      NE.syncS += std::max(-P.timeS, R.count * (*Cost - *R.baseCostUs) * 1e-6);
+      double S = std::max(-P.timeS, R.count * (*Cost - *R.baseCostUs) * 1e-6);
+      NE.syncS += S;
+      Regions[size_t(&P - F.phases.data())].syncS += S;
       bool Bar = R.kind == SyncKind::Barrier;
       (Bar ? NE.barrierCostUs : NE.spinCostUs) += R.count * *Cost;
       Priced[Bar ? 0 : 1] += R.count;
@@ -353,6 +359,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       double S = R.faults * *Cost * 1e-6 - Scale * R.baseS;
       NE.faultS += S;
       NE.syncS += S;
+      Regions[R.unit].syncS += S;
+      Regions[R.unit].faultS += S;
       NE.faultCostUs += R.faults * *Cost;
       FaultsPriced += R.faults;
     }
@@ -363,14 +371,20 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     if (Priced[1] > 0)
       NE.spinCostUs /= Priced[1];
     NE.uncoveredS = E.uncoveredS;
-    if (Uncovered == UncoveredRule::Scaled) {
-      for (const auto &[I, U] : Units) {
+    for (const auto &[I, U] : Units) {
+      double S = U.uncoveredS;
+      if (Uncovered == UncoveredRule::Scaled) {
         const auto &[NodeS, BaseS] = UnitS[I];
-        if (BaseS > 0)
-          NE.uncoveredS += (U.uncoveredS - U.syncS) * (NodeS / BaseS - 1);
+        double D = BaseS > 0 ? (U.uncoveredS - U.syncS) * (NodeS / BaseS - 1) : 0;
+        S += D;
+        NE.uncoveredS += D;
       }
-      NE.uncoveredS = std::max(0.0, NE.uncoveredS);
+      Regions[I].uncoveredS = S;
     }
+    if (Uncovered == UncoveredRule::Scaled)
+      NE.uncoveredS = std::max(0.0, NE.uncoveredS);
+    for (auto &[I, R] : Regions)
+      NE.regions.push_back(R);
     NE.timeS = NE.phasesS + NE.uncoveredS + NE.syncS;
     NE.absoluteS += NE.uncoveredS + NE.syncS;
     E.nodes.push_back(std::move(NE));

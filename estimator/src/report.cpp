@@ -99,6 +99,22 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
       J["page_fault_s"] = tidy(N.faultS);
       J["page_fault_cost_us"] = tidy(N.faultCostUs);
     }
+    // Where the node's time sits: each top-level region's parts, the serial
+    // code beside them (the same on every node: kept as measured).
+    J["serial_s"] = tidy(E.serialS);
+    ojson Regions = ojson::array();
+    for (const RegionEstimate &R : N.regions) {
+      ojson RJ;
+      RJ["id"] = In.phases.phases[R.phase].id;
+      RJ["time_s"] = tidy(R.timeS());
+      RJ["phases_time_s"] = tidy(R.phasesS);
+      RJ["uncovered_s"] = tidy(R.uncoveredS);
+      RJ["sync_s"] = tidy(R.syncS);
+      if (E.pageFaults > 0)
+        RJ["page_fault_s"] = tidy(R.faultS);
+      Regions.push_back(RJ);
+    }
+    J["regions"] = Regions;
     J["fallbacks"] = N.fallbacks;
     J["missing"] = N.missing;
     // Last, after the keys CONTRACTS.md orders. One count as a number; a node

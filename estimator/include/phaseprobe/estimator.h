@@ -110,6 +110,17 @@ struct PhaseEstimate {
 };
 const char *phaseEstimateKindName(PhaseEstimate::Kind K);
 
+/// One top-level region's part of a node's estimate: where the program
+/// estimate's time sits (the parts add up to timeS with the serial code).
+struct RegionEstimate {
+  size_t phase = 0;      ///< index of the region in the phase file's phases
+  double phasesS = 0;    ///< its matched leaves' estimates (missing ones as measured)
+  double uncoveredS = 0; ///< its time outside them, as the uncovered rule projects it
+  double syncS = 0;      ///< its synchronization term, page faults included
+  double faultS = 0;     ///< the page faults' part of syncS
+  double timeS() const { return phasesS + uncoveredS + syncS; }
+};
+
 struct NodeEstimate {
   std::string node;
   std::vector<PhaseEstimate> phases; ///< one per matched phase, file order
@@ -147,6 +158,10 @@ struct NodeEstimate {
   /// Fault-weighted mean wall cost of one page fault of a team on this
   /// node (µs): pf1p's time per fault of one thread over the thread count.
   double faultCostUs = 0;
+  /// The top-level regions' parts of timeS, in the phase file's order; the
+  /// rest is the serial code (Estimate::serialS, kept on every node) unless
+  /// a hand-written file's overlapping times clamped a part at 0.
+  std::vector<RegionEstimate> regions;
   /// The distinct thread counts its phases were projected onto, ascending
   /// (one value unless phases of different thread counts are projected
   /// differently; empty without matched phases).

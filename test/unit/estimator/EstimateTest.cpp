@@ -679,6 +679,40 @@ TEST(Faults, TheBaseFaultTimeLeavesTheProjectionAndTheNodesComesIn) {
   EXPECT_EQ(node(F, "tn").syncUnpriced, 1u);
 }
 
+// Each top-level region's parts of a node's time: r holds a's estimate, its
+// 4 s outside a (kept or scaled), the barriers' term and its faults'; q its
+// kept second and its faults; with the serial second they add up to the
+// node's time.
+TEST(Regions, EachTopLevelRegionsPartsAddUpToTheNodesTime) {
+  for (UncoveredRule U : {UncoveredRule::Kept, UncoveredRule::Scaled}) {
+    Uncovered X(1);
+    X.F.phases[0].pageFaults = 1000000;
+    X.F.phases[3].pageFaults = 100000;
+    X.L.Rows.push_back({"bn", "pf1p", 2, 4096, 2.0});
+    X.L.Rows.push_back({"tn", "pf1p", 2, 4096, 6.0});
+    Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own(),
+                          Projection::Absolute, SyncRule::Barriers, U);
+    for (const NodeEstimate &N : E.nodes) {
+      ASSERT_EQ(N.regions.size(), 2u) << N.node;
+      const RegionEstimate &R = N.regions[0], &Q = N.regions[1];
+      EXPECT_EQ(X.F.phases[R.phase].id, "r");
+      EXPECT_EQ(X.F.phases[Q.phase].id, "q");
+      bool Tn = N.node == "tn";
+      EXPECT_NEAR(R.phasesS, Tn ? 8 : 4, 1e-9);
+      EXPECT_NEAR(R.uncoveredS, !Tn || U == UncoveredRule::Kept ? 4 : 0.001 + 3.999 * 2, 1e-9);
+      EXPECT_NEAR(Q.phasesS, 0, 1e-12);
+      EXPECT_NEAR(Q.uncoveredS, 1, 1e-12);
+      // r: 10^6 faults at 3 us less its 1 s of base fault time scaled 2x
+      // with a; q: 10^5 at 3 us less its kept 0.1 s.
+      EXPECT_NEAR(R.faultS, Tn ? 3 - 2 : 0, 1e-9);
+      EXPECT_NEAR(Q.faultS, Tn ? 0.3 - 0.1 : 0, 1e-9);
+      EXPECT_NEAR(R.syncS, Tn ? 0.04 + R.faultS : 0, 1e-9);
+      EXPECT_NEAR(Q.syncS, Q.faultS, 1e-12);
+      EXPECT_NEAR(R.timeS() + Q.timeS() + E.serialS, N.timeS, 1e-9) << N.node;
+    }
+  }
+}
+
 TEST(Check, AnotherUncoveredRuleIsAnInputError) {
   nlohmann::ordered_json Cur = doc(100), Base = doc(100);
   Cur["uncovered"]["by"] = "scaled";
