@@ -20,7 +20,7 @@ estimate by top-level region (its JSON's nodes[].regions):
 
 and sets it against the region's time in that configuration's instrumented
 timing run (run.py's raw/TAG.CONFIG.timing.phases.json: sampling off, one
-run). Columns: the region's barriers, its base time, estimate, measurement,
+run or the median of its --timing-runs). Columns: the region's barriers, its base time, estimate, measurement,
 error, the gap (measured - estimated) and that gap per barrier: a gap that
 is the same per barrier across regions is the cost of a barrier the sync
 uB does not price; one that follows the regions' work is their uBs'.
@@ -29,8 +29,9 @@ measured on the base node) and the program (the estimator's own total
 against the timing run's), and a check that the rows add up to the
 estimator's total.
 
-The measurement is one instrumented run: its noise is one run's, and its
-time holds phaseprobe's timing-only overhead; the plain repetitions of
+The measurement is one instrumented run (or the median of a few): its
+noise is that of so few runs, and its time holds phaseprobe's timing-only
+overhead; the plain repetitions of
 run.py's table cannot be split by region at all.
 """
 import argparse
@@ -110,7 +111,9 @@ def main():
              "data    : %s (run of %s, commit %s); rule: %s" % (
                  args.results, (data.get("context") or {}).get("date", "?"),
                  (data.get("context") or {}).get("commit", "?"), args.rule or "(defaults)"),
-             "measured: one instrumented run per configuration, sampling off (raw/TAG.CONFIG.timing.phases.json)",
+             "measured: instrumented timing run per configuration, sampling off (raw/TAG.CONFIG.timing.phases.json; "
+             "%s)" % ("median of %d runs" % data["context"]["timing_runs"]
+                      if (data.get("context") or {}).get("timing_runs", 1) > 1 else "one run"),
              ""]
     gaps = []  # (configuration, gap per barrier in us, region, workload), for the summary
     tables = 0

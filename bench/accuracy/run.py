@@ -337,7 +337,7 @@ def base_run(args, app, base_cfg, node_of, work, raw):
     if args.phase_times:
         # The base's timing run (sampling off) gives both the base's measured
         # phase times and the times of the unsampled alternative estimate.
-        timing = timing_run(args, state, base_cfg, node_of, work, raw)
+        timing = timing_runs(args, state, [base_cfg], node_of, work, raw).get(base_cfg["label"])
         if timing:
             state["timing"][base_cfg["label"]] = timing
             merged = unsampled_phase_file(ph, timing)
@@ -347,12 +347,11 @@ def base_run(args, app, base_cfg, node_of, work, raw):
     return state
 
 
-def timing_run(args, state, cfg, node_of, work, raw):
+def timing_run(args, state, cfg, node_of, work, raw, out):
     """The instrumented program with PHASEPROBE_SAMPLING=off on one
-    configuration: its phase times are the measured phase times. Returns the
-    phase document, or None (and a warning) on failure."""
+    configuration, writing \p out: its phase times are the measured phase
+    times. Returns the phase document, or None (and a warning) on failure."""
     tag, app = state["tag"], state["app"]
-    out = os.path.join(raw, "%s.%s.timing.phases.json" % (tag, cfg["label"]))
     env = clean_env(dict(cfg["env"], PHASEPROBE_NODE=node_of(cfg), PHASEPROBE_OUT=out,
                          PHASEPROBE_SAMPLING="off"))
     try:
@@ -362,6 +361,62 @@ def timing_run(args, state, cfg, node_of, work, raw):
     except WorkError as ex:
         state["entry"]["warnings"].append(str(ex))
         return None
+
+
+def timing_runs(args, state, cfgs, node_of, work, raw):
+    """--timing-runs instrumented runs (sampling off) on each of \p cfgs,
+    round-robin like the plain repetitions. One run is kept as it is; several
+    are kept as raw/TAG.CONFIG.timing.aK.phases.json and merged into
+    raw/TAG.CONFIG.timing.phases.json, each phase's time and the program's
+    total the median over the runs that have it: one run's time on this
+    machine can be 20% off (the base runs' spread), too much to say where
+    an estimate's error sits. Returns {label: the (merged) document}."""
+    tag, n = state["tag"], args.timing_runs
+    path = lambda cfg, k: os.path.join(raw, "%s.%s.timing%s.phases.json" % (
+        tag, cfg["label"], "" if n == 1 else ".a%d" % k))
+    docs = {cfg["label"]: [] for cfg in cfgs}
+    for k in range(1, n + 1):
+        for cfg in cfgs:
+            doc = timing_run(args, state, cfg, node_of, work, raw, path(cfg, k))
+            if doc:
+                docs[cfg["label"]].append(doc)
+    out = {}
+    for cfg in cfgs:
+        runs = docs[cfg["label"]]
+        if not runs:
+            continue
+        if n == 1:
+            out[cfg["label"]] = runs[0]
+            continue
+        merged = median_times(runs)
+        textout.write_atomically(os.path.join(raw, "%s.%s.timing.phases.json" % (tag, cfg["label"])),
+                                 json.dumps(merged, indent=1) + "\n")
+        out[cfg["label"]] = merged
+    return out
+
+
+def median_times(runs):
+    """The first phase document with every phase's time_s (and tpi_us) and
+    the program's total_time_s the median over \p runs."""
+    doc = json.loads(json.dumps(runs[0]))
+    totals = [r.get("program", {}).get("total_time_s") for r in runs]
+    totals = [t for t in totals if t is not None]
+    if totals:
+        doc["program"]["total_time_s"] = statistics.median(totals)
+    times = {}
+    for r in runs:
+        for p in r.get("phases", []):
+            if p.get("time_s") is not None:
+                times.setdefault(p.get("id"), []).append(p["time_s"])
+    for p in doc.get("phases", []):
+        t = times.get(p.get("id"))
+        if not t:
+            continue
+        p["time_s"] = statistics.median(t)
+        if p.get("iterations"):
+            p["tpi_us"] = p["time_s"] / p["iterations"] * 1e6
+    doc["timing_runs"] = len(runs)
+    return doc
 
 
 def unsampled_phase_file(sampled, timing):
@@ -539,10 +594,11 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
     # 5a. Measured phase times: instrumented, sampling off, once per config.
     measured_phases = {}
     if args.phase_times:
+        docs = dict(state["timing"])
+        docs.update(timing_runs(args, state, [c for c in configs if c["label"] not in docs], node_of, work, raw))
         for cfg in configs:
-            doc = state["timing"].get(cfg["label"]) or timing_run(args, state, cfg, node_of, work, raw)
-            if doc:
-                measured_phases[cfg["label"]] = {p["id"]: p for p in doc.get("phases", [])}
+            if docs.get(cfg["label"]):
+                measured_phases[cfg["label"]] = {p["id"]: p for p in docs[cfg["label"]].get("phases", [])}
 
     for cfg in configs:
         est = ests[cfg["label"]]
@@ -709,6 +765,9 @@ def parse_args(argv):
                          "e.g. xsbench=1: XSBench exits 1 when a non-default lookup count changes its checksum)")
     ap.add_argument("--no-phase-times", dest="phase_times", action="store_false",
                     help="skip the per-configuration instrumented timing runs (no per-phase comparison)")
+    ap.add_argument("--timing-runs", type=int, default=1, metavar="N",
+                    help="instrumented timing runs per configuration, round-robin; several give each phase "
+                         "the median of its times (default 1)")
     ap.add_argument("--out", help="results folder (default: bench/results/accuracy-<date>)")
     ap.add_argument("--work", help="scratch folder for binaries and program output (default: $TMPDIR/phaseprobe-accuracy-work)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds allowed per program run (default 600)")
@@ -730,6 +789,8 @@ def parse_args(argv):
         raise InputError("--reps must be at least 1")
     if a.base_runs < 1:
         raise InputError("--base-runs must be at least 1")
+    if a.timing_runs < 1:
+        raise InputError("--timing-runs must be at least 1")
     if not 1 <= a.rounds <= 100:
         raise InputError("--rounds must be from 1 to 100")
     a.ok_exit = parse_ok_exit(a.ok_exit)
@@ -810,8 +871,11 @@ def main(argv=None):
                        "pad_clones": args.pad_clones, "rounds": args.rounds,
                        "tie_pct": args.tie_pct,
                        "top_phases": args.top_phases, "db": args.db, "build": args.build,
+                       "timing_runs": args.timing_runs,
                        "measured": "median wall time of the plain program; per-phase: instrumented run "
-                                   "(PHASEPROBE_SAMPLING=off) on each configuration"},
+                                   "(PHASEPROBE_SAMPLING=off) on each configuration%s" % (
+                                       "" if args.timing_runs == 1 else
+                                       ", median of %d runs" % args.timing_runs)},
            "base": base_cfg["label"],
            "configs": [dict(c, node=node_of(c)) for c in configs],
            "apps": []}
