@@ -347,7 +347,7 @@ def base_run(args, app, base_cfg, node_of, work, raw):
     return state
 
 
-def timing_run(args, state, cfg, node_of, work, raw, out):
+def timing_run(args, state, cfg, node_of, work, out):
     """The instrumented program with PHASEPROBE_SAMPLING=off on one
     configuration, writing \p out: its phase times are the measured phase
     times. Returns the phase document, or None (and a warning) on failure."""
@@ -377,7 +377,7 @@ def timing_runs(args, state, cfgs, node_of, work, raw):
     docs = {cfg["label"]: [] for cfg in cfgs}
     for k in range(1, n + 1):
         for cfg in cfgs:
-            doc = timing_run(args, state, cfg, node_of, work, raw, path(cfg, k))
+            doc = timing_run(args, state, cfg, node_of, work, path(cfg, k))
             if doc:
                 docs[cfg["label"]].append(doc)
     out = {}

@@ -159,8 +159,9 @@ struct NodeEstimate {
   /// node (µs): pf1p's time per fault of one thread over the thread count.
   double faultCostUs = 0;
   /// The top-level regions' parts of timeS, in the phase file's order; the
-  /// rest is the serial code (Estimate::serialS, kept on every node) unless
-  /// a hand-written file's overlapping times clamped a part at 0.
+  /// rest is the serial code (Estimate::serialS, kept on every node), but
+  /// where a region's leaves outlast it in the base file (medians of several
+  /// runs, a hand-written file) and its part outside them is 0, not negative.
   std::vector<RegionEstimate> regions;
   /// The distinct thread counts its phases were projected onto, ascending
   /// (one value unless phases of different thread counts are projected
