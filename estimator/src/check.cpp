@@ -2,8 +2,10 @@
 //
 // A build's estimate is compared with a stored one, node by node: a node whose
 // program estimate grew by more than the tolerance is a regression. The report
-// then says which phases moved and why (another candidate, another tpi), so
-// the gate's failure is actionable without rerunning anything. A node
+// then says which phases moved and why (another candidate, another tpi), and,
+// from the estimates' per-region split, which regions moved and how much of
+// that was priced synchronization or page faults (time that is no phase's),
+// so the gate's failure is actionable without rerunning anything. A node
 // projected onto other thread counts than in the baseline (--threads native
 // after the NPPDB gained profiles, another --threads N) is not compared at
 // all: the two numbers answer different questions, so the gate fails and
@@ -14,6 +16,7 @@
 #include "phaseprobe/estimator.h"
 #include "phaseprobe/phase_file.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -47,10 +50,28 @@ struct PhaseView {
   std::map<std::string, PhaseEstimateView> estimates; // by node
 };
 
+/// A top-level region's part of a node's estimate (`nodes[].regions`).
+struct RegionView {
+  double timeS = 0, syncS = 0;
+};
+
 struct NodeView {
   double timeS = 0;
   std::optional<std::string> threads; // "4", "1,2", "none"; absent in older baselines
+  std::optional<double> syncS;        // absent in older baselines
+  std::map<std::string, RegionView> regions; // empty in older baselines
 };
+
+/// A number field of \p Obj, or absent; anything else is an input error.
+std::optional<double> optNumber(const ojson &Obj, const char *Key, const std::string &Path,
+                                const std::string &Where) {
+  auto It = Obj.find(Key);
+  if (It == Obj.end())
+    return std::nullopt;
+  if (!It->is_number())
+    throw InputError(Path, Where + "." + Key, "expected a number");
+  return It->get<double>();
+}
 
 /// The text of a `threads` value: a count, a list of counts or null.
 std::optional<std::string> threadsText(const ojson &Obj, const std::string &Path,
@@ -131,7 +152,23 @@ std::map<std::string, NodeView> nodesOf(const ojson &Doc, const std::string &Pat
       throw InputError(Path, Where + ".node", "expected a string");
     if (!N.contains("time_s") || !N["time_s"].is_number())
       throw InputError(Path, Where + ".time_s", "expected a number");
-    Out[N["node"].get<std::string>()] = {N["time_s"].get<double>(), threadsText(N, Path, Where)};
+    NodeView V{N["time_s"].get<double>(), threadsText(N, Path, Where),
+               optNumber(N, "sync_s", Path, Where), {}};
+    if (auto R = N.find("regions"); R != N.end()) {
+      if (!R->is_array())
+        throw InputError(Path, Where + ".regions", "expected an array");
+      for (size_t J = 0; J < R->size(); ++J) {
+        const ojson &G = (*R)[J];
+        std::string At = Where + ".regions[" + std::to_string(J) + "]";
+        if (!G.is_object() || !G.contains("id") || !G["id"].is_string())
+          throw InputError(Path, At + ".id", "expected a string");
+        std::optional<double> T = optNumber(G, "time_s", Path, At);
+        if (!T)
+          throw InputError(Path, At + ".time_s", "expected a number");
+        V.regions[G["id"].get<std::string>()] = {*T, optNumber(G, "sync_s", Path, At).value_or(0)};
+      }
+    }
+    Out[N["node"].get<std::string>()] = V;
   }
   return Out;
 }
@@ -236,6 +273,7 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
       continue;
     R.regressed = true;
     // Which phases moved on this node, and how.
+    std::map<std::string, double> PhaseMoved; // by id, seconds, both documents estimated
     std::map<std::string, bool> Ids;
     for (const auto &P : CurPhases)
       Ids[P.first] = true;
@@ -260,6 +298,7 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
         R.lines.push_back("  phase " + Id + ": no longer estimated (was " + num(OE->timeS) +
                           " s with " + OE->profile + "); its time is now in the uncovered part");
       } else {
+        PhaseMoved[Id] = CE->timeS - OE->timeS;
         bool ThreadsMoved = !OE->threads.empty() && OE->threads != CE->threads;
         if (CE->timeS == OE->timeS && CE->profile == OE->profile && !ThreadsMoved)
           continue;
@@ -278,6 +317,38 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
                         : 0;
     if (CurUnc != OldUnc)
       R.lines.push_back("  uncovered part: " + num(OldUnc) + " s -> " + num(CurUnc) + " s");
+    // Time that is no phase's: the priced synchronization and page faults,
+    // and where it and the rest moved, region by region (both documents
+    // must say; older baselines do not).
+    const NodeView &Old = B->second;
+    if (Old.syncS && CurV.syncS && *Old.syncS != *CurV.syncS)
+      R.lines.push_back("  synchronization and page faults: " + num(*Old.syncS) + " s -> " +
+                        num(*CurV.syncS) + " s");
+    if (Old.regions.empty() || CurV.regions.empty())
+      continue;
+    for (const auto &[Id, G] : CurV.regions) {
+      auto O = Old.regions.find(Id);
+      if (O == Old.regions.end()) {
+        R.lines.push_back("  region " + Id + ": new, " + num(G.timeS) + " s");
+        continue;
+      }
+      // A region that is its own leaf moved with the phase line above.
+      auto P = PhaseMoved.find(Id);
+      bool Said = P != PhaseMoved.end() && G.syncS == O->second.syncS &&
+                  std::fabs(G.timeS - O->second.timeS - P->second) <=
+                      1e-9 * std::max(1.0, std::fabs(G.timeS));
+      if (G.timeS == O->second.timeS || Said)
+        continue;
+      std::string L = "  region " + Id + ": " + num(O->second.timeS) + " s -> " + num(G.timeS) +
+                      " s (" + signedPct(O->second.timeS, G.timeS) + ")";
+      if (G.syncS != O->second.syncS)
+        L += ", its synchronization and page faults " + num(O->second.syncS) + " s -> " +
+             num(G.syncS) + " s";
+      R.lines.push_back(L);
+    }
+    for (const auto &[Id, G] : Old.regions)
+      if (!CurV.regions.count(Id))
+        R.lines.push_back("  region " + Id + ": no longer a region (was " + num(G.timeS) + " s)");
   }
   for (const auto &[Node, Was] : BaseNodes)
     if (!CurNodes.count(Node))

@@ -746,6 +746,43 @@ TEST(Check, SlowerBeyondToleranceRegresses) {
       << R.lines[1];
 }
 
+// A regression that is no phase's: more barriers priced. The phases did not
+// move; the report says the synchronization grew, and in which region.
+TEST(Check, SynchronizationAndRegionsThatMovedAreNamed) {
+  nlohmann::ordered_json Old = doc(100), Cur = doc(100);
+  auto Regions = [](double R, double RSync, double Q) {
+    return nlohmann::ordered_json::array(
+        {{{"id", "r"}, {"time_s", R}, {"phases_time_s", 100}, {"uncovered_s", 1}, {"sync_s", RSync}},
+         {{"id", "q"}, {"time_s", Q}, {"phases_time_s", 0}, {"uncovered_s", Q}, {"sync_s", 0}}});
+  };
+  Old["nodes"][0]["sync_s"] = 1;
+  Old["nodes"][0]["regions"] = Regions(102, 1, 2);
+  Old["nodes"][0]["time_s"] = 105;
+  Cur["nodes"][0]["sync_s"] = 11;
+  Cur["nodes"][0]["regions"] = Regions(112, 11, 2);
+  Cur["nodes"][0]["time_s"] = 115;
+  CheckResult R = checkAgainstBaseline(Cur, Old.dump(), "b.json", 5);
+  EXPECT_TRUE(R.regressed);
+  std::string All;
+  for (const std::string &L : R.lines)
+    All += L + "\n";
+  EXPECT_NE(All.find("  synchronization and page faults: 1 s -> 11 s\n"), std::string::npos) << All;
+  EXPECT_NE(All.find("  region r: 102 s -> 112 s (+9.80%), its synchronization and page faults "
+                     "1 s -> 11 s\n"),
+            std::string::npos)
+      << All;
+  EXPECT_EQ(All.find("phase mm"), std::string::npos) << "the phase did not move: " << All;
+  EXPECT_EQ(All.find("region q"), std::string::npos) << "q did not move: " << All;
+  // A baseline's malformed region: one error naming the field.
+  Old["nodes"][0]["regions"][1]["time_s"] = "slow";
+  try {
+    checkAgainstBaseline(Cur, Old.dump(), "b.json", 5);
+    FAIL() << "no error";
+  } catch (const InputError &E) {
+    EXPECT_EQ(std::string(E.what()), "b.json: nodes[0].regions[1].time_s: expected a number");
+  }
+}
+
 TEST(Check, AnotherThreadCountIsReportedNotCompared) {
   nlohmann::ordered_json Old = doc(100), Cur = doc(50);
   Old["nodes"][0]["threads"] = 2;
