@@ -54,7 +54,15 @@
  *           touch: one store per page of a thread's slice, the slice given
  *           back to the system (madvise MADV_DONTNEED) before every sweep:
  *           every store is a first-touch page fault (the stride must be
- *           the page size; an iteration is a page)
+ *           the page size; an iteration is a page),
+ *           gather: s += a[i] * x[idx[i]], a CSR sparse matrix-vector
+ *           product's inner loop (TYPE double; streams a, idx, x with
+ *           patterns s, s, r): idx is a stream of int (4-byte) indices,
+ *           drawn uniformly over x's region, through which x is read. A
+ *           dependent sum of one stream (sum) runs at the add's latency
+ *           at any footprint; this loop streams 12 bytes an iteration and
+ *           gathers, and scales from two cores to one as NPB CG's does
+ *           (bench/results/gather-scaling-2026-11-24.txt)
  *   TYPE    double float int
  *   ACCESS  one letter per stream, c (shared) or p (private); stores must be p
  *   PATTERN one letter per stream, s (strided) or r (random)
@@ -369,6 +377,9 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
   } else if (!strcmp(K, "triad")) {                                            \
     SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); long i2 = IX(2);            \
              a[i0] = b[i1] + (T)3 * c[i2]; PAD)                                \
+  } else if (!strcmp(K, "gather")) {                                           \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1);                             \
+             acc += a[i0] * c[ix[i1]]; PAD)                                    \
   }
 
 /* One step of padding: 4 independent chains, each a multiply and an add
@@ -404,8 +415,11 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
       T *a = (T *)S[0].base;                                                   \
       T *b = ns > 1 ? (T *)S[1].base : a;                                      \
       T *c = ns > 2 ? (T *)S[2].base : a;                                      \
+      const int *ix = (const int *)b; /* gather's indices */                  \
+      (void)ix;                                                                \
+      /* gather reads x through its indices, not a draw: strided loops. */    \
       int mixed = S[0].random || (ns > 1 && S[1].random) ||                    \
-                  (ns > 2 && S[2].random);                                     \
+                  (ns > 2 && S[2].random && strcmp(K, "gather"));              \
       int walks = S[0].reach || (ns > 1 && S[1].reach) ||                      \
                   (ns > 2 && S[2].reach);                                      \
       int rotate = (ns > 1 && (S[1].sweep != S[0].sweep ||                     \
@@ -560,7 +574,7 @@ static int kernel_streams(const char *K) {
       !strcmp(K, "cadd") || !strcmp(K, "cmul") || !strcmp(K, "cfma"))
     return 1;
   if (!strcmp(K, "madd") || !strcmp(K, "add2") || !strcmp(K, "copy")) return 2;
-  if (!strcmp(K, "sum3") || !strcmp(K, "triad")) return 3;
+  if (!strcmp(K, "sum3") || !strcmp(K, "triad") || !strcmp(K, "gather")) return 3;
   return 0;
 }
 
@@ -582,6 +596,24 @@ static double mean_abs_jump(const stream_t *S, size_t elem) {
   return jumps ? sum / (double)jumps * (double)elem : 0;
 }
 
+/* The mean |jump| of gather's x: between the indices thread 0 reads one
+ * after another in a column of its index stream (a loop execution), over
+ * its first 10^5 accesses; in bytes of x's element \p elem. */
+static double gather_mean_jump(const stream_t *I, size_t elem) {
+  walk_t w;
+  walk_init(&w, I, 0);
+  const int *ix = (const int *)I->base;
+  long n = I->sweep < 100000 ? I->sweep : 100000, prev = 0, prev_off = -1, jumps = 0;
+  double sum = 0;
+  for (long k = 0; k < n; ++k) {
+    long off = w.off, v = ix[w.pos];
+    if (off == prev_off) sum += (double)labs(v - prev), ++jumps;
+    prev = v, prev_off = off;
+    walk_advance(&w, 1);
+  }
+  return jumps ? sum / (double)jumps * (double)elem : 0;
+}
+
 /* Runs one configuration; writes the answer line to stdout. */
 static void run_config(const config_t *C, int threads) {
 #define FAIL(...)                                                              \
@@ -595,6 +627,9 @@ static void run_config(const config_t *C, int threads) {
   memset(S, 0, sizeof S);
   double *times = NULL;
   size_t elem = !strcmp(C->type, "double") ? 8 : 4;
+  int gather = !strcmp(C->kernel, "gather");
+  /* Per stream: the type's size, but gather's index stream holds ints. */
+  size_t el[MAX_STREAMS] = {elem, gather ? sizeof(int) : elem, elem};
   int ns = kernel_streams(C->kernel);
   if (ns == 0) FAIL("unknown kernel '%s'", C->kernel);
   if (strcmp(C->type, "double") && strcmp(C->type, "float") && strcmp(C->type, "int"))
@@ -615,6 +650,8 @@ static void run_config(const config_t *C, int threads) {
   if (C->work && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") ||
                   !strcmp(C->kernel, "touch")))
     FAIL("kernel %s takes no padding (work)", C->kernel);
+  if (gather && (strcmp(C->type, "double") || strcmp(C->pattern, "ssr") || C->access[2] != 'c'))
+    FAIL("kernel gather is double with patterns ssr and a shared x (a, its int indices, x)");
   int touch = !strcmp(C->kernel, "touch");
   if (touch && (C->pattern[0] != 's' || C->s[0] != (double)sysconf(_SC_PAGESIZE) ||
                 C->window[0]))
@@ -629,11 +666,17 @@ static void run_config(const config_t *C, int threads) {
     if (!s->priv && C->access[q] != 'c') FAIL("access letter '%c' is not c or p", C->access[q]);
     if (!s->random && C->pattern[q] != 's') FAIL("pattern letter '%c' is not s or r", C->pattern[q]);
     if (s->store && !s->priv) FAIL("stream %d is written and must be private", q + 1);
+    size_t elem = el[q];
     double bytes = C->k[q] * 1024.0;
     long n = (long)(bytes / (double)elem);
     s->region = s->priv ? n / threads : n;
     if (s->region < 1) FAIL("stream %d: footprint %g KiB is too small", q + 1, C->k[q]);
-    if (s->random) {
+    if (s->random && gather) {
+      /* x is read through the indices, drawn over the whole region: any
+       * size, never a search. */
+      s->step = 1;
+      if (s->region < 2) FAIL("stream %d: a gathered stream needs 2 elements or more", q + 1);
+    } else if (s->random) {
       int lg = 0;
       while ((2L << lg) <= s->region) ++lg;
       s->region = 1L << lg;
@@ -704,6 +747,21 @@ static void run_config(const config_t *C, int threads) {
         ((int *)s->base)[i] = (int)(i & 7) + 1;
     }
   }
+  if (gather) {
+    /* The indices: uniform over x's region, from a hash of the position
+     * (splitmix64), so the first touch can stay with the walking thread. */
+    if (S[2].region > INT_MAX) FAIL("stream 3: more than %d elements to index", INT_MAX);
+    int *ix = (int *)S[1].base;
+    long cnt = S[1].priv ? S[1].region * threads : S[1].region;
+    uint64_t xr = (uint64_t)S[2].region;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < cnt; ++i) {
+      uint64_t z = (uint64_t)i * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+      ix[i] = (int)((z ^ (z >> 31)) % xr);
+    }
+  }
   /* Every stream is swept completely at least once per sweep: loops run for
    * the stream with the most accesses, smaller streams wrap. */
   void (*plain)(const char *, stream_t *, int, long, long, long) =
@@ -746,8 +804,11 @@ static void run_config(const config_t *C, int threads) {
   printf("%ld ok %.17g %ld ", C->id, (double)R * (double)iters, R);
   for (int q = 0; q < ns; ++q) {
     const stream_t *s = &S[q];
+    size_t elem = el[q];
     double span = (double)(s->priv ? s->region * threads : s->region) * (double)elem;
-    double stride = s->random ? mean_abs_jump(s, elem) : (double)(s->step * (long)elem);
+    double stride = gather && q == 2 ? gather_mean_jump(&S[1], elem)
+                    : s->random      ? mean_abs_jump(s, elem)
+                                     : (double)(s->step * (long)elem);
     if (s->random) stride = floor(stride / (double)elem + 0.5) * (double)elem;
     printf("%s%.17g:%.17g:%zu:%s", q ? ";" : "", span / 1024.0, stride, elem,
            s->priv ? "private" : "shared");

@@ -52,6 +52,15 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       {"upd1pf", "update", "float", "p", "s", "load+store", "upd1p on float"},
       {"st1p", "store", "double", "p", "s", "store", "store-only a[i] = r"},
       {"st1pi", "store", "int", "p", "s", "store", "st1p on int"},
+      // A CSR sparse matrix-vector product's inner loop (NPB CG): two
+      // private streams, the matrix and its int column indices, and a
+      // shared vector gathered through them. The dependent sums above run
+      // at the add's latency at any footprint; this one is bound by the
+      // 12 bytes it streams an iteration, and scales to one core as CG's
+      // does (bench/results/gather-scaling-2026-11-24.txt).
+      {"spmv3", "gather", "double", "ppc", "ssr", "load;load;load",
+       "sparse matrix-vector product: sum += a[i] * x[idx[i]] (a, int idx private; x shared, gathered)",
+       "8;4;8"},
       // Synchronization: mbw1p with a barrier after every sweep. Against
       // mbw1p at the same footprint it gives a node's cost per barrier at
       // that much work between barriers (the estimator's sync term).
@@ -81,6 +90,11 @@ const std::vector<UBenchDef> &ubenchCatalog() {
 bool isSearchJump(double RegionElems, double JumpElems) {
   // Mirrors run_config in ubench_kernels.c (2^30: its step arithmetic).
   return JumpElems > 1 && 3 * JumpElems < RegionElems && JumpElems < 1073741824.0;
+}
+
+unsigned UBenchDef::elemBytes(std::size_t Q) const {
+  std::vector<std::string> E = split(elems, ';');
+  return Q < E.size() && !E[Q].empty() ? unsigned(std::stoul(E[Q])) : elemBytes();
 }
 
 const UBenchDef *findUBench(const std::string &Name) {
@@ -157,11 +171,12 @@ bool valid(const UBenchDef &D, std::size_t Q, double K, double S, unsigned MaxTh
   double Bytes = K * 1024;
   if (D.access[Q] == 'p')
     Bytes /= MaxThreads;
-  if (Bytes < 2 * D.elemBytes())
+  double E = D.elemBytes(Q);
+  if (Bytes < 2 * E)
     return false;
   if (D.pattern[Q] == 'r' || D.compute())
     return true;
-  return S >= D.elemBytes() && std::fmod(S, D.elemBytes()) == 0 && Bytes >= 4 * S;
+  return S >= E && std::fmod(S, E) == 0 && Bytes >= 4 * S;
 }
 
 /// Whether random stream 0 of \p D at footprint \p K is walked as a search
@@ -308,6 +323,16 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
       }
       break;
     case 3:
+      if (D.kernel == "gather") {
+        // A matrix of K, its indices (as many, of their own size), and a
+        // vector gathered from the small footprints: CG A's is 109 KiB.
+        for (double K : FP)
+          for (double X : FPSmall)
+            if (X < K)
+              Add(D, {K, K * D.elemBytes(1) / D.elemBytes(0), X},
+                  {double(D.elemBytes(0)), double(D.elemBytes(1)), double(D.elemBytes(2))});
+        break;
+      }
       for (double K : FP)
         for (double St : SV)
           Add(D, {K, K, K}, {St, St, St});
@@ -449,7 +474,7 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     for (std::size_t Q = 0; Q < C.footprintKiB.size(); ++Q)
       if (!valid(*D, Q, C.footprintKiB[Q], C.strideBytes[Q], 1))
         throw InputError(File, Place + ", stream " + std::to_string(Q + 1),
-                         "stride must be a multiple of " + std::to_string(D->elemBytes()) +
+                         "stride must be a multiple of " + std::to_string(D->elemBytes(Q)) +
                              " B and the footprint at least 4 strides");
     Out.push_back(std::move(C));
     if (End == Text.size())

@@ -64,6 +64,9 @@ struct Wanted {
   char pattern = 's'; ///< 's' or 'r'
   std::string op;
   double kib = 0, stride = 0;
+  /// A random stream read through indices (UBenchDef::gathered): its
+  /// footprint in whole elements and a uniform draw's stride.
+  double gatheredKib = 0, gatheredStride = 0;
   double window = 0; ///< accesses of a reuse window (0: none)
   long repeats = 1;  ///< walks of each window in a row
   std::string why;   ///< non-empty: no kernel can walk it
@@ -107,6 +110,8 @@ Wanted roundStream(const PhaseStream &S, char Pattern, unsigned Threads) {
     W.kib = P * Th * E / 1024;
     double Jump = std::round(std::fabs(T.strideBytes) / E);
     W.stride = isSearchJump(P, Jump) ? Jump * E : E;
+    W.gatheredKib = std::max(2.0, Slice) * Th * E / 1024;
+    W.gatheredStride = E;
     return W;
   }
   double Stride = std::fabs(T.strideBytes);
@@ -143,7 +148,7 @@ Wanted roundStream(const PhaseStream &S, char Pattern, unsigned Threads) {
 /// size, pattern), and whether its load/store is \p W's too.
 bool declares(const UBenchDef &D, std::size_t Q, const Wanted &W, bool &SameOp) {
   const StreamTuple &T = W.stream->tuple;
-  if ((D.access[Q] == 'p') != (T.access == Access::Private) || D.elemBytes() != T.elemBytes ||
+  if ((D.access[Q] == 'p') != (T.access == Access::Private) || D.elemBytes(Q) != T.elemBytes ||
       D.pattern[Q] != W.pattern)
     return false;
   std::vector<std::string> Ops = split(D.ops, ';');
@@ -207,8 +212,9 @@ std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
       Best.windowAccesses.assign(N, 0);
       Best.repeats = 1;
       for (std::size_t I = 0; I < N; ++I) {
-        Best.footprintKiB[Perm[I]] = Ws[I].kib;
-        Best.strideBytes[Perm[I]] = Ws[I].stride;
+        bool G = D.gathered(Perm[I]);
+        Best.footprintKiB[Perm[I]] = G ? Ws[I].gatheredKib : Ws[I].kib;
+        Best.strideBytes[Perm[I]] = G ? Ws[I].gatheredStride : Ws[I].stride;
         if (Ws[I].window > 0) {
           // One count for the configuration: the fewest walks asked for.
           Best.repeats = Best.hasWindows() ? std::min(Best.repeats, Ws[I].repeats) : Ws[I].repeats;

@@ -94,6 +94,25 @@ TEST(Clone, APrivateAndASharedStreamAreMbw2hpcInEitherOrder) {
   EXPECT_TRUE(C.notes.empty());
 }
 
+TEST(Clone, ASparseMatVecIsSpmv3WithItsVectorsOwnSize) {
+  // NPB CG A's SpMV: the matrix and its int column indices private, the
+  // vector shared and gathered at random (a third of it a jump apart).
+  // Before spmv3 no uB had its mixed element sizes: its clone was its
+  // matrix's alone. The gathered vector keeps its 109.375 KiB (no power of
+  // two: the kernel reads it through the indices).
+  CloneSet C = cloneOne(
+      "[" +
+      phase("cg.c:422:1", {stream("v1", 14471.25, 8, 8, "private"),
+                           stream("v2", 7235.625, 4, 4, "private"),
+                           stream("v3", 109.375, 37380, 8, "shared", R"(, "pattern": "random")")}) +
+      "]");
+  auto L = lines(C);
+  EXPECT_NE(std::find(L.begin(), L.end(), "spmv3 14471.25:8;7235.625:4;109.375:8"), L.end());
+  ASSERT_FALSE(C.targets.empty());
+  EXPECT_EQ(C.targets.back().config.def->name, "spmv3") << "the phase's own clone";
+  EXPECT_TRUE(C.notes.empty());
+}
+
 TEST(Clone, UnclonableElementSizeIsReported) {
   CloneSet C = cloneOne(
       "[" +

@@ -67,7 +67,7 @@ TEST(Grid, SpansL1ToBeyondLLCAndSmallToLargeStrides) {
           MaxS = std::max(MaxS, C.strideBytes[Q]);
           double PerThread = C.footprintKiB[Q] * 1024 / (C.def->access[Q] == 'p' ? 4 : 1);
           EXPECT_GE(PerThread, 4 * C.strideBytes[Q]) << C.def->name << " " << C.requested();
-          EXPECT_EQ(std::fmod(C.strideBytes[Q], C.def->elemBytes()), 0);
+          EXPECT_EQ(std::fmod(C.strideBytes[Q], C.def->elemBytes(Q)), 0);
         }
       }
     }
@@ -180,6 +180,21 @@ TEST(Params, ParsesAndNamesTheLine) {
   EXPECT_NE(inputErrorOf([] { parseParamsFile("mbw1c 64:12\n", "p.txt"); }).find("multiple of 8"),
             std::string::npos);
   EXPECT_NE(inputErrorOf([] { parseParamsFile("# nothing\n", "p.txt"); }).find("no configuration"),
+            std::string::npos);
+}
+
+TEST(Params, AGathersIndexStreamHasItsOwnElementSize) {
+  const UBenchDef *D = findUBench("spmv3");
+  ASSERT_NE(D, nullptr);
+  EXPECT_EQ(D->elemBytes(0), 8u);
+  EXPECT_EQ(D->elemBytes(1), 4u) << "int indices";
+  EXPECT_EQ(D->elemBytes(2), 8u);
+  EXPECT_TRUE(D->gathered(2));
+  EXPECT_FALSE(D->gathered(1));
+  EXPECT_EQ(findUBench("mbw2hp")->elemBytes(1), 8u) << "the type's, without an override";
+  EXPECT_EQ(parseParamsFile("spmv3 1024:8;512:4;109.375:8\n", "p.txt").size(), 1u);
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("spmv3 1024:8;512:6;64:8\n", "p.txt"); })
+                .find("line 1, stream 2: stride must be a multiple of 4 B"),
             std::string::npos);
 }
 

@@ -31,7 +31,17 @@ struct UBenchDef {
   std::string pattern; ///< one letter per stream: s strided, r random
   std::string ops;     ///< per stream, ';'-separated: load / store / load+store
   std::string summary; ///< one line for `list`
+  /// Per operand, ';'-separated, where an operand's element is not the
+  /// type's ("8;4;8": gather's int indices); empty: every one is the type's.
+  std::string elems = {};
+  /// The type's element size.
   unsigned elemBytes() const { return type == "double" ? 8 : 4; }
+  /// Operand \p Q's element size.
+  unsigned elemBytes(std::size_t Q) const;
+  /// Whether operand \p Q is read through another operand's indices
+  /// (gather's x): drawn uniformly over a region of any size, where a
+  /// random stream the kernel draws itself has a power of two elements.
+  bool gathered(std::size_t Q) const { return kernel == "gather" && Q == 2; }
   unsigned streams() const { return unsigned(access.size()); }
   bool compute() const { return kernel[0] == 'c' && kernel != "copy"; }
 };
