@@ -61,8 +61,9 @@
  *           drawn uniformly over x's region, through which x is read. A
  *           dependent sum of one stream (sum) runs at the add's latency
  *           at any footprint; this loop streams 12 bytes an iteration and
- *           gathers, and scales from two cores to one as NPB CG's does
- *           (bench/results/gather-scaling-2026-11-24.txt)
+ *           gathers: over NPB CG A's arrays it scales 2.2x from two cores
+ *           to one where the sum scales 2.0x
+ *           (bench/results/gather-scaling-2026-11-24*.txt)
  *   TYPE    double float int
  *   ACCESS  one letter per stream, c (shared) or p (private); stores must be p
  *   PATTERN one letter per stream, s (strided) or r (random)

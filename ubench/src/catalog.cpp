@@ -55,9 +55,10 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       // A CSR sparse matrix-vector product's inner loop (NPB CG): two
       // private streams, the matrix and its int column indices, and a
       // shared vector gathered through them. The dependent sums above run
-      // at the add's latency at any footprint; this one is bound by the
-      // 12 bytes it streams an iteration, and scales to one core as CG's
-      // does (bench/results/gather-scaling-2026-11-24.txt).
+      // at the add's latency at any footprint; this one streams 12 bytes
+      // an iteration and gathers, and over CG A's arrays scales 2.2x from
+      // two cores to one where they scale 2.0x
+      // (bench/results/gather-scaling-2026-11-24*.txt).
       {"spmv3", "gather", "double", "ppc", "ssr", "load;load;load",
        "sparse matrix-vector product: sum += a[i] * x[idx[i]] (a, int idx private; x shared, gathered)",
        "8;4;8"},
