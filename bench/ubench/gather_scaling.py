@@ -16,6 +16,7 @@ rounds of each round's ratio, and their range.
 """
 import argparse
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -38,6 +39,9 @@ def main():
     ap.add_argument("--reps", type=int, default=101, help="timed repetitions per run (median)")
     ap.add_argument("--cc", default="clang-14")
     args = ap.parse_args()
+    if min(args.rounds, args.n, args.nx, args.reps) < 1:
+        print("gather_scaling.py: --rounds, --n, --nx and --reps take positive numbers", file=sys.stderr)
+        sys.exit(2)
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, "gather_scaling")
         subprocess.run([args.cc, "-O2", "-fopenmp", os.path.join(HERE, "gather_scaling.c"), "-o", exe],
@@ -53,7 +57,7 @@ def main():
     print("gather vs sum, two cores to one: CSR gather s += a[i]*x[idx[i]] against mbw1p's s += a[i]")
     print("machine : %s" % provenance.machine())
     print("commit  : %s" % provenance.commit(ROOT, ["bench/ubench"]))
-    print("command : %s" % " ".join(sys.argv))
+    print("command : %s" % " ".join(shlex.quote(a) for a in sys.argv))
     print("arrays  : a %.1f MB, idx %.1f MB, x %.1f KB; %d rounds alternating the configurations, "
           "median of %d repetitions a run" % (args.n * 8 / 1e6, args.n * 4 / 1e6, args.nx * 8 / 1e3,
                                               args.rounds, args.reps))
