@@ -10,6 +10,18 @@
 // so a struct holding the thread count in one member does not taint the
 // others: a missed site costs a warning, a false one costs the user's trust.
 //
+// Where the branch compares the count itself with a constant (LULESH's
+// `numthreads > 1`, numthreads = omp_get_max_threads()), the site carries
+// that test, so the estimate can tell the thread counts that take the other
+// way from those that run the same code. A value is "the count itself" only
+// if nothing else can be in it: every store into a slot that holds it, and
+// every call that passes it into a parameter, must carry the count too, and
+// the slot's address must not leave through a call or a field. Pointers to
+// the same memory (a variable, the slot of an outlined body that receives
+// its address, what loads from that slot give) are one class: a foreign
+// write through any of them takes the count from all. Else the site is kept
+// without a test (it may run other code at any other count).
+//
 //===----------------------------------------------------------------------===//
 #include "ThreadBranches.h"
 
@@ -17,11 +29,12 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/Path.h"
 
-#include <set>
+#include <map>
 
 using namespace llvm;
 
@@ -36,6 +49,10 @@ bool isThreadCountQuery(const Function *F) {
          N == "omp_get_num_procs" || N == "omp_get_thread_limit";
 }
 
+// omp_get_max_threads() is the count a run of OMP_NUM_THREADS=T sets (the
+// other queries answer 1 outside a region, or the node's processors).
+bool isExactCountQuery(const Function *F) { return F && F->getName() == "omp_get_max_threads"; }
+
 bool isForkCall(const Function *F) {
   return F && (F->getName() == "__kmpc_fork_call" || F->getName() == "__kmpc_fork_teams");
 }
@@ -44,70 +61,215 @@ bool isForkCall(const Function *F) {
 // address kept in an outlined body's slot is two); deeper ones are not.
 constexpr unsigned MaxDepth = 3;
 
+/// What a tainted value is known to be (for a pointer: what its loads reach).
+struct Fact {
+  enum Kind : uint8_t { Count, Test, Derived } K = Derived;
+  CmpInst::Predicate Pred = CmpInst::BAD_ICMP_PREDICATE; ///< Test: "threads Pred C"
+  int64_t C = 0;
+
+  static Fact count() { return {Count, CmpInst::BAD_ICMP_PREDICATE, 0}; }
+  static Fact derived() { return {}; }
+  /// threads Pred C, with Pred from an icmp whose first operand is the count.
+  static Fact test(CmpInst::Predicate P, const APInt &V) {
+    if (V.getMinSignedBits() > 64)
+      return derived();
+    int64_t N = V.getSExtValue();
+    if (CmpInst::isUnsigned(P)) {
+      // A count is positive: unsigned and signed orders agree against N >= 0.
+      if (N < 0)
+        return derived();
+      P = CmpInst::getSignedPredicate(P);
+    }
+    return {Test, P, N};
+  }
+  Fact negated() const {
+    return K == Test ? Fact{Test, CmpInst::getInversePredicate(Pred), C} : derived();
+  }
+  bool operator==(const Fact &O) const {
+    return K == O.K && (K != Test || (Pred == O.Pred && C == O.C));
+  }
+  bool operator!=(const Fact &O) const { return !(*this == O); }
+  Fact join(const Fact &O) const { return *this == O ? *this : derived(); }
+  /// " (threads > 1)", the suffix of a site whose branch follows the test.
+  std::string suffix() const {
+    if (K != Test)
+      return "";
+    const char *Op = Pred == CmpInst::ICMP_SGT   ? ">"
+                     : Pred == CmpInst::ICMP_SGE ? ">="
+                     : Pred == CmpInst::ICMP_SLT ? "<"
+                     : Pred == CmpInst::ICMP_SLE ? "<="
+                     : Pred == CmpInst::ICMP_EQ  ? "=="
+                                                 : "!=";
+    return (" (threads " + Twine(Op) + " " + Twine(C) + ")").str();
+  }
+};
+
+using Key = std::pair<Value *, unsigned>; // a value and the loads to reach the count
+
 class Taint {
 public:
   explicit Taint(FunctionAnalysisManager &FAM) : FAM(FAM) {}
 
-  void seed(Value *V) { mark(V, 0); }
-
-  void run() {
-    while (!Work.empty()) {
-      auto [V, D] = Work.pop_back_val();
-      for (User *U : V->users())
-        follow(V, D, U);
+  /// Taints from every thread-count query of \p M, then takes the count
+  /// back from the slots and parameters that may hold something else, and
+  /// taints again, until nothing changes (each round poisons at least one
+  /// more key, so this ends).
+  void run(Module &M) {
+    for (;;) {
+      Facts.clear();
+      Sites.clear();
+      Alias.clear();
+      Contents.clear();
+      for (Function &F : M) {
+        if (!isThreadCountQuery(&F))
+          continue;
+        for (User *U : F.users())
+          if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledFunction() == &F)
+            mark(CB, 0, isExactCountQuery(&F) ? Fact::count() : Fact::derived());
+      }
+      while (!Work.empty()) {
+        Key K = Work.pop_back_val();
+        Fact F = Facts.lookup(K);
+        for (User *U : K.first->users())
+          follow(K.first, K.second, F, U);
+      }
+      if (!poisonOthers())
+        return;
     }
   }
 
-  std::vector<std::string> sites() const { return {Sites.begin(), Sites.end()}; } // sorted
+  std::vector<std::string> sites() const { // sorted
+    std::vector<std::string> Out;
+    for (const auto &[Site, F] : Sites)
+      Out.push_back(Site + F.suffix());
+    return Out;
+  }
 
 private:
-  void mark(Value *V, unsigned D) {
-    if (D > MaxDepth || !Seen.insert({V, D}).second)
+  void mark(Value *V, unsigned D, Fact F) {
+    if (D > MaxDepth)
       return;
+    if (Poisoned.count({V, D}))
+      F = Fact::derived();
+    auto [It, New] = Facts.try_emplace({V, D}, F);
+    if (!New) {
+      Fact J = It->second.join(F);
+      if (J == It->second)
+        return;
+      It->second = J;
+    }
     Work.push_back({V, D});
   }
 
-  void follow(Value *V, unsigned D, User *U) {
+  bool holds(Value *V, unsigned D, Fact F) const {
+    auto It = Facts.find({V, D});
+    return It != Facts.end() && It->second == F;
+  }
+
+  Key root(Key K) {
+    auto It = Alias.find(K);
+    if (It == Alias.end() || It->second == K)
+      return K;
+    return It->second = root(It->second);
+  }
+  void sameMemory(Key A, Key B) {
+    Key RA = root(A), RB = root(B);
+    if (RA != RB)
+      Alias[RA] = RB;
+    Alias.try_emplace(RB, RB);
+  }
+  /// The class of the pointers slot \p Slot holds (one of them stands for it).
+  void heldBy(Key Slot, Key Pointer) {
+    auto [It, New] = Contents.try_emplace(Slot, Pointer);
+    sameMemory(Pointer, It->second);
+  }
+
+  void follow(Value *V, unsigned D, Fact F, User *U) {
     if (auto *CB = dyn_cast<CallBase>(U)) {
-      intoCallee(V, D, *CB);
+      intoCallee(V, D, F, *CB);
       return;
     }
     if (auto *SI = dyn_cast<StoreInst>(U)) {
       if (SI->getValueOperand() == V) {
         Value *To = SI->getPointerOperand()->stripPointerCasts();
-        if (isa<AllocaInst>(To) || isa<GlobalVariable>(To))
-          mark(To, D + 1);
+        if (isa<AllocaInst>(To) || isa<GlobalVariable>(To)) {
+          mark(To, D + 1, F);
+          if (D > 0)
+            heldBy({To, D + 1}, {V, D});
+        }
       }
       return;
     }
     if (D > 0) { // V points at the value: follow the pointer, not arithmetic on it
-      if (isa<LoadInst>(U))
-        mark(U, D - 1);
-      else if (auto *Op = dyn_cast<Operator>(U);
-               Op && (Op->getOpcode() == Instruction::BitCast ||
-                      Op->getOpcode() == Instruction::AddrSpaceCast))
-        mark(U, D);
+      if (isa<LoadInst>(U)) {
+        mark(U, D - 1, F);
+        if (D > 1)
+          heldBy({V, D}, {U, D - 1});
+      } else if (auto *Op = dyn_cast<Operator>(U);
+                 Op && (Op->getOpcode() == Instruction::BitCast ||
+                        Op->getOpcode() == Instruction::AddrSpaceCast)) {
+        mark(U, D, F);
+        sameMemory({V, D}, {U, D});
+      }
       return;
     }
-    if (isa<CastInst>(U) || isa<BinaryOperator>(U) || isa<UnaryOperator>(U) ||
-        isa<CmpInst>(U) || isa<SelectInst>(U) || isa<PHINode>(U) || isa<FreezeInst>(U)) {
-      mark(U, 0);
+    if (auto *CI = dyn_cast<CastInst>(U)) {
+      bool Widens = isa<ZExtInst>(CI) || isa<SExtInst>(CI);
+      bool Narrows = isa<TruncInst>(CI) && !CI->getType()->isIntegerTy(1);
+      bool BoolOf = isa<TruncInst>(CI) && F.K == Fact::Test; // a stored bool read back
+      mark(U, 0, Widens || Narrows || BoolOf ? F : Fact::derived());
+      return;
+    }
+    if (auto *Cmp = dyn_cast<ICmpInst>(U)) {
+      mark(U, 0, compared(V, F, *Cmp));
+      return;
+    }
+    if (auto *BO = dyn_cast<BinaryOperator>(U)) {
+      // `!b` on a bool is `xor b, true`.
+      auto *Other = dyn_cast<ConstantInt>(BO->getOperand(BO->getOperand(0) == V ? 1 : 0));
+      bool Not = BO->getOpcode() == Instruction::Xor && Other && Other->isOne() &&
+                 BO->getType()->isIntegerTy(1);
+      mark(U, 0, Not ? F.negated() : Fact::derived());
+      return;
+    }
+    if (isa<FreezeInst>(U)) {
+      mark(U, 0, F);
+      return;
+    }
+    if (isa<CmpInst>(U) || isa<SelectInst>(U) || isa<PHINode>(U) || isa<UnaryOperator>(U)) {
+      mark(U, 0, Fact::derived());
       return;
     }
     if (auto *BI = dyn_cast<BranchInst>(U)) {
       if (BI->isConditional() && BI->getCondition() == V && !controlsLoop(*BI))
-        record(*BI);
+        record(*BI, F.K == Fact::Test ? F : Fact::derived());
       return;
     }
     if (auto *SW = dyn_cast<SwitchInst>(U))
       if (SW->getCondition() == V)
-        record(*SW);
+        record(*SW, Fact::derived());
+  }
+
+  /// The fact of `icmp` \p Cmp with the tainted \p V (fact \p F) as an operand.
+  static Fact compared(Value *V, Fact F, ICmpInst &Cmp) {
+    bool First = Cmp.getOperand(0) == V;
+    Value *Other = Cmp.getOperand(First ? 1 : 0);
+    auto *K = dyn_cast<ConstantInt>(Other);
+    if (!K || Other == V)
+      return Fact::derived();
+    CmpInst::Predicate P = First ? Cmp.getPredicate() : Cmp.getSwappedPredicate();
+    if (F.K == Fact::Count)
+      return Fact::test(P, K->getValue());
+    // A bool tested again: `b != 0` is b, `b == 0` its negation.
+    if (F.K == Fact::Test && K->isZero() && (P == CmpInst::ICMP_NE || P == CmpInst::ICMP_EQ))
+      return P == CmpInst::ICMP_NE ? F : F.negated();
+    return Fact::derived();
   }
 
   // An argument carries its taint into the callee's parameter; a region's
   // captured variables go through __kmpc_fork_call(ident, argc, body, ...)
   // into body(gtid*, btid*, ...).
-  void intoCallee(Value *V, unsigned D, CallBase &CB) {
+  void intoCallee(Value *V, unsigned D, Fact F, CallBase &CB) {
     Function *Callee = CB.getCalledFunction();
     for (unsigned I = 0; I < CB.arg_size(); ++I) {
       if (CB.getArgOperand(I) != V)
@@ -120,9 +282,120 @@ private:
         To = dyn_cast<Function>(CB.getArgOperand(2)->stripPointerCasts());
         Param = I - 1;
       }
-      if (To && !To->isDeclaration() && Param < To->arg_size())
-        mark(To->getArg(Param), D);
+      if (To && !To->isDeclaration() && Param < To->arg_size()) {
+        mark(To->getArg(Param), D, F);
+        if (D > 0)
+          sameMemory({V, D}, {To->getArg(Param), D});
+      }
     }
+  }
+
+  /// Marks every key that claims the count (or a test of it) while
+  /// something else may be in it, with every pointer to the same memory;
+  /// true if any was new.
+  bool poisonOthers() {
+    DenseSet<Key> BadClasses;
+    std::vector<Key> Bad;
+    for (const auto &[K, F] : Facts) {
+      if (F.K == Fact::Derived)
+        continue;
+      bool Holds = true;
+      if (auto *A = dyn_cast<Argument>(K.first))
+        Holds = everyCallPasses(*A, K.second, F);
+      if (Holds && K.second > 0)
+        Holds = onlyTaintedWrites(K.first, K.second, F);
+      if (!Holds) {
+        Bad.push_back(K);
+        if (K.second > 0)
+          BadClasses.insert(root(K));
+      }
+    }
+    for (const auto &[K, F] : Facts)
+      if (K.second > 0 && F.K != Fact::Derived && BadClasses.count(root(K)))
+        Bad.push_back(K);
+    bool Changed = false;
+    for (const Key &K : Bad)
+      Changed |= Poisoned.insert(K).second;
+    return Changed;
+  }
+
+  /// Whether every call of \p A's function passes a value of fact \p Fa in it.
+  bool everyCallPasses(Argument &A, unsigned D, Fact Fa) const {
+    Function *F = A.getParent();
+    SmallVector<User *, 8> Uses(F->users());
+    while (!Uses.empty()) {
+      User *U = Uses.pop_back_val();
+      if (auto *CE = dyn_cast<ConstantExpr>(U); CE && CE->isCast()) {
+        Uses.append(CE->user_begin(), CE->user_end());
+        continue;
+      }
+      auto *CB = dyn_cast<CallBase>(U);
+      if (!CB)
+        return false; // its address is taken: unknown callers
+      unsigned Op;
+      if (CB->getCalledFunction() == F)
+        Op = A.getArgNo();
+      else if (isForkCall(CB->getCalledFunction()) &&
+               CB->getArgOperand(2)->stripPointerCasts() == F)
+        Op = A.getArgNo() + 1;
+      else
+        return false;
+      if (Op >= CB->arg_size() || !holds(CB->getArgOperand(Op), D, Fa))
+        return false;
+    }
+    return true;
+  }
+
+  /// Whether everything written through pointer \p P (depth \p D) is of
+  /// fact \p F, and it leaves only into slots and parameters the taint
+  /// follows.
+  bool onlyTaintedWrites(Value *P, unsigned D, Fact F) const {
+    for (User *U : P->users()) {
+      if (isa<LoadInst>(U))
+        continue;
+      if (auto *SI = dyn_cast<StoreInst>(U)) {
+        if (SI->getPointerOperand() == P) {
+          if (!holds(SI->getValueOperand(), D - 1, F))
+            return false;
+          continue;
+        }
+        Value *To = SI->getPointerOperand()->stripPointerCasts();
+        if (!isa<AllocaInst>(To) && !isa<GlobalVariable>(To))
+          return false; // into a field or through a pointer: not followed
+        continue;
+      }
+      if (auto *Op = dyn_cast<Operator>(U); Op && (Op->getOpcode() == Instruction::BitCast ||
+                                                  Op->getOpcode() == Instruction::AddrSpaceCast)) {
+        if (!onlyTaintedWrites(U, D, F))
+          return false;
+        continue;
+      }
+      if (auto *II = dyn_cast<IntrinsicInst>(U); II && (II->isLifetimeStartOrEnd() ||
+                                                        isa<DbgInfoIntrinsic>(II)))
+        continue;
+      if (auto *CB = dyn_cast<CallBase>(U)) {
+        if (!passesIntoDefinedBody(P, *CB))
+          return false;
+        continue;
+      }
+      return false;
+    }
+    return true;
+  }
+
+  /// Whether \p CB passes \p P only as arguments the taint follows into a
+  /// defined function (whose parameter is then checked on its own).
+  static bool passesIntoDefinedBody(Value *P, CallBase &CB) {
+    Function *Callee = CB.getCalledFunction();
+    bool Fork = isForkCall(Callee);
+    Function *To = Fork ? dyn_cast<Function>(CB.getArgOperand(2)->stripPointerCasts()) : Callee;
+    if (!To || To->isDeclaration() || CB.getCalledOperand() == P)
+      return false;
+    for (unsigned I = 0; I < CB.arg_size(); ++I)
+      if (CB.getArgOperand(I) == P && (Fork ? I < 3 || I - 1 >= To->arg_size()
+                                            : I >= To->arg_size()))
+        return false;
+    return true;
   }
 
   bool controlsLoop(BranchInst &BI) {
@@ -132,36 +405,33 @@ private:
     return L && L->isLoopExiting(BB);
   }
 
-  void record(Instruction &I) {
+  void record(Instruction &I, Fact F) {
+    std::string Site = ("function " + I.getFunction()->getName()).str();
     if (const DebugLoc &DL = I.getDebugLoc())
-      if (auto *Scope = dyn_cast<DIScope>(DL.getScope()); Scope && DL.getLine()) {
+      if (auto *Scope = dyn_cast<DIScope>(DL.getScope()); Scope && DL.getLine())
         // The base name, as in construct ids (runtime/README.md).
-        Sites.insert((sys::path::filename(Scope->getFilename()) + ":" + Twine(DL.getLine()) +
-                      ":" + Twine(DL.getCol()))
-                         .str());
-        return;
-      }
-    Sites.insert(("function " + I.getFunction()->getName()).str());
+        Site = (sys::path::filename(Scope->getFilename()) + ":" + Twine(DL.getLine()) + ":" +
+                Twine(DL.getCol()))
+                   .str();
+    auto [It, New] = Sites.try_emplace(Site, F);
+    if (!New)
+      It->second = It->second.join(F);
   }
 
   FunctionAnalysisManager &FAM;
-  DenseSet<std::pair<Value *, unsigned>> Seen;
-  SmallVector<std::pair<Value *, unsigned>, 32> Work;
-  std::set<std::string> Sites;
+  DenseMap<Key, Fact> Facts;
+  DenseSet<Key> Poisoned;
+  DenseMap<Key, Key> Alias;    ///< union-find over pointers to the same memory
+  DenseMap<Key, Key> Contents; ///< slot -> a pointer of the class it holds
+  SmallVector<Key, 32> Work;
+  std::map<std::string, Fact> Sites;
 };
 
 } // namespace
 
 std::vector<std::string> findThreadBranches(Module &M, FunctionAnalysisManager &FAM) {
   Taint T(FAM);
-  for (Function &F : M) {
-    if (!isThreadCountQuery(&F))
-      continue;
-    for (User *U : F.users())
-      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledFunction() == &F)
-        T.seed(CB);
-  }
-  T.run();
+  T.run(M);
   return T.sites();
 }
 

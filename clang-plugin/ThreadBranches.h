@@ -25,9 +25,12 @@ namespace phaseprobe {
 /// (outlined region bodies included). Branches that control a loop (loop
 /// exits, e.g. a loop over the threads merging partial results) are left
 /// out: their cost grows with the thread count but they choose no other
-/// code. Each site is "file:line:col" (base name, as in construct ids) from the branch's debug location (the
-/// plugin switches location tracking on), else "function <name>"; sorted,
-/// without duplicates. Must run on clang's IR before mem2reg.
+/// code. Each site is "file:line:col" (base name, as in construct ids) from
+/// the branch's debug location (the plugin switches location tracking on),
+/// else "function <name>"; where the branch follows a comparison of
+/// omp_get_max_threads()'s value itself with a constant, the site ends in
+/// that test, " (threads > 1)" (operators > >= < <= == !=). Sorted, without
+/// duplicates. Must run on clang's IR before mem2reg.
 std::vector<std::string> findThreadBranches(llvm::Module &M,
                                             llvm::FunctionAnalysisManager &FAM);
 

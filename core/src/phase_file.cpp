@@ -189,9 +189,15 @@ ProgramInfo readProgram(const std::string &File, const json &Doc) {
   if (const json *A = R.find("thread_branches"); A && !A->is_null()) {
     if (!A->is_array())
       R.fail("thread_branches", std::string("expected an array, found ") + typeName(*A));
-    for (size_t I = 0; I < A->size(); ++I)
-      Out.threadBranches.push_back(
-          R.string((*A)[I], "thread_branches[" + std::to_string(I) + "]"));
+    for (size_t I = 0; I < A->size(); ++I) {
+      std::string Where = "thread_branches[" + std::to_string(I) + "]";
+      std::string Site = R.string((*A)[I], Where);
+      std::optional<ThreadTest> Test;
+      if (!parseThreadTest(Site, Test))
+        R.fail(Where, "'" + Site + "' ends in a malformed test (expected \" (threads OP N)\", " +
+                          "OP one of > >= < <= == !=, N an integer)");
+      Out.threadBranches.push_back(Site);
+    }
   }
   Out.threadBranchesMore = unsigned(R.optCount("thread_branches_more").value_or(0));
   Out.sampling = R.optBool("sampling");

@@ -27,29 +27,85 @@ static double tidy(double V) {
   return std::round(V * Scale) / Scale;
 }
 
-std::string threadBranchesWarning(const PhaseFile &F, const Estimate &E) {
+ThreadBranchVerdict threadBranchVerdict(const PhaseFile &F, const Estimate &E) {
   const ProgramInfo &P = F.program;
+  ThreadBranchVerdict V;
   if (P.threadBranches.empty())
-    return "";
+    return V;
   std::vector<unsigned> Other;
   for (const NodeEstimate &N : E.nodes)
     for (unsigned T : N.threads)
       if (T != P.threads && std::find(Other.begin(), Other.end(), T) == Other.end())
         Other.push_back(T);
-  if (Other.empty())
-    return "";
   std::sort(Other.begin(), Other.end());
-  std::string Sites;
-  size_t Shown = std::min<size_t>(P.threadBranches.size(), 3);
+  std::vector<bool> Flips(P.threadBranches.size(), false);
+  bool Untested = P.threadBranchesMore > 0; // sites the runtime could not list
+  for (size_t I = 0; I < P.threadBranches.size(); ++I) {
+    std::optional<ThreadTest> Test;
+    parseThreadTest(P.threadBranches[I], Test); // the phase file reader checked it
+    if (!Test) {
+      Untested = true;
+      V.untestedSites.push_back(P.threadBranches[I]);
+    }
+  }
+  for (unsigned T : Other) {
+    bool Flipped = false;
+    for (size_t I = 0; I < P.threadBranches.size(); ++I) {
+      std::optional<ThreadTest> Test;
+      parseThreadTest(P.threadBranches[I], Test);
+      if (Test && Test->holds(T) != Test->holds(P.threads))
+        Flipped = Flips[I] = true;
+    }
+    if (Flipped)
+      V.otherCodeThreads.push_back(T);
+    else if (Untested)
+      V.unknownThreads.push_back(T);
+  }
+  for (size_t I = 0; I < P.threadBranches.size(); ++I)
+    if (Flips[I])
+      V.flippedSites.push_back(P.threadBranches[I]);
+  return V;
+}
+
+namespace {
+
+/// "a, b, c and 4 more": at most three sites, then how many were left out.
+std::string siteList(const std::vector<std::string> &Sites, size_t More) {
+  std::string S;
+  size_t Shown = std::min<size_t>(Sites.size(), 3);
   for (size_t I = 0; I < Shown; ++I)
-    Sites += (I ? ", " : "") + P.threadBranches[I];
-  if (size_t Rest = P.threadBranches.size() - Shown + P.threadBranchesMore)
-    Sites += " and " + std::to_string(Rest) + " more";
-  bool One = Other.size() == 1 && Other[0] == 1;
-  return "the program branches on its thread count (" + Sites + "): estimates at " +
-         formatThreadList(Other) + (One ? " thread" : " threads") + " project what it ran at " +
-         std::to_string(P.threads) +
-         " and may miss code it runs only there (a base run at that thread count shows it)";
+    S += (I ? ", " : "") + Sites[I];
+  if (size_t Rest = Sites.size() - Shown + More)
+    S += " and " + std::to_string(Rest) + " more";
+  return S;
+}
+
+std::string threadsText(const std::vector<unsigned> &T) {
+  return formatThreadList(T) + (T.size() == 1 && T[0] == 1 ? " thread" : " threads");
+}
+
+} // namespace
+
+std::string threadBranchesWarning(const PhaseFile &F, const Estimate &E) {
+  ThreadBranchVerdict V = threadBranchVerdict(F, E);
+  const ProgramInfo &P = F.program;
+  std::vector<std::string> Parts;
+  if (!V.otherCodeThreads.empty())
+    Parts.push_back("(" + siteList(V.flippedSites, 0) + "): at " +
+                    threadsText(V.otherCodeThreads) + " they go the other way than at " +
+                    std::to_string(P.threads) +
+                    ", so the estimates there project code the program does not run there");
+  if (!V.unknownThreads.empty())
+    Parts.push_back("(" + siteList(V.untestedSites, P.threadBranchesMore) +
+                    "): estimates at " + threadsText(V.unknownThreads) +
+                    " project what it ran at " + std::to_string(P.threads) +
+                    " and may miss code it runs only there");
+  if (Parts.empty())
+    return "";
+  std::string W = "the program branches on its thread count " + Parts[0];
+  for (size_t I = 1; I < Parts.size(); ++I)
+    W += "; and " + Parts[I];
+  return W + " (a base run at that thread count shows it)";
 }
 
 ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M,
@@ -164,8 +220,11 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     Doc["self_check"] = nullptr;
   if (const ProgramInfo &P = In.phases.program; !P.threadBranches.empty()) {
     std::string W = threadBranchesWarning(In.phases, E);
+    ThreadBranchVerdict V = threadBranchVerdict(In.phases, E);
     Doc["thread_branches"] = {{"sites", P.threadBranches},
                               {"more", P.threadBranchesMore},
+                              {"other_code_threads", V.otherCodeThreads},
+                              {"unknown_threads", V.unknownThreads},
                               {"warning", W.empty() ? ojson(nullptr) : ojson(W)}};
   }
   if (In.runs > 1)

@@ -2,8 +2,12 @@
 // the plugin finds the branches on values derived from omp_get_max_threads()
 // and friends, in serial code and, through the fork call's captured
 // variables, inside a region; loops over the threads and prints of the
-// count are not such branches. The runtime lists the sites in the phase file,
-// and the program's output is the same with and without the plugin.
+// count are not such branches. A branch on a comparison of the count itself
+// with a constant carries that test; one on a value that may be something
+// else (arithmetic on the count, a variable also written with other values,
+// directly or through a pointer) carries none. The runtime lists the sites
+// in the phase file, and the program's output is the same with and without
+// the plugin.
 // RUN: %clang -O2 -fopenmp %pp_plugin %s -o %t %pp_rt
 // RUN: %clang -O2 -fopenmp %s -o %t.plain
 // RUN: env PHASEPROBE_OUT=%t.json OMP_NUM_THREADS=2 %t > %t.out
@@ -15,20 +19,20 @@
 // RUN: env PHASEPROBE_OUT=%t.1.json OMP_NUM_THREADS=1 %t > /dev/null
 // RUN: %python -c "import json,sys; print(len(json.load(open(sys.argv[1]))['program']['thread_branches']))" %t.1.json | FileCheck --check-prefix=ONE %s
 
-// The three sites are marked CHECK-DAG above their branches; nothing else
+// The seven sites are marked CHECK-DAG above their branches; nothing else
 // is listed, at two threads or one (the sites are static).
-// ONE: 3
+// ONE: 7
 
 // An object without such branches neither lists nor references any.
 // NONE-NOT: thread_branches
 // NONE: call void @__phaseprobe_register(
 // NONE-NOT: thread_branches
 
-// IR: @__phaseprobe.thread_branches = private constant [3 x i8*]
+// IR: @__phaseprobe.thread_branches = private constant [7 x i8*]
 // IR: define internal void @__phaseprobe.module_ctor()
 // IR: call void @__phaseprobe_register(
 // IR-NEXT: br i1 icmp ne ({{.*}}@__phaseprobe_thread_branches, {{.*}}null)
-// IR: call void @__phaseprobe_thread_branches({{.*}}@__phaseprobe.thread_branches{{.*}}, i32 3)
+// IR: call void @__phaseprobe_thread_branches({{.*}}@__phaseprobe.thread_branches{{.*}}, i32 7)
 // IR: declare extern_weak void @__phaseprobe_thread_branches(i8*, i8**, i32)
 
 #include <omp.h>
@@ -36,6 +40,8 @@
 #include <stdlib.h>
 
 int Workers; // set from the thread count in main, read in gather()
+
+static void bump(int *p) { *p += 1; }
 
 static double partial(const double *a, int n) {
   double s = 0;
@@ -55,7 +61,7 @@ int main(void) {
   double *sums = calloc(numthreads, sizeof(double));
 #pragma omp parallel for
   for (int i = 0; i < n; ++i) {
-// CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}}
+// CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}} (threads > 1){{$}}
     if (numthreads > 1) // inside the region, through the captured variable
       b[i] = 2 * a[i];
     else
@@ -63,7 +69,7 @@ int main(void) {
     if (omp_get_thread_num() == 0) // the thread's number, not the count
       sums[0] += 0;
   }
-// CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}}
+// CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}} (threads > 1){{$}}
   if (numthreads > 1) { // serial code choosing by the count
     for (int t = 0; t < numthreads; ++t) // a loop over the threads: not reported
       sums[t] = partial(b, n / numthreads);
@@ -78,9 +84,29 @@ int main(void) {
   free(b);
   free(sums);
   int gather = 0;
-// CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}}
+// CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}} (threads == 1){{$}}
   if (Workers == 1) // through a global
     gather = 1;
+  int serial = omp_get_max_threads() < 2; // a test kept in a variable
+// CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}} (threads < 2){{$}}
+  if (!serial) // clang branches on serial != 0, targets swapped
+    gather += 0;
+  int doubled = omp_get_max_threads();
+  doubled = doubled * 2; // no longer the count itself
+// CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}}{{$}}
+  if (doubled > 2)
+    gather += 0;
+  int bumped = omp_get_max_threads();
+  bump(&bumped); // written through a pointer in a function
+// CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}}{{$}}
+  if (bumped > 1)
+    gather += 0;
+  int aliased = omp_get_max_threads();
+  int *alias = &aliased;
+  *alias = 5; // written through a copy of its address
+// CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}}{{$}}
+  if (aliased > 1)
+    gather += 0;
   printf("%.1f %d\n", total, gather * 0);
   return 0;
 }

@@ -124,14 +124,31 @@ struct ProgramInfo {
   double totalTimeS = 0;
   unsigned threads = 0;
   std::string started; ///< ISO 8601, UTC
-  /// Where the program's code branches on its thread count ("file:line:col"),
-  /// as the plugin found them; at another thread count it may run other code.
+  /// Where the program's code branches on its thread count ("file:line:col",
+  /// ending in the branch's test where the plugin could tell it: see
+  /// ThreadTest), as the plugin found them; at another thread count it may
+  /// run other code.
   std::vector<std::string> threadBranches;
   unsigned threadBranchesMore = 0; ///< sites beyond those the runtime listed
   /// Whether the run sampled memory streams (PHASEPROBE_SAMPLING); absent in
   /// files of older runtimes and hand-written ones.
   std::optional<bool> sampling;
 };
+
+/// The test a branch on the thread count follows, where the plugin could
+/// tell it: a site of program.thread_branches that ends in " (threads > 1)"
+/// branches on whether the run's thread count is greater than 1, so it goes
+/// the same way at every count where the test has the same value.
+struct ThreadTest {
+  enum Op { Gt, Ge, Lt, Le, Eq, Ne } op = Gt;
+  long long value = 0;
+  bool holds(unsigned Threads) const;
+  std::string text() const; ///< "threads > 1"
+};
+
+/// Reads the test \p Site ends in into \p Test (nullopt: it ends in none);
+/// false when it ends in " (threads ...)" that is not one.
+bool parseThreadTest(const std::string &Site, std::optional<ThreadTest> &Test);
 
 /// A whole phase file (schema phaseprobe.phases/1).
 struct PhaseFile {

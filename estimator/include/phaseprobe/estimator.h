@@ -319,11 +319,22 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
 /// "4", or "1,2" for a node whose phases were projected onto several counts.
 std::string formatThreadList(const std::vector<unsigned> &Threads);
 
-/// The warning for a program whose code branches on its thread count
-/// (program.thread_branches, found by the plugin) when \p E projects it onto
-/// another thread count than its base run's: the projection assumes the
-/// same code runs there, and such a program does not promise it. "" when
-/// the program has no such branch or no node changes thread count.
+/// What the branches on the thread count (program.thread_branches, found
+/// by the plugin) say of the other thread counts \p E projects onto. A
+/// projection assumes the same code runs there: where a branch's test goes
+/// the other way it does not (otherCodeThreads); where a branch has no test
+/// the plugin could tell, it may not (unknownThreads).
+struct ThreadBranchVerdict {
+  std::vector<unsigned> otherCodeThreads;
+  std::vector<unsigned> unknownThreads;
+  std::vector<std::string> flippedSites;  ///< tested sites that flip at some of them
+  std::vector<std::string> untestedSites; ///< sites without a test
+};
+ThreadBranchVerdict threadBranchVerdict(const PhaseFile &F, const Estimate &E);
+
+/// The warning for a program whose code branches on its thread count when
+/// \p E projects it onto a thread count where that code may differ (see
+/// ThreadBranchVerdict); "" when none does.
 std::string threadBranchesWarning(const PhaseFile &F, const Estimate &E);
 
 /// The full phaseprobe.estimate/1 document: the matcher's part plus per-phase

@@ -251,8 +251,9 @@ extern "C" {
 #endif
 
 /** `count` sites "file:line:col" (or "function <name>") of object `module`
- *  whose code branches on the thread count; the strings live as long as the
- *  object. The phase file lists them as program.thread_branches. */
+ *  whose code branches on the thread count, each followed by the branch's
+ *  test where the plugin knows it (" (threads > 1)"); the strings live as
+ *  long as the object. The phase file lists them as program.thread_branches. */
 PHASEPROBE_API void __phaseprobe_thread_branches(const char *module,
                                                  const char *const *sites,
                                                  uint32_t count);

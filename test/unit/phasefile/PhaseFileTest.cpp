@@ -104,6 +104,9 @@ TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
             "in.json: program.thread_branches: expected an array, found an object");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"threads\": 4}", "\"threads\": 4, \"thread_branches\": [3]}")),
             "in.json: program.thread_branches[0]: expected a string, found a number");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"threads\": 4}", "\"threads\": 4, \"thread_branches\": [\"a.c:1:2 (threads > x)\"]}")),
+            "in.json: program.thread_branches[0]: 'a.c:1:2 (threads > x)' ends in a malformed test "
+            "(expected \" (threads OP N)\", OP one of > >= < <= == !=, N an integer)");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"accesses_per_iteration\": -0.5, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].accesses_per_iteration: must be >= 0, found -0.5");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"window_accesses\": 0, \"window_repeats\": 3, \"footprint_kib\": 3906")),
@@ -163,7 +166,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.node = NodeInfo{};
   F.node->label = "bn";
   F.node->l1dKiB = 32;
-  F.program.threadBranches = {"lulesh.cc:514:7", "lulesh.cc:737:8"};
+  F.program.threadBranches = {"lulesh.cc:514:7 (threads > 1)", "lulesh.cc:737:8"};
   F.program.threadBranchesMore = 3;
   F.phases[0].spinRounds = 39;
   F.phases[0].pageFaults = 83353;
@@ -320,4 +323,37 @@ TEST(PhaseRuns, OnlyRunsOfOneProgramOnOneNode) {
   B.node = NodeInfo{};
   B.node->label = "tn";
   EXPECT_NE(Err({A, B}).find("(node 'tn', not 'bn')"), std::string::npos);
+}
+
+// A site's test says at which thread counts its branch goes the way it went
+// at the base run's; a site without one says nothing; a site that ends in a
+// test the grammar does not allow is refused, not read as a plain site.
+TEST(ThreadTest, ASiteEndsInItsTestOrInNone) {
+  std::optional<ThreadTest> T;
+  ASSERT_TRUE(parseThreadTest("lulesh.cc:540:9 (threads > 1)", T));
+  ASSERT_TRUE(T.has_value());
+  EXPECT_EQ(T->text(), "threads > 1");
+  EXPECT_FALSE(T->holds(1));
+  EXPECT_TRUE(T->holds(2));
+  EXPECT_TRUE(T->holds(64));
+  ASSERT_TRUE(parseThreadTest("function f (threads != -3)", T));
+  ASSERT_TRUE(T.has_value());
+  EXPECT_TRUE(T->holds(1));
+  ASSERT_TRUE(parseThreadTest("a.c:1:1 (threads <= 4)", T));
+  EXPECT_TRUE(T->holds(4));
+  EXPECT_FALSE(T->holds(5));
+  ASSERT_TRUE(parseThreadTest("a.c:1:1 (threads == 1)", T));
+  EXPECT_TRUE(T->holds(1));
+  EXPECT_FALSE(T->holds(2));
+  ASSERT_TRUE(parseThreadTest("a.c:1:1 (threads >= 2)", T));
+  EXPECT_FALSE(T->holds(1));
+  ASSERT_TRUE(parseThreadTest("a.c:1:1 (threads < 2)", T));
+  EXPECT_TRUE(T->holds(1));
+  ASSERT_TRUE(parseThreadTest("lulesh.cc:540:9", T));
+  EXPECT_FALSE(T.has_value());
+  EXPECT_FALSE(parseThreadTest("a.c:1:1 (threads > 1", T));
+  EXPECT_FALSE(parseThreadTest("a.c:1:1 (threads =< 1)", T));
+  EXPECT_FALSE(parseThreadTest("a.c:1:1 (threads > 1x)", T));
+  EXPECT_FALSE(parseThreadTest("a.c:1:1 (threads > )", T));
+  EXPECT_FALSE(parseThreadTest("a.c:1:1 (threads > 99999999999999999999)", T));
 }
