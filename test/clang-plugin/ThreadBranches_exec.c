@@ -5,9 +5,9 @@
 // count are not such branches. A branch on a comparison of the count itself
 // with a constant carries that test; one on a value that may be something
 // else (arithmetic on the count, a variable also written with other values,
-// directly or through a pointer) carries none. The runtime lists the sites
-// in the phase file, and the program's output is the same with and without
-// the plugin.
+// directly, through a pointer or inside a region) carries none. The runtime
+// lists the sites in the phase file, and the program's output is the same
+// with and without the plugin.
 // RUN: %clang -O2 -fopenmp %pp_plugin %s -o %t %pp_rt
 // RUN: %clang -O2 -fopenmp %s -o %t.plain
 // RUN: env PHASEPROBE_OUT=%t.json OMP_NUM_THREADS=2 %t > %t.out
@@ -19,20 +19,20 @@
 // RUN: env PHASEPROBE_OUT=%t.1.json OMP_NUM_THREADS=1 %t > /dev/null
 // RUN: %python -c "import json,sys; print(len(json.load(open(sys.argv[1]))['program']['thread_branches']))" %t.1.json | FileCheck --check-prefix=ONE %s
 
-// The seven sites are marked CHECK-DAG above their branches; nothing else
+// The eight sites are marked CHECK-DAG above their branches; nothing else
 // is listed, at two threads or one (the sites are static).
-// ONE: 7
+// ONE: 8
 
 // An object without such branches neither lists nor references any.
 // NONE-NOT: thread_branches
 // NONE: call void @__phaseprobe_register(
 // NONE-NOT: thread_branches
 
-// IR: @__phaseprobe.thread_branches = private constant [7 x i8*]
+// IR: @__phaseprobe.thread_branches = private constant [8 x i8*]
 // IR: define internal void @__phaseprobe.module_ctor()
 // IR: call void @__phaseprobe_register(
 // IR-NEXT: br i1 icmp ne ({{.*}}@__phaseprobe_thread_branches, {{.*}}null)
-// IR: call void @__phaseprobe_thread_branches({{.*}}@__phaseprobe.thread_branches{{.*}}, i32 7)
+// IR: call void @__phaseprobe_thread_branches({{.*}}@__phaseprobe.thread_branches{{.*}}, i32 8)
 // IR: declare extern_weak void @__phaseprobe_thread_branches(i8*, i8**, i32)
 
 #include <omp.h>
@@ -106,6 +106,15 @@ int main(void) {
   *alias = 5; // written through a copy of its address
 // CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}}{{$}}
   if (aliased > 1)
+    gather += 0;
+  int shared = omp_get_max_threads();
+#pragma omp parallel
+  {
+#pragma omp master
+    shared = 3; // written inside a region, through the captured variable
+  }
+// CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}}{{$}}
+  if (shared > 1)
     gather += 0;
   printf("%.1f %d\n", total, gather * 0);
   return 0;
