@@ -20,7 +20,9 @@
 // the same memory (a variable, the slot of an outlined body that receives
 // its address, what loads from that slot give) are one class: a foreign
 // write through any of them takes the count from all. Else the site is kept
-// without a test (it may run other code at any other count).
+// without a test (it may run other code at any other count). A global's
+// initial value is not counted as a write: a branch that reads the global
+// before the program stores the count in it is taken for one after.
 //
 //===----------------------------------------------------------------------===//
 #include "ThreadBranches.h"

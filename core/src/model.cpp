@@ -39,10 +39,6 @@ bool ThreadTest::holds(unsigned Threads) const {
   return false;
 }
 
-std::string ThreadTest::text() const {
-  return std::string("threads ") + OpText[op] + " " + std::to_string(value);
-}
-
 bool parseThreadTest(const std::string &Site, std::optional<ThreadTest> &Test) {
   Test.reset();
   static const std::string Open = " (threads ";

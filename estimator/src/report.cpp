@@ -38,30 +38,28 @@ ThreadBranchVerdict threadBranchVerdict(const PhaseFile &F, const Estimate &E) {
       if (T != P.threads && std::find(Other.begin(), Other.end(), T) == Other.end())
         Other.push_back(T);
   std::sort(Other.begin(), Other.end());
-  std::vector<bool> Flips(P.threadBranches.size(), false);
+  // The phase file reader refused malformed tests: a site reads as one or as none.
+  std::vector<std::optional<ThreadTest>> Tests(P.threadBranches.size());
   bool Untested = P.threadBranchesMore > 0; // sites the runtime could not list
   for (size_t I = 0; I < P.threadBranches.size(); ++I) {
-    std::optional<ThreadTest> Test;
-    parseThreadTest(P.threadBranches[I], Test); // the phase file reader checked it
-    if (!Test) {
+    parseThreadTest(P.threadBranches[I], Tests[I]);
+    if (!Tests[I]) {
       Untested = true;
       V.untestedSites.push_back(P.threadBranches[I]);
     }
   }
+  std::vector<bool> Flips(Tests.size(), false);
   for (unsigned T : Other) {
     bool Flipped = false;
-    for (size_t I = 0; I < P.threadBranches.size(); ++I) {
-      std::optional<ThreadTest> Test;
-      parseThreadTest(P.threadBranches[I], Test);
-      if (Test && Test->holds(T) != Test->holds(P.threads))
+    for (size_t I = 0; I < Tests.size(); ++I)
+      if (Tests[I] && Tests[I]->holds(T) != Tests[I]->holds(P.threads))
         Flipped = Flips[I] = true;
-    }
     if (Flipped)
       V.otherCodeThreads.push_back(T);
     else if (Untested)
       V.unknownThreads.push_back(T);
   }
-  for (size_t I = 0; I < P.threadBranches.size(); ++I)
+  for (size_t I = 0; I < Tests.size(); ++I)
     if (Flips[I])
       V.flippedSites.push_back(P.threadBranches[I]);
   return V;

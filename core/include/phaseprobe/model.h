@@ -143,7 +143,6 @@ struct ThreadTest {
   enum Op { Gt, Ge, Lt, Le, Eq, Ne } op = Gt;
   long long value = 0;
   bool holds(unsigned Threads) const;
-  std::string text() const; ///< "threads > 1"
 };
 
 /// Reads the test \p Site ends in into \p Test (nullopt: it ends in none);
