@@ -619,11 +619,15 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
         if nrec.get("missing") or nrec.get("fallbacks"):
             row["note"] = "%s phase(s) without profile, %s fallback(s)" % (nrec.get("missing", 0),
                                                                           nrec.get("fallbacks", 0))
-        if ((est or {}).get("thread_branches") or {}).get("warning"):
+        branches = (est or {}).get("thread_branches") or {}
+        if branches.get("warning"):
             # The plugin found code that branches on the thread count and this
-            # estimate changes it: the row may measure code the base never ran.
+            # estimate changes it: the row measures (a test of the count goes
+            # the other way) or may measure code the base never ran.
             row["thread_branches"] = True
-            row["note"] = "; ".join(x for x in (row["note"], "branches on thread count") if x)
+            other = cfg["threads"] in (branches.get("other_code_threads") or [])
+            row["note"] = "; ".join(x for x in (row["note"], "other code at this thread count" if other
+                                                else "branches on thread count") if x)
         if est and row["estimated_s"] is None:
             row["note"] = "estimator gave no program time for %s" % node
         elif not est:
