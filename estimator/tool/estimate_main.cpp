@@ -185,6 +185,13 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
   }
   std::fprintf(Out, "\n%4s  %s %14s %16s  %s\n", "rank", NodeCol("node", "threads").c_str(),
                "estimate_s", ("vs " + In.base).c_str(), "notes");
+  ThreadBranchVerdict Branches = threadBranchVerdict(F, E);
+  auto AnyOf = [&](const std::vector<unsigned> &Threads, const std::vector<unsigned> &Of) {
+    for (unsigned T : Threads)
+      if (std::find(Of.begin(), Of.end(), T) != Of.end())
+        return true;
+    return false;
+  };
   for (const NodeEstimate &N : E.nodes) {
     std::string Notes;
     if (N.node == In.base)
@@ -198,6 +205,13 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
     if (N.missing)
       Notes += (Notes.empty() ? "" : "; ") + std::string("INCOMPLETE: ") +
                std::to_string(N.missing) + " phase(s) without any ranked profile (base time used)";
+    // Beside the warning above, on the nodes it concerns.
+    if (AnyOf(N.threads, Branches.otherCodeThreads))
+      Notes += (Notes.empty() ? "" : "; ") +
+               std::string("OTHER CODE: branches on the thread count go the other way here");
+    else if (AnyOf(N.threads, Branches.unknownThreads))
+      Notes += (Notes.empty() ? "" : "; ") +
+               std::string("may run other code (branches on the thread count)");
     if (E.sync == SyncRule::Barriers && (E.barriers > 0 || E.spinRounds > 0 || E.pageFaults > 0)) {
       if (N.barrierCostUs > 0 || N.spinCostUs > 0 || N.faultCostUs > 0 || N.syncS != 0) {
         std::string Each;
