@@ -19,20 +19,20 @@
 // RUN: env PHASEPROBE_OUT=%t.1.json OMP_NUM_THREADS=1 %t > /dev/null
 // RUN: %python -c "import json,sys; print(len(json.load(open(sys.argv[1]))['program']['thread_branches']))" %t.1.json | FileCheck --check-prefix=ONE %s
 
-// The eight sites are marked CHECK-DAG above their branches; nothing else
+// The nine sites are marked CHECK-DAG above their branches; nothing else
 // is listed, at two threads or one (the sites are static).
-// ONE: 8
+// ONE: 9
 
 // An object without such branches neither lists nor references any.
 // NONE-NOT: thread_branches
 // NONE: call void @__phaseprobe_register(
 // NONE-NOT: thread_branches
 
-// IR: @__phaseprobe.thread_branches = private constant [8 x i8*]
+// IR: @__phaseprobe.thread_branches = private constant [9 x i8*]
 // IR: define internal void @__phaseprobe.module_ctor()
 // IR: call void @__phaseprobe_register(
 // IR-NEXT: br i1 icmp ne ({{.*}}@__phaseprobe_thread_branches, {{.*}}null)
-// IR: call void @__phaseprobe_thread_branches({{.*}}@__phaseprobe.thread_branches{{.*}}, i32 8)
+// IR: call void @__phaseprobe_thread_branches({{.*}}@__phaseprobe.thread_branches{{.*}}, i32 9)
 // IR: declare extern_weak void @__phaseprobe_thread_branches(i8*, i8**, i32)
 
 #include <omp.h>
@@ -68,6 +68,12 @@ int main(void) {
       b[i] = a[i] + a[i];
     if (omp_get_thread_num() == 0) // the thread's number, not the count
       sums[0] += 0;
+  }
+#pragma omp parallel for firstprivate(numthreads)
+  for (int i = 0; i < n; ++i) {
+// CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}} (threads > 1){{$}}
+    if (numthreads > 1) // a copy of the count, passed by value (clang's casted slot)
+      b[i] += 0;
   }
 // CHECK-DAG: ThreadBranches_exec.c:[[#@LINE+1]]:{{[0-9]+}} (threads > 1){{$}}
   if (numthreads > 1) { // serial code choosing by the count
