@@ -16,7 +16,9 @@
 // way from those that run the same code. A value is "the count itself" only
 // if nothing else can be in it: every store into a slot that holds it, and
 // every call that passes it into a parameter, must carry the count too, and
-// the slot's address must not leave through a call or a field. Pointers to
+// the slot's address must not leave into a field or a function whose body
+// the module lacks (a defined callee's parameter is checked the same way,
+// an outlined region body's too). Pointers to
 // the same memory (a variable, the slot of an outlined body that receives
 // its address, what loads from that slot give) are one class: a foreign
 // write through any of them takes the count from all. Else the site is kept
