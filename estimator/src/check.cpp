@@ -73,6 +73,23 @@ std::optional<double> optNumber(const ojson &Obj, const char *Key, const std::st
   return It->get<double>();
 }
 
+/// A number field \p Obj must have (an object or not); else an input error.
+double number(const ojson &Obj, const char *Key, const std::string &Path,
+              const std::string &Where) {
+  if (std::optional<double> V = optNumber(Obj, Key, Path, Where))
+    return *V;
+  throw InputError(Path, Where + "." + Key, "expected a number");
+}
+
+/// A string field \p Obj must have (an object or not); else an input error.
+std::string text(const ojson &Obj, const char *Key, const std::string &Path,
+                 const std::string &Where) {
+  auto It = Obj.find(Key);
+  if (It == Obj.end() || !It->is_string())
+    throw InputError(Path, Where + "." + Key, "expected a string");
+  return It->get<std::string>();
+}
+
 /// The text of a `threads` value: a count, a list of counts or null.
 std::optional<std::string> threadsText(const ojson &Obj, const std::string &Path,
                                        const std::string &Where) {
@@ -109,8 +126,7 @@ std::map<std::string, PhaseView> phasesOf(const ojson &Doc, const std::string &P
   for (size_t I = 0; I < It->size(); ++I) {
     const ojson &P = (*It)[I];
     std::string Where = "phases[" + std::to_string(I) + "]";
-    if (!P.is_object() || !P.contains("id") || !P["id"].is_string())
-      throw InputError(Path, Where + ".id", "expected a string");
+    std::string Id = text(P, "id", Path, Where);
     PhaseView V;
     if (P.contains("candidate") && P["candidate"].is_object()) {
       const ojson &C = P["candidate"];
@@ -118,8 +134,7 @@ std::map<std::string, PhaseView> phasesOf(const ojson &Doc, const std::string &P
     }
     if (P.contains("estimates") && P["estimates"].is_object()) {
       for (auto E = P["estimates"].begin(); E != P["estimates"].end(); ++E) {
-        if (!E->is_object() || !E->contains("time_s") || !(*E)["time_s"].is_number())
-          throw InputError(Path, Where + ".estimates." + E.key() + ".time_s", "expected a number");
+        double T = number(*E, "time_s", Path, Where + ".estimates." + E.key());
         std::string Profile = V.candidate;
         if (E->contains("profile") && (*E)["profile"].is_object())
           Profile = (*E)["profile"].value("ubench", std::string()) + " " +
@@ -127,11 +142,11 @@ std::map<std::string, PhaseView> phasesOf(const ojson &Doc, const std::string &P
         if (E->value("status", std::string()) == "missing")
           Profile = "(no profile: base time)";
         V.estimates[E.key()] = {
-            (*E)["time_s"].get<double>(), Profile,
+            T, Profile,
             threadsText(*E, Path, Where + ".estimates." + E.key()).value_or(std::string())};
       }
     }
-    Out[P["id"].get<std::string>()] = V;
+    Out[Id] = V;
   }
   return Out;
 }
@@ -148,11 +163,8 @@ std::map<std::string, NodeView> nodesOf(const ojson &Doc, const std::string &Pat
     std::string Where = "nodes[" + std::to_string(I) + "]";
     if (!N.is_object())
       throw InputError(Path, Where, "expected an object");
-    if (!N.contains("node") || !N["node"].is_string())
-      throw InputError(Path, Where + ".node", "expected a string");
-    if (!N.contains("time_s") || !N["time_s"].is_number())
-      throw InputError(Path, Where + ".time_s", "expected a number");
-    NodeView V{N["time_s"].get<double>(), threadsText(N, Path, Where),
+    std::string Node = text(N, "node", Path, Where);
+    NodeView V{number(N, "time_s", Path, Where), threadsText(N, Path, Where),
                optNumber(N, "sync_s", Path, Where), {}};
     if (auto R = N.find("regions"); R != N.end()) {
       if (!R->is_array())
@@ -160,15 +172,11 @@ std::map<std::string, NodeView> nodesOf(const ojson &Doc, const std::string &Pat
       for (size_t J = 0; J < R->size(); ++J) {
         const ojson &G = (*R)[J];
         std::string At = Where + ".regions[" + std::to_string(J) + "]";
-        if (!G.is_object() || !G.contains("id") || !G["id"].is_string())
-          throw InputError(Path, At + ".id", "expected a string");
-        std::optional<double> T = optNumber(G, "time_s", Path, At);
-        if (!T)
-          throw InputError(Path, At + ".time_s", "expected a number");
-        V.regions[G["id"].get<std::string>()] = {*T, optNumber(G, "sync_s", Path, At).value_or(0)};
+        V.regions[text(G, "id", Path, At)] = {number(G, "time_s", Path, At),
+                                              optNumber(G, "sync_s", Path, At).value_or(0)};
       }
     }
-    Out[N["node"].get<std::string>()] = V;
+    Out[Node] = V;
   }
   return Out;
 }
