@@ -84,9 +84,7 @@ std::string threadsText(const std::vector<unsigned> &T) {
 
 } // namespace
 
-std::string threadBranchesWarning(const PhaseFile &F, const Estimate &E) {
-  ThreadBranchVerdict V = threadBranchVerdict(F, E);
-  const ProgramInfo &P = F.program;
+std::string threadBranchesWarning(const ProgramInfo &P, const ThreadBranchVerdict &V) {
   std::vector<std::string> Parts;
   if (!V.otherCodeThreads.empty())
     Parts.push_back("(" + siteList(V.flippedSites, 0) + "): at " +
@@ -217,8 +215,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
   else
     Doc["self_check"] = nullptr;
   if (const ProgramInfo &P = In.phases.program; !P.threadBranches.empty()) {
-    std::string W = threadBranchesWarning(In.phases, E);
     ThreadBranchVerdict V = threadBranchVerdict(In.phases, E);
+    std::string W = threadBranchesWarning(P, V);
     Doc["thread_branches"] = {{"sites", P.threadBranches},
                               {"more", P.threadBranchesMore},
                               {"other_code_threads", V.otherCodeThreads},

@@ -54,7 +54,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                In.base.c_str(), In.dbPath.c_str(), pairingName(In.pairing), How.c_str());
   if (std::string Runs = baseRunsLine(In); !Runs.empty())
     std::fprintf(Out, "%s\n", Runs.c_str());
-  if (std::string W = threadBranchesWarning(F, E); !W.empty())
+  ThreadBranchVerdict Branches = threadBranchVerdict(F, E);
+  if (std::string W = threadBranchesWarning(F.program, Branches); !W.empty())
     std::fprintf(Out, "warning: %s\n", W.c_str());
   if (E.rule == Projection::Ratio)
     std::fprintf(Out,
@@ -185,7 +186,6 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
   }
   std::fprintf(Out, "\n%4s  %s %14s %16s  %s\n", "rank", NodeCol("node", "threads").c_str(),
                "estimate_s", ("vs " + In.base).c_str(), "notes");
-  ThreadBranchVerdict Branches = threadBranchVerdict(F, E);
   auto AnyOf = [&](const std::vector<unsigned> &Threads, const std::vector<unsigned> &Of) {
     for (unsigned T : Threads)
       if (std::find(Of.begin(), Of.end(), T) != Of.end())

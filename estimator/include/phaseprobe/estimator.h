@@ -333,9 +333,9 @@ struct ThreadBranchVerdict {
 ThreadBranchVerdict threadBranchVerdict(const PhaseFile &F, const Estimate &E);
 
 /// The warning for a program whose code branches on its thread count when
-/// \p E projects it onto a thread count where that code may differ (see
-/// ThreadBranchVerdict); "" when none does.
-std::string threadBranchesWarning(const PhaseFile &F, const Estimate &E);
+/// an estimate projects it onto a thread count where that code may differ
+/// (\p V, threadBranchVerdict's); "" when none does.
+std::string threadBranchesWarning(const ProgramInfo &P, const ThreadBranchVerdict &V);
 
 /// The full phaseprobe.estimate/1 document: the matcher's part plus per-phase
 /// `estimates` and the ranked `nodes` (CONTRACTS.md), `uncovered` and
