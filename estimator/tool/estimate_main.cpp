@@ -194,24 +194,21 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
   };
   for (const NodeEstimate &N : E.nodes) {
     std::string Notes;
+    auto Note = [&Notes](const std::string &S) { Notes += (Notes.empty() ? "" : "; ") + S; };
     if (N.node == In.base)
-      Notes = "base node";
+      Note("base node");
     if (N.fallbacks)
-      Notes += (Notes.empty() ? "" : "; ") + std::to_string(N.fallbacks) +
-               " phase(s) on a fallback profile";
+      Note(std::to_string(N.fallbacks) + " phase(s) on a fallback profile");
     if (E.uncovered == UncoveredRule::Scaled && N.node != In.base)
-      Notes += (Notes.empty() ? "" : "; ") + std::string("uncovered ") +
-               fmt("%.4f", N.uncoveredS) + " s";
+      Note("uncovered " + fmt("%.4f", N.uncoveredS) + " s");
     if (N.missing)
-      Notes += (Notes.empty() ? "" : "; ") + std::string("INCOMPLETE: ") +
-               std::to_string(N.missing) + " phase(s) without any ranked profile (base time used)";
+      Note("INCOMPLETE: " + std::to_string(N.missing) +
+           " phase(s) without any ranked profile (base time used)");
     // Beside the warning above, on the nodes it concerns.
     if (AnyOf(N.threads, Branches.otherCodeThreads))
-      Notes += (Notes.empty() ? "" : "; ") +
-               std::string("OTHER CODE: branches on the thread count go the other way here");
+      Note("OTHER CODE: branches on the thread count go the other way here");
     else if (AnyOf(N.threads, Branches.unknownThreads))
-      Notes += (Notes.empty() ? "" : "; ") +
-               std::string("may run other code (branches on the thread count)");
+      Note("may run other code (branches on the thread count)");
     if (E.sync == SyncRule::Barriers && (E.barriers > 0 || E.spinRounds > 0 || E.pageFaults > 0)) {
       if (N.barrierCostUs > 0 || N.spinCostUs > 0 || N.faultCostUs > 0 || N.syncS != 0) {
         std::string Each;
@@ -221,17 +218,16 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
           Each += "spin-wait rounds " + fmt("%.3g", N.spinCostUs) + " us each, ";
         if (E.pageFaults > 0)
           Each += "page faults " + fmt("%.3g", N.faultCostUs) + " us each, ";
-        Notes += (Notes.empty() ? "" : "; ") + Each + fmt("%+.4f", N.syncS) + " s";
+        Note(Each + fmt("%+.4f", N.syncS) + " s");
       }
       if (N.syncUnpriced)
-        Notes += (Notes.empty() ? "" : "; ") + std::to_string(N.syncUnpriced) +
-                 " region(s) with synchronization or page faults unpriced (no bar1p or "
-                 "spin1p/mbw1p pair, no pf1p)";
+        Note(std::to_string(N.syncUnpriced) +
+             " region(s) with synchronization or page faults unpriced (no bar1p or "
+             "spin1p/mbw1p pair, no pf1p)");
     }
     if (!N.runTimesS.empty()) {
       auto [Lo, Hi] = std::minmax_element(N.runTimesS.begin(), N.runTimesS.end());
-      Notes += (Notes.empty() ? "" : "; ") + std::string("base runs alone ") + fmt("%.4f", *Lo) +
-               "-" + fmt("%.4f", *Hi) + " s";
+      Note("base runs alone " + fmt("%.4f", *Lo) + "-" + fmt("%.4f", *Hi) + " s");
     }
     std::fprintf(Out, "%4u  %s %14s %15.1f%%  %s\n", N.rank,
                  NodeCol(N.node, N.threads.empty() ? "-" : formatThreadList(N.threads)).c_str(),
