@@ -395,26 +395,37 @@ def timing_runs(args, state, cfgs, node_of, work, raw):
     return out
 
 
+def with_times(doc, times, total):
+    """A copy of phase document \p doc with the phases of \p times (id ->
+    seconds) at those times, their tpi_us and weight following, and the
+    program's total_time_s \p total where given."""
+    out = json.loads(json.dumps(doc))
+    if total:
+        out["program"]["total_time_s"] = total
+    for p in out.get("phases", []):
+        t = times.get(p.get("id"))
+        if t is None:
+            continue
+        p["time_s"] = t
+        if p.get("iterations"):
+            p["tpi_us"] = t / p["iterations"] * 1e6
+        if total:
+            p["weight"] = t / total
+    return out
+
+
 def median_times(runs):
-    """The first phase document with every phase's time_s (and tpi_us) and
-    the program's total_time_s the median over \p runs."""
-    doc = json.loads(json.dumps(runs[0]))
+    """The first phase document with every phase's time_s (tpi_us, weight)
+    and the program's total_time_s the median over \p runs."""
     totals = [r.get("program", {}).get("total_time_s") for r in runs]
     totals = [t for t in totals if t is not None]
-    if totals:
-        doc["program"]["total_time_s"] = statistics.median(totals)
     times = {}
     for r in runs:
         for p in r.get("phases", []):
             if p.get("time_s") is not None:
                 times.setdefault(p.get("id"), []).append(p["time_s"])
-    for p in doc.get("phases", []):
-        t = times.get(p.get("id"))
-        if not t:
-            continue
-        p["time_s"] = statistics.median(t)
-        if p.get("iterations"):
-            p["tpi_us"] = p["time_s"] / p["iterations"] * 1e6
+    doc = with_times(runs[0], {i: statistics.median(t) for i, t in times.items()},
+                     statistics.median(totals) if totals else None)
     doc["timing_runs"] = len(runs)
     return doc
 
@@ -426,21 +437,9 @@ def unsampled_phase_file(sampled, timing):
     phase; METHOD.md's "instrumentation noise" item asks to correct for it
     rather than ignore it, and this is the simplest correction: the estimate
     from this file is shown beside the plain one."""
-    doc = json.loads(json.dumps(sampled))
-    by_id = {p.get("id"): p for p in timing.get("phases", [])}
-    total = timing.get("program", {}).get("total_time_s")
-    if total:
-        doc["program"]["total_time_s"] = total
-    for p in doc.get("phases", []):
-        t = by_id.get(p.get("id"))
-        if not t or not t.get("time_s"):
-            continue
-        p["time_s"] = t["time_s"]
-        if p.get("iterations"):
-            p["tpi_us"] = t["time_s"] / p["iterations"] * 1e6
-        if total:
-            p["weight"] = t["time_s"] / total
-    return doc
+    return with_times(sampled, {p.get("id"): p["time_s"] for p in timing.get("phases", [])
+                                if p.get("time_s")},
+                      timing.get("program", {}).get("total_time_s"))
 
 
 def clone(args, files, out, work, base_cfg=None):
