@@ -270,26 +270,32 @@ private:
     return Fact::derived();
   }
 
-  // An argument carries its taint into the callee's parameter; a region's
-  // captured variables go through __kmpc_fork_call(ident, argc, body, ...)
-  // into body(gtid*, btid*, ...).
+  /// The parameter of a defined function that argument \p I of \p CB
+  /// becomes, or null. A region's captured variables go through
+  /// __kmpc_fork_call(ident, argc, body, ...) into body(gtid*, btid*, ...).
+  static Argument *paramOf(CallBase &CB, unsigned I) {
+    Function *To = CB.getCalledFunction();
+    unsigned Param = I;
+    if (isForkCall(To)) {
+      if (I < 3)
+        return nullptr;
+      To = dyn_cast<Function>(CB.getArgOperand(2)->stripPointerCasts());
+      Param = I - 1;
+    }
+    if (!To || To->isDeclaration() || Param >= To->arg_size())
+      return nullptr;
+    return To->getArg(Param);
+  }
+
+  // An argument carries its taint into the callee's parameter.
   void intoCallee(Value *V, unsigned D, Fact F, CallBase &CB) {
-    Function *Callee = CB.getCalledFunction();
     for (unsigned I = 0; I < CB.arg_size(); ++I) {
       if (CB.getArgOperand(I) != V)
         continue;
-      Function *To = Callee;
-      unsigned Param = I;
-      if (isForkCall(Callee)) {
-        if (I < 3)
-          continue;
-        To = dyn_cast<Function>(CB.getArgOperand(2)->stripPointerCasts());
-        Param = I - 1;
-      }
-      if (To && !To->isDeclaration() && Param < To->arg_size()) {
-        mark(To->getArg(Param), D, F);
+      if (Argument *A = paramOf(CB, I)) {
+        mark(A, D, F);
         if (D > 0)
-          sameMemory({V, D}, {To->getArg(Param), D});
+          sameMemory({V, D}, {A, D});
       }
     }
   }
@@ -336,15 +342,14 @@ private:
       auto *CB = dyn_cast<CallBase>(U);
       if (!CB)
         return false; // its address is taken: unknown callers
-      unsigned Op;
-      if (CB->getCalledFunction() == F)
-        Op = A.getArgNo();
-      else if (isForkCall(CB->getCalledFunction()) &&
-               CB->getArgOperand(2)->stripPointerCasts() == F)
-        Op = A.getArgNo() + 1;
-      else
-        return false;
-      if (Op >= CB->arg_size() || !holds(CB->getArgOperand(Op), D, Fa))
+      bool Passes = false; // a call of F (or a fork of it) that fills A
+      for (unsigned I = 0; I < CB->arg_size(); ++I)
+        if (paramOf(*CB, I) == &A) {
+          if (!holds(CB->getArgOperand(I), D, Fa))
+            return false;
+          Passes = true;
+        }
+      if (!Passes)
         return false;
     }
     return true;
@@ -390,16 +395,14 @@ private:
   /// Whether \p CB passes \p P only as arguments the taint follows into a
   /// defined function (whose parameter is then checked on its own).
   static bool passesIntoDefinedBody(Value *P, CallBase &CB) {
-    Function *Callee = CB.getCalledFunction();
-    bool Fork = isForkCall(Callee);
-    Function *To = Fork ? dyn_cast<Function>(CB.getArgOperand(2)->stripPointerCasts()) : Callee;
-    if (!To || To->isDeclaration() || CB.getCalledOperand() == P)
-      return false;
+    bool Passed = false; // not the callee, nor only in an operand bundle
     for (unsigned I = 0; I < CB.arg_size(); ++I)
-      if (CB.getArgOperand(I) == P && (Fork ? I < 3 || I - 1 >= To->arg_size()
-                                            : I >= To->arg_size()))
-        return false;
-    return true;
+      if (CB.getArgOperand(I) == P) {
+        if (!paramOf(CB, I))
+          return false;
+        Passed = true;
+      }
+    return Passed && CB.getCalledOperand() != P;
   }
 
   bool controlsLoop(BranchInst &BI) {
