@@ -55,7 +55,10 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -235,7 +238,10 @@ private:
   // Placeholders used while instrumenting, replaced by GEPs into DescArray.
   std::vector<GlobalVariable *> Placeholders;
 
-  std::vector<std::string> ThreadBranches; // findThreadBranches, before any probe
+  ThreadBranchReport ThreadBranches; // findThreadBranches, before any probe
+  /// Region descriptors that run only where tests of the thread count hold:
+  /// the tests every fork of the region is guarded by.
+  std::map<unsigned, std::vector<std::string>> RegionGuards;
 
   DenseMap<Function *, AllocaInst *> Counters;
   GlobalVariable *TlsIterations = nullptr;
@@ -317,30 +323,51 @@ void Instrumenter::emitDescriptors() {
   B.CreateCall(Reg, {ConstantInt::get(I32, PHASEPROBE_ABI_VERSION), Intern(M.getSourceFileName()),
                      ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, Idx),
                      ConstantInt::get(I32, Elems.size()), ConstantInt::get(I32, Size)});
-  if (!ThreadBranches.empty()) {
-    // Through a weak reference, as interface.h promises: a runtime that
-    // predates the entry point leaves it null and is simply not told.
-    Function *Tell = M.getFunction("__phaseprobe_thread_branches");
+  // Through weak references, as interface.h promises: a runtime that
+  // predates an entry point leaves it null and is simply not told.
+  auto TellIfResolved = [&](const char *Name, ArrayRef<Type *> Params, ArrayRef<Value *> Args) {
+    Function *Tell = M.getFunction(Name);
     if (!Tell)
-      Tell = Function::Create(
-          FunctionType::get(Type::getVoidTy(Ctx), {Str, compat::pointerTo(Str), I32}, false),
-          GlobalValue::ExternalWeakLinkage, "__phaseprobe_thread_branches", M);
-    std::vector<Constant *> Sites;
-    for (const std::string &S : ThreadBranches)
-      Sites.push_back(Intern(S));
-    auto *SitesTy = ArrayType::get(Str, Sites.size());
-    auto *SitesArr = new GlobalVariable(M, SitesTy, true, GlobalValue::PrivateLinkage,
-                                        ConstantArray::get(SitesTy, Sites),
-                                        "__phaseprobe.thread_branches");
+      Tell = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
+                              GlobalValue::ExternalWeakLinkage, Name, M);
     BasicBlock *Call = BasicBlock::Create(Ctx, "tell", Ctor);
     BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
     B.CreateCondBr(B.CreateICmpNE(Tell, ConstantPointerNull::get(Tell->getType())), Call, Done);
     B.SetInsertPoint(Call);
-    B.CreateCall(Tell, {Intern(M.getSourceFileName()),
-                        ConstantExpr::getInBoundsGetElementPtr(SitesTy, SitesArr, Idx),
-                        ConstantInt::get(I32, Sites.size())});
+    B.CreateCall(Tell, Args);
     B.CreateBr(Done);
     B.SetInsertPoint(Done);
+  };
+  auto ConstArray = [&](Type *Elem, ArrayRef<Constant *> Elems, const char *Name) {
+    auto *Ty = ArrayType::get(Elem, Elems.size());
+    auto *G = new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
+                                 ConstantArray::get(Ty, Elems), Name);
+    return ConstantExpr::getInBoundsGetElementPtr(Ty, G, Idx);
+  };
+  if (!ThreadBranches.sites.empty()) {
+    std::vector<Constant *> Sites;
+    for (const std::string &S : ThreadBranches.sites)
+      Sites.push_back(Intern(S));
+    TellIfResolved("__phaseprobe_thread_branches", {Str, compat::pointerTo(Str), I32},
+                   {Intern(M.getSourceFileName()),
+                    ConstArray(Str, Sites, "__phaseprobe.thread_branches"),
+                    ConstantInt::get(I32, Sites.size())});
+  }
+  if (!RegionGuards.empty()) {
+    std::vector<Constant *> Regions, Tests;
+    for (const auto &[D, RegionTests] : RegionGuards)
+      for (const std::string &T : RegionTests) {
+        Constant *DIdx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, D)};
+        Regions.push_back(ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, DIdx));
+        Tests.push_back(Intern(T));
+      }
+    Type *DescPtr = compat::pointerTo(DescTy);
+    TellIfResolved("__phaseprobe_region_guards",
+                   {Str, compat::pointerTo(DescPtr), compat::pointerTo(Str), I32},
+                   {Intern(M.getSourceFileName()),
+                    ConstArray(DescPtr, Regions, "__phaseprobe.guarded_regions"),
+                    ConstArray(Str, Tests, "__phaseprobe.region_guards"),
+                    ConstantInt::get(I32, Regions.size())});
   }
   B.CreateRetVoid();
   // Priority 1: before every user constructor (which may open a region).
@@ -583,6 +610,30 @@ bool Instrumenter::run() {
     Forks.push_back({C.Call, D});
     if (Body && !Body->isDeclaration())
       Outlined.try_emplace(Body, D);
+  }
+  // A region is guarded by the tests all its forks are (a template
+  // instance outside the branch runs it at every count).
+  {
+    std::map<CallBase *, const std::vector<std::string> *> TestsOf;
+    for (const auto &[CB, Tests] : ThreadBranches.guardedForks)
+      TestsOf[CB] = &Tests;
+    std::map<unsigned, std::optional<std::vector<std::string>>> Common;
+    for (const auto &[Call, D] : Forks) {
+      auto It = TestsOf.find(Call);
+      std::vector<std::string> Mine = It == TestsOf.end() ? std::vector<std::string>{} : *It->second;
+      auto &C = Common[D];
+      if (!C) {
+        C = Mine;
+        continue;
+      }
+      std::vector<std::string> Both;
+      std::set_intersection(C->begin(), C->end(), Mine.begin(), Mine.end(),
+                            std::back_inserter(Both));
+      C = Both;
+    }
+    for (auto &[D, C] : Common)
+      if (C && !C->empty())
+        RegionGuards[D] = *C;
   }
   // Combined loops whose end calls must not close a share.
   SmallVector<CallBase *, 16> StaticInits, DispatchInits;

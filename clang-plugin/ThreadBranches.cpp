@@ -32,12 +32,15 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace llvm;
@@ -95,16 +98,16 @@ struct Fact {
   bool operator!=(const Fact &O) const { return !(*this == O); }
   Fact join(const Fact &O) const { return *this == O ? *this : derived(); }
   /// " (threads > 1)", the suffix of a site whose branch follows the test.
-  std::string suffix() const {
-    if (K != Test)
-      return "";
+  std::string suffix() const { return K == Test ? " (" + text() + ")" : ""; }
+  /// "threads > 1" (a Test only).
+  std::string text() const {
     const char *Op = Pred == CmpInst::ICMP_SGT   ? ">"
                      : Pred == CmpInst::ICMP_SGE ? ">="
                      : Pred == CmpInst::ICMP_SLT ? "<"
                      : Pred == CmpInst::ICMP_SLE ? "<="
                      : Pred == CmpInst::ICMP_EQ  ? "=="
                                                  : "!=";
-    return (" (threads " + Twine(Op) + " " + Twine(C) + ")").str();
+    return ("threads " + Twine(Op) + " " + Twine(C)).str();
   }
 };
 
@@ -119,9 +122,11 @@ public:
   /// taints again, until nothing changes (each round poisons at least one
   /// more key, so this ends).
   void run(Module &M) {
+    Mod = &M;
     for (;;) {
       Facts.clear();
       Sites.clear();
+      Tested.clear();
       Alias.clear();
       Contents.clear();
       for (Function &F : M) {
@@ -146,6 +151,42 @@ public:
     std::vector<std::string> Out;
     for (const auto &[Site, F] : Sites)
       Out.push_back(Site + F.suffix());
+    return Out;
+  }
+
+  /// The fork calls an edge of a tested branch dominates, with the tests.
+  std::vector<std::pair<CallBase *, std::vector<std::string>>> guardedForks() {
+    std::map<Function *, std::vector<std::pair<BranchInst *, Fact>>> ByFunction;
+    for (const auto &[BI, F] : Tested)
+      ByFunction[BI->getFunction()].push_back({BI, F});
+    std::vector<std::pair<CallBase *, std::vector<std::string>>> Out;
+    for (Function &Fn : *Mod) {
+      auto It = ByFunction.find(&Fn);
+      if (It == ByFunction.end())
+        continue;
+      DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(Fn);
+      for (Instruction &I : instructions(Fn)) {
+        auto *CB = dyn_cast<CallBase>(&I);
+        if (!CB || !isForkCall(CB->getCalledFunction()))
+          continue;
+        std::vector<std::string> Tests;
+        for (const auto &[BI, F] : It->second) {
+          BasicBlock *From = BI->getParent();
+          BasicBlock *Then = BI->getSuccessor(0), *Else = BI->getSuccessor(1);
+          if (Then == Else)
+            continue;
+          if (DT.dominates(BasicBlockEdge(From, Then), CB->getParent()))
+            Tests.push_back(F.text());
+          else if (DT.dominates(BasicBlockEdge(From, Else), CB->getParent()))
+            Tests.push_back(F.negated().text());
+        }
+        if (Tests.empty())
+          continue;
+        std::sort(Tests.begin(), Tests.end());
+        Tests.erase(std::unique(Tests.begin(), Tests.end()), Tests.end());
+        Out.push_back({CB, std::move(Tests)});
+      }
+    }
     return Out;
   }
 
@@ -423,23 +464,28 @@ private:
     auto [It, New] = Sites.try_emplace(Site, F);
     if (!New)
       It->second = It->second.join(F);
+    if (auto *BI = dyn_cast<BranchInst>(&I); BI && F.K == Fact::Test)
+      Tested.push_back({BI, F});
   }
 
   FunctionAnalysisManager &FAM;
+  Module *Mod = nullptr;
   DenseMap<Key, Fact> Facts;
   DenseSet<Key> Poisoned;
   DenseMap<Key, Key> Alias;    ///< union-find over pointers to the same memory
   DenseMap<Key, Key> Contents; ///< slot -> a pointer of the class it holds
   SmallVector<Key, 32> Work;
   std::map<std::string, Fact> Sites;
+  /// The branches that follow a test, in the order the taint reached them.
+  std::vector<std::pair<BranchInst *, Fact>> Tested;
 };
 
 } // namespace
 
-std::vector<std::string> findThreadBranches(Module &M, FunctionAnalysisManager &FAM) {
+ThreadBranchReport findThreadBranches(Module &M, FunctionAnalysisManager &FAM) {
   Taint T(FAM);
   T.run(M);
-  return T.sites();
+  return {T.sites(), T.guardedForks()};
 }
 
 } // namespace phaseprobe

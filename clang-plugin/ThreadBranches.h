@@ -13,9 +13,24 @@
 #include "llvm/IR/PassManager.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
+namespace llvm {
+class CallBase;
+}
+
 namespace phaseprobe {
+
+struct ThreadBranchReport {
+  /// "file:line:col" or "function <name>", ending in the test where known.
+  std::vector<std::string> sites;
+  /// Fork calls that only a tested branch's one way reaches (LULESH's
+  /// gather loops under `if (numthreads > 1)`), each with the tests that
+  /// must hold for it to run ("threads > 1"), sorted: at a thread count
+  /// where one fails the region does not run at all.
+  std::vector<std::pair<llvm::CallBase *, std::vector<std::string>>> guardedForks;
+};
 
 /// Where \p M's code takes a conditional branch or a switch on a value
 /// derived from omp_get_max_threads(), omp_get_num_threads(),
@@ -30,8 +45,10 @@ namespace phaseprobe {
 /// else "function <name>"; where the branch follows a comparison of
 /// omp_get_max_threads()'s value itself with a constant, the site ends in
 /// that test, " (threads > 1)" (operators > >= < <= == !=). Sorted, without
-/// duplicates. Must run on clang's IR before mem2reg.
-std::vector<std::string> findThreadBranches(llvm::Module &M,
-                                            llvm::FunctionAnalysisManager &FAM);
+/// duplicates. A fork call is guarded by a tested branch where the branch's
+/// one edge dominates it (within its function: a region in a function that
+/// only guarded code calls is not seen). Must run on clang's IR before
+/// mem2reg.
+ThreadBranchReport findThreadBranches(llvm::Module &M, llvm::FunctionAnalysisManager &FAM);
 
 } // namespace phaseprobe

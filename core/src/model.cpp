@@ -39,19 +39,18 @@ bool ThreadTest::holds(unsigned Threads) const {
   return false;
 }
 
-bool parseThreadTest(const std::string &Site, std::optional<ThreadTest> &Test) {
-  Test.reset();
-  static const std::string Open = " (threads ";
-  size_t At = Site.rfind(Open);
-  if (At == std::string::npos)
-    return true;
-  std::string Rest = Site.substr(At + Open.size());
-  if (Rest.empty() || Rest.back() != ')')
-    return false;
-  Rest.pop_back();
+std::string ThreadTest::text() const {
+  return std::string("threads ") + OpText[op] + " " + std::to_string(value);
+}
+
+std::optional<ThreadTest> parseThreadTestText(const std::string &Text) {
+  static const std::string Head = "threads ";
+  if (Text.compare(0, Head.size(), Head) != 0)
+    return std::nullopt;
+  std::string Rest = Text.substr(Head.size());
   size_t Space = Rest.find(' ');
   if (Space == std::string::npos)
-    return false;
+    return std::nullopt;
   std::string Op = Rest.substr(0, Space), Num = Rest.substr(Space + 1);
   ThreadTest T;
   bool Known = false;
@@ -61,17 +60,30 @@ bool parseThreadTest(const std::string &Site, std::optional<ThreadTest> &Test) {
       Known = true;
     }
   if (!Known || Num.empty())
-    return false;
+    return std::nullopt;
   size_t Used = 0;
   try {
     T.value = std::stoll(Num, &Used);
   } catch (const std::exception &) {
-    return false;
+    return std::nullopt;
   }
   if (Used != Num.size())
+    return std::nullopt;
+  return T;
+}
+
+bool parseThreadTest(const std::string &Site, std::optional<ThreadTest> &Test) {
+  Test.reset();
+  static const std::string Open = " (threads ";
+  size_t At = Site.rfind(Open);
+  if (At == std::string::npos)
+    return true;
+  std::string Rest = Site.substr(At + 2); // "threads > 1)"
+  if (Rest.back() != ')')
     return false;
-  Test = T;
-  return true;
+  Rest.pop_back();
+  Test = parseThreadTestText(Rest);
+  return Test.has_value();
 }
 
 } // namespace phaseprobe

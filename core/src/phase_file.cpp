@@ -285,6 +285,19 @@ Phase readPhase(const std::string &File, const json &P, const std::string &Path)
   Out.barriers = R.optCount("barriers");
   Out.spinRounds = R.optCount("spin_rounds");
   Out.pageFaults = R.optCount("page_faults");
+  if (const json *A = R.find("runs_if"); A && !A->is_null()) {
+    if (!A->is_array())
+      R.fail("runs_if", std::string("expected an array, found ") + typeName(*A));
+    for (size_t I = 0; I < A->size(); ++I) {
+      std::string Where = "runs_if[" + std::to_string(I) + "]";
+      std::string Text = R.string((*A)[I], Where);
+      std::optional<ThreadTest> Test = parseThreadTestText(Text);
+      if (!Test)
+        R.fail(Where, "'" + Text + "' is not a test of the thread count (expected \"threads OP N\", " +
+                          "OP one of > >= < <= == !=, N an integer)");
+      Out.runsIf.push_back(*Test);
+    }
+  }
   Out.threads = R.positiveCount("threads");
   Out.timeS = R.nonNegative("time_s");
   Out.weight = R.optNumber("weight");
@@ -413,6 +426,12 @@ std::string formatPhaseFile(const PhaseFile &File) {
       J["spin_rounds"] = *P.spinRounds;
     if (P.pageFaults)
       J["page_faults"] = *P.pageFaults;
+    if (!P.runsIf.empty()) {
+      ojson Tests = ojson::array();
+      for (const ThreadTest &T : P.runsIf)
+        Tests.push_back(T.text());
+      J["runs_if"] = Tests;
+    }
     J["threads"] = P.threads;
     J["time_s"] = P.timeS;
     if (P.weight)

@@ -31,6 +31,11 @@
 //    the region's time) went into the projection with the region's matched
 //    phases (their node / base ratio) or, without one, was kept; it is
 //    taken out again and the node's own fault time put in;
+//  - a top-level region with a runs_if test that fails at the thread count a
+//    node is projected onto is not run there (only one way of a branch on
+//    the count reaches it): its phases, uncovered time, synchronization and
+//    faults are 0 on that node. Only where the node's count differs from
+//    the region's own: at its own the region ran, so its tests held;
 //  - under the ratio rule each phase estimate is the absolute one times the
 //    phase's calibration tpi_phase(BN) / tpi_P(BN), with the tpi of the
 //    profile actually used (a fallback's own), so the base node gets the
@@ -76,6 +81,8 @@ const char *phaseEstimateKindName(PhaseEstimate::Kind K) {
     return "fallback";
   case PhaseEstimate::Missing:
     return "missing";
+  case PhaseEstimate::NotRun:
+    return "not_run";
   }
   return "?";
 }
@@ -278,8 +285,16 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     // phases (those the node has a profile for: a missing one says nothing).
     std::map<size_t, std::pair<double, double>> UnitS;
     std::map<size_t, RegionEstimate> Regions;
-    for (const auto &[I, U] : Units)
-      Regions[I].phase = I;
+    for (const auto &[I, U] : Units) {
+      const Phase &R = F.phases[I];
+      unsigned Th = ThreadsFor(R);
+      RegionEstimate &RE = Regions[I];
+      RE.phase = I;
+      RE.runs = Th == R.threads || std::all_of(R.runsIf.begin(), R.runsIf.end(),
+                                               [Th](const ThreadTest &T) { return T.holds(Th); });
+      NE.regionsNotRun += RE.runs ? 0 : 1;
+    }
+    auto Runs = [&](size_t Unit) { return Regions[Unit].runs; };
     for (size_t I = 0; I < M.size(); ++I) {
       const PhaseMatch &PM = M[I];
       if (!PM.matched())
@@ -294,6 +309,11 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
         std::sort(NE.threads.begin(), NE.threads.end());
       }
       PE.iterations = P.iterations * double(P.threads) / double(Th);
+      if (!Runs(Top[PM.phaseIndex])) {
+        PE.kind = PhaseEstimate::NotRun;
+        NE.phases.push_back(PE);
+        continue;
+      }
       PE.kind = PhaseEstimate::Missing;
       for (size_t R = 0; R < PM.ranked.size(); ++R) {
         const Candidate &C = PM.ranked[R];
@@ -327,6 +347,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     double Priced[2] = {0, 0};
     for (const SyncRegion &R : SyncRegions) {
       const Phase &P = *R.phase;
+      if (!Runs(size_t(&P - F.phases.data())))
+        continue;
       unsigned Th = ThreadsFor(P);
       std::optional<double> Cost;
       if (R.baseCostUs)
@@ -348,6 +370,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     double FaultsPriced = 0;
     for (const FaultRegion &R : FaultRegions) {
       const Phase &P = F.phases[R.unit];
+      if (!Runs(R.unit))
+        continue;
       unsigned Th = ThreadsFor(P);
       std::optional<double> Cost = faultCostUs(L, Node, Th);
       if (!Cost) {
@@ -372,6 +396,11 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       NE.spinCostUs /= Priced[1];
     NE.uncoveredS = E.uncoveredS;
     for (const auto &[I, U] : Units) {
+      if (!Runs(I)) {
+        NE.uncoveredS -= U.uncoveredS; // E.uncoveredS holds it
+        Regions[I].uncoveredS = 0;
+        continue;
+      }
       double S = U.uncoveredS;
       if (Uncovered == UncoveredRule::Scaled) {
         const auto &[NodeS, BaseS] = UnitS[I];
@@ -381,8 +410,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       }
       Regions[I].uncoveredS = S;
     }
-    if (Uncovered == UncoveredRule::Scaled)
-      NE.uncoveredS = std::max(0.0, NE.uncoveredS);
+    NE.uncoveredS = std::max(0.0, NE.uncoveredS);
     for (auto &[I, R] : Regions)
       NE.regions.push_back(R);
     NE.timeS = NE.phasesS + NE.uncoveredS + NE.syncS;

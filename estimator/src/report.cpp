@@ -30,6 +30,24 @@ static double tidy(double V) {
 ThreadBranchVerdict threadBranchVerdict(const PhaseFile &F, const Estimate &E) {
   const ProgramInfo &P = F.program;
   ThreadBranchVerdict V;
+  for (const NodeEstimate &N : E.nodes)
+    for (const RegionEstimate &R : N.regions) {
+      if (R.runs)
+        continue;
+      const Phase &Region = F.phases[R.phase];
+      std::string Tests;
+      for (const ThreadTest &T : Region.runsIf)
+        Tests += (Tests.empty() ? "" : ", ") + T.text();
+      std::string Text = Region.id + " (" + Tests + ")";
+      if (std::find(V.regionsNotRun.begin(), V.regionsNotRun.end(), Text) == V.regionsNotRun.end())
+        V.regionsNotRun.push_back(Text);
+      for (unsigned T : N.threads)
+        if (!std::all_of(Region.runsIf.begin(), Region.runsIf.end(),
+                         [T](const ThreadTest &X) { return X.holds(T); }) &&
+            std::find(V.notRunThreads.begin(), V.notRunThreads.end(), T) == V.notRunThreads.end())
+          V.notRunThreads.push_back(T);
+    }
+  std::sort(V.notRunThreads.begin(), V.notRunThreads.end());
   if (P.threadBranches.empty())
     return V;
   std::vector<unsigned> Other;
@@ -96,12 +114,18 @@ std::string threadBranchesWarning(const ProgramInfo &P, const ThreadBranchVerdic
                     "): estimates at " + threadsText(V.unknownThreads) +
                     " project what it ran at " + std::to_string(P.threads) +
                     " and may miss code it runs only there");
-  if (Parts.empty())
-    return "";
-  std::string W = "the program branches on its thread count " + Parts[0];
-  for (size_t I = 1; I < Parts.size(); ++I)
-    W += "; and " + Parts[I];
-  return W + " (a base run at that thread count shows it)";
+  std::string W;
+  if (!Parts.empty()) {
+    W = "the program branches on its thread count " + Parts[0];
+    for (size_t I = 1; I < Parts.size(); ++I)
+      W += "; and " + Parts[I];
+    W += " (a base run at that thread count shows it)";
+  }
+  if (!V.regionsNotRun.empty())
+    W += std::string(W.empty() ? "" : "; ") + "regions under a branch on the thread count (" +
+         siteList(V.regionsNotRun, 0) + ") do not run at " + threadsText(V.notRunThreads) +
+         " and are left out of the estimates there";
+  return W;
 }
 
 ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M,
@@ -117,7 +141,7 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
       ojson J;
       J["time_s"] = tidy(PE.timeS);
       J["status"] = phaseEstimateKindName(PE.kind);
-      if (PE.kind != PhaseEstimate::Missing) {
+      if (PE.kind == PhaseEstimate::Chosen || PE.kind == PhaseEstimate::Fallback) {
         J["tpi_us"] = PE.tpiUs;
         J["iterations"] = PE.iterations;
         if (E.rule == Projection::Ratio)
@@ -164,6 +188,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
       RJ["sync_s"] = tidy(R.syncS);
       if (E.pageFaults > 0)
         RJ["page_fault_s"] = tidy(R.faultS);
+      if (!R.runs)
+        RJ["runs"] = false;
       Regions.push_back(RJ);
     }
     J["regions"] = Regions;
@@ -214,14 +240,17 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
                          {"rule", projectionName(Projection::Absolute)}};
   else
     Doc["self_check"] = nullptr;
-  if (const ProgramInfo &P = In.phases.program; !P.threadBranches.empty()) {
-    ThreadBranchVerdict V = threadBranchVerdict(In.phases, E);
+  ThreadBranchVerdict V = threadBranchVerdict(In.phases, E);
+  if (const ProgramInfo &P = In.phases.program;
+      !P.threadBranches.empty() || !V.regionsNotRun.empty()) {
     std::string W = threadBranchesWarning(P, V);
     Doc["thread_branches"] = {{"sites", P.threadBranches},
                               {"more", P.threadBranchesMore},
                               {"other_code_threads", V.otherCodeThreads},
                               {"unknown_threads", V.unknownThreads},
-                              {"warning", W.empty() ? ojson(nullptr) : ojson(W)}};
+                              {"warning", W.empty() ? ojson(nullptr) : ojson(W)},
+                              {"regions_not_run", V.regionsNotRun},
+                              {"not_run_threads", V.notRunThreads}};
   }
   if (In.runs > 1)
     // The timed runs: without those that only gave streams.
@@ -251,7 +280,7 @@ std::string estimateCsv(const PhaseFile &F, const std::vector<PhaseMatch> &M, co
     for (const PhaseEstimate &PE : N.phases) {
       const PhaseMatch &PM = M[PE.match];
       Out += Head + csvField(F.phases[PM.phaseIndex].id) + "," + formatNumber(tidy(PE.timeS)) + ",";
-      if (PE.kind == PhaseEstimate::Missing) {
+      if (PE.kind == PhaseEstimate::Missing || PE.kind == PhaseEstimate::NotRun) {
         Out += ",,,," + std::string(phaseEstimateKindName(PE.kind)) + "," +
                std::to_string(PE.threads) + "\n";
         continue;

@@ -87,6 +87,10 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
         std::string Profile;
         if (PE.kind == PhaseEstimate::Missing) {
           Profile = "no ranked profile on this node: kept as measured on " + In.base;
+        } else if (PE.kind == PhaseEstimate::NotRun) {
+          Profile = "NOT RUN at " + std::to_string(PE.threads) +
+                    (PE.threads == 1 ? " thread" : " threads") +
+                    ": a runs_if test of its region fails there";
         } else {
           const Candidate &C = PM.ranked[PE.rank];
           Profile =
@@ -101,7 +105,9 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
         }
         std::fprintf(Out, "%-24s %s %12s %14s  %s\n", First ? P.id.c_str() : "",
                      NodeCol(N.node, std::to_string(PE.threads)).c_str(),
-                     PE.kind == PhaseEstimate::Missing ? "-" : fmt("%.6g", PE.tpiUs).c_str(),
+                     PE.kind == PhaseEstimate::Missing || PE.kind == PhaseEstimate::NotRun
+                         ? "-"
+                         : fmt("%.6g", PE.tpiUs).c_str(),
                      fmt("%.4f", PE.timeS).c_str(), Profile.c_str());
         First = false;
       }
@@ -209,6 +215,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
       Note("OTHER CODE: branches on the thread count go the other way here");
     else if (AnyOf(N.threads, Branches.unknownThreads))
       Note("may run other code (branches on the thread count)");
+    if (N.regionsNotRun)
+      Note(std::to_string(N.regionsNotRun) + " region(s) not run at this thread count");
     if (E.sync == SyncRule::Barriers && (E.barriers > 0 || E.spinRounds > 0 || E.pageFaults > 0)) {
       if (N.barrierCostUs > 0 || N.spinCostUs > 0 || N.faultCostUs > 0 || N.syncS != 0) {
         std::string Each;

@@ -302,6 +302,14 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
     }
     W.key("invocations");
     W.unsignedInteger(S.Invocations);
+    const char *Tests[8];
+    if (uint32_t NT = regionGuards(P, Tests, 8)) {
+      W.key("runs_if");
+      W.beginArray();
+      for (uint32_t I = 0; I < NT; ++I)
+        W.string(Tests[I]);
+      W.endArray();
+    }
     if (isRegion(C->kind)) {
       W.key("barriers");
       W.unsignedInteger(S.Barriers);

@@ -70,6 +70,17 @@ const char *ThreadBranchSites[MaxThreadBranches];
 uint32_t NumThreadBranches = 0;
 uint32_t MoreThreadBranches = 0;
 
+// Regions that run only where tests of the thread count hold: (phase, test)
+// pairs, a fixed table like the sites'. A region past its end is written
+// without its tests, so the estimate charges it at every count, as before.
+constexpr uint32_t MaxRegionGuards = 256;
+struct RegionGuard {
+  uint32_t Phase;
+  const char *Test;
+};
+RegionGuard RegionGuardTable[MaxRegionGuards];
+uint32_t NumRegionGuards = 0;
+
 pthread_once_t StartOnce = PTHREAD_ONCE_INIT;
 ProcessInfo Process;
 
@@ -309,6 +320,16 @@ uint32_t threadBranches(const char *const **Sites, uint32_t *More) {
   return N;
 }
 
+uint32_t regionGuards(uint32_t Index, const char **Tests, uint32_t Cap) {
+  pthread_mutex_lock(&RegistryLock);
+  uint32_t N = 0;
+  for (uint32_t I = 0; I < NumRegionGuards && N < Cap; ++I)
+    if (RegionGuardTable[I].Phase == Index)
+      Tests[N++] = RegionGuardTable[I].Test;
+  pthread_mutex_unlock(&RegistryLock);
+  return N;
+}
+
 void verbose(const char *Fmt, ...) {
   if (!Process.Verbose)
     return;
@@ -422,6 +443,33 @@ void __phaseprobe_thread_branches(const char *Module, const char *const *Sites,
   }
   pthread_mutex_unlock(&RegistryLock);
   verbose("%s branches on the thread count at %u sites", Module ? Module : "an object", Count);
+}
+
+void __phaseprobe_region_guards(const char *Module, __phaseprobe_construct *const *Regions,
+                                const char *const *Tests, uint32_t Count) {
+  ensureStarted();
+  pthread_mutex_lock(&RegistryLock);
+  uint32_t Stored = 0;
+  for (uint32_t I = 0; I < Count && Regions && Tests; ++I) {
+    if (!Regions[I] || !Tests[I] || Regions[I]->index == PHASEPROBE_DISABLED)
+      continue; // an object of another ABI: its regions are not measured
+    uint32_t P = Regions[I]->index;
+    bool Known = false;
+    for (uint32_t J = 0; J < NumRegionGuards && !Known; ++J)
+      Known = RegionGuardTable[J].Phase == P && strcmp(RegionGuardTable[J].Test, Tests[I]) == 0;
+    if (Known)
+      continue;
+    size_t Len = strlen(Tests[I]);
+    char *Copy = NumRegionGuards < MaxRegionGuards ? static_cast<char *>(rtCalloc(Len + 1, 1))
+                                                   : nullptr;
+    if (!Copy)
+      break;
+    memcpy(Copy, Tests[I], Len);
+    RegionGuardTable[NumRegionGuards++] = {P, Copy};
+    ++Stored;
+  }
+  pthread_mutex_unlock(&RegistryLock);
+  verbose("%s: %u regions run only at some thread counts", Module ? Module : "an object", Stored);
 }
 
 void __phaseprobe_region_begin(__phaseprobe_construct *C) {

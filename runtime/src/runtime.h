@@ -46,6 +46,10 @@ uint32_t phaseTeamSize(uint32_t Index);
 /// more there were than the table holds.
 uint32_t threadBranches(const char *const **Sites, uint32_t *More);
 
+/// The tests phase \p Index runs only under (__phaseprobe_region_guards), at
+/// most \p Cap into \p Tests; returns how many were stored.
+uint32_t regionGuards(uint32_t Index, const char **Tests, uint32_t Cap);
+
 /// Prints "phaseprobe: <message>" on stderr when PHASEPROBE_VERBOSE is set.
 void verbose(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -78,6 +78,24 @@ inline bool isPricingUBench(std::string_view Name) {
   return isSyncUBench(Name) || isFaultUBench(Name);
 }
 
+/// The test a branch on the thread count follows, where the plugin could
+/// tell it: a site of program.thread_branches that ends in " (threads > 1)"
+/// branches on whether the run's thread count is greater than 1, so it goes
+/// the same way at every count where the test has the same value.
+struct ThreadTest {
+  enum Op { Gt, Ge, Lt, Le, Eq, Ne } op = Gt;
+  long long value = 0;
+  bool holds(unsigned Threads) const;
+  std::string text() const; ///< "threads > 1"
+};
+
+/// Reads "threads > 1" (ThreadTest::text's form); nullopt if it is not one.
+std::optional<ThreadTest> parseThreadTestText(const std::string &Text);
+
+/// Reads the test \p Site ends in into \p Test (nullopt: it ends in none);
+/// false when it ends in " (threads ...)" that is not one.
+bool parseThreadTest(const std::string &Site, std::optional<ThreadTest> &Test);
+
 /// One phase: an OpenMP parallel region or a worksharing construct in it.
 struct Phase {
   std::string id; ///< "file:line:col", stable across optimization levels
@@ -97,6 +115,10 @@ struct Phase {
   /// (first touches of memory mapped afresh: runtime/README.md); absent
   /// when none, and in files of older runtimes.
   std::optional<std::uint64_t> pageFaults;
+  /// Regions: the tests of the thread count that must all hold for the
+  /// region to run (only one way of a branch on the count reaches it:
+  /// clang-plugin/ThreadBranches.h); empty: it runs at every count.
+  std::vector<ThreadTest> runsIf;
   unsigned threads = 0;
   double timeS = 0;
   std::optional<double> weight; ///< absent: derived as time / total time
@@ -135,19 +157,6 @@ struct ProgramInfo {
   std::optional<bool> sampling;
 };
 
-/// The test a branch on the thread count follows, where the plugin could
-/// tell it: a site of program.thread_branches that ends in " (threads > 1)"
-/// branches on whether the run's thread count is greater than 1, so it goes
-/// the same way at every count where the test has the same value.
-struct ThreadTest {
-  enum Op { Gt, Ge, Lt, Le, Eq, Ne } op = Gt;
-  long long value = 0;
-  bool holds(unsigned Threads) const;
-};
-
-/// Reads the test \p Site ends in into \p Test (nullopt: it ends in none);
-/// false when it ends in " (threads ...)" that is not one.
-bool parseThreadTest(const std::string &Site, std::optional<ThreadTest> &Test);
 
 /// A whole phase file (schema phaseprobe.phases/1).
 struct PhaseFile {

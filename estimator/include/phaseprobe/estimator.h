@@ -97,7 +97,9 @@ struct PhaseEstimate {
   enum Kind {
     Chosen,   ///< the candidate's profile exists on the node
     Fallback, ///< a lower-ranked profile of the phase was used
-    Missing   ///< none exists: the phase is kept as measured on the base node
+    Missing,  ///< none exists: the phase is kept as measured on the base node
+    NotRun    ///< its region does not run at the node's thread count (a runs_if
+              ///< test fails there): 0 s, with no profile
   } kind = Chosen;
   size_t rank = 0;       ///< index into PhaseMatch::ranked (0 = the candidate)
   double tpiUs = 0;      ///< on the node (0 when Missing)
@@ -118,6 +120,9 @@ struct RegionEstimate {
   double uncoveredS = 0; ///< its time outside them, as the uncovered rule projects it
   double syncS = 0;      ///< its synchronization term, page faults included
   double faultS = 0;     ///< the page faults' part of syncS
+  /// False where a runs_if test of the region fails at the node's thread
+  /// count: the program does not run it there, and every part is 0.
+  bool runs = true;
   double timeS() const { return phasesS + uncoveredS + syncS; }
 };
 
@@ -135,6 +140,7 @@ struct NodeEstimate {
   double relativeToBase = 0; ///< timeS / the base node's timeS
   unsigned rank = 0;         ///< 1 = fastest
   size_t fallbacks = 0, missing = 0;
+  size_t regionsNotRun = 0; ///< top-level regions left out (RegionEstimate::runs)
   /// Synchronization (SyncRule::Barriers): the top-level regions' barriers
   /// and spin-wait rounds priced at this node's cost per barrier (round)
   /// minus the base node's, added to timeS and absoluteS (0 on the base
@@ -329,6 +335,10 @@ struct ThreadBranchVerdict {
   std::vector<unsigned> unknownThreads;
   std::vector<std::string> flippedSites;  ///< tested sites that flip at some of them
   std::vector<std::string> untestedSites; ///< sites without a test
+  /// Top-level regions some node does not run (RegionEstimate::runs), as
+  /// "id (threads > 1)", and the thread counts where that happens.
+  std::vector<std::string> regionsNotRun;
+  std::vector<unsigned> notRunThreads;
 };
 ThreadBranchVerdict threadBranchVerdict(const PhaseFile &F, const Estimate &E);
 

@@ -258,6 +258,16 @@ PHASEPROBE_API void __phaseprobe_thread_branches(const char *module,
                                                  const char *const *sites,
                                                  uint32_t count);
 
+/** `count` pairs (regions[i], tests[i]): region regions[i] of object
+ *  `module` (already registered) runs only where the thread count passes
+ *  tests[i] ("threads > 1"): only one way of a branch on the count reaches
+ *  it. A region may come with several tests, all of which must hold. The
+ *  strings live as long as the object. The phase file lists them as the
+ *  phase's runs_if. Called after __phaseprobe_thread_branches, weakly too. */
+PHASEPROBE_API void __phaseprobe_region_guards(const char *module,
+                                               __phaseprobe_construct *const *regions,
+                                               const char *const *tests, uint32_t count);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -713,6 +713,47 @@ TEST(Regions, EachTopLevelRegionsPartsAddUpToTheNodesTime) {
   }
 }
 
+// A region with a runs_if test that fails at the count a node is projected
+// onto is not run there: none of its parts (its leaf, its time outside it,
+// its barriers, its faults) is charged, under every rule; q and the serial
+// second stay. At the region's own count its tests held in the base run.
+TEST(Regions, ARegionWhoseTestFailsAtTheNodesCountIsNotRunThere) {
+  for (UncoveredRule U : {UncoveredRule::Kept, UncoveredRule::Scaled})
+    for (Projection P : {Projection::Absolute, Projection::Ratio}) {
+      Uncovered X(1);
+      X.F.phases[0].runsIf = {*parseThreadTestText("threads > 1")};
+      X.F.phases[0].pageFaults = 1000000;
+      X.L.Rows.push_back({"bn", "k", 1, 256, 1.5});
+      X.L.Rows.push_back({"tn", "k", 1, 256, 3});
+      X.L.Rows.push_back({"bn", "pf1p", 1, 4096, 2.0});
+      X.L.Rows.push_back({"tn", "pf1p", 1, 4096, 6.0});
+      X.L.pair("bn", 1, 16, 0.01, 1);
+      X.L.pair("tn", 1, 16, 0.01, 41);
+      Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::fixed(1), P,
+                            SyncRule::Barriers, U);
+      for (const NodeEstimate &N : E.nodes) {
+        ASSERT_EQ(N.regions.size(), 2u);
+        const RegionEstimate &R = N.regions[0], &Q = N.regions[1];
+        EXPECT_FALSE(R.runs) << N.node;
+        EXPECT_TRUE(Q.runs) << N.node;
+        EXPECT_EQ(N.regionsNotRun, 1u);
+        EXPECT_EQ(R.timeS(), 0) << N.node;
+        ASSERT_EQ(N.phases.size(), 1u);
+        EXPECT_EQ(N.phases[0].kind, PhaseEstimate::NotRun);
+        EXPECT_EQ(N.phases[0].timeS, 0);
+        EXPECT_EQ(N.missing, 0u);
+        EXPECT_NEAR(N.timeS, 1 + 1, 1e-9) << N.node << " " << projectionName(P);
+        EXPECT_NEAR(N.absoluteS, 1 + 1, 1e-9) << N.node;
+      }
+      Estimate Own = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own(), P,
+                              SyncRule::Barriers, U);
+      for (const NodeEstimate &N : Own.nodes) {
+        EXPECT_TRUE(N.regions[0].runs) << N.node;
+        EXPECT_EQ(N.regionsNotRun, 0u);
+      }
+    }
+}
+
 TEST(Check, AnotherUncoveredRuleIsAnInputError) {
   nlohmann::ordered_json Cur = doc(100), Base = doc(100);
   Cur["uncovered"]["by"] = "scaled";

@@ -170,6 +170,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.program.threadBranchesMore = 3;
   F.phases[0].spinRounds = 39;
   F.phases[0].pageFaults = 83353;
+  F.phases[0].runsIf = {*parseThreadTestText("threads > 1"), *parseThreadTestText("threads != 4")};
   F.phases[0].streams[0].accessesPerIter = 0.181;
   F.phases[0].streams[0].windowAccesses = 1000;
   F.phases[0].streams[0].windowRepeats = 987.5;
@@ -189,6 +190,12 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").phases[0].spinRounds) << "absent: none";
   EXPECT_EQ(G.phases[0].pageFaults, std::optional<std::uint64_t>(83353));
   EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").phases[0].pageFaults) << "absent: none";
+  ASSERT_EQ(G.phases[0].runsIf.size(), 2u);
+  EXPECT_EQ(G.phases[0].runsIf[1].op, ThreadTest::Ne);
+  EXPECT_NE(formatPhaseFile(G).find("\"runs_if\": [\n        \"threads > 1\",\n        \"threads != 4\"\n      ]"),
+            std::string::npos)
+      << formatPhaseFile(G);
+  EXPECT_TRUE(parsePhaseFile(Minimal, "in.json").phases[0].runsIf.empty()) << "absent: always";
   EXPECT_EQ(G.phases[0].streams[0].accessesPerIter, std::optional<double>(0.181));
   EXPECT_FALSE(G.phases[0].streams[1].accessesPerIter) << "absent: unknown";
   EXPECT_EQ(G.phases[0].streams[0].windowRepeats, std::optional<double>(987.5));
@@ -358,4 +365,20 @@ TEST(ThreadTest, ASiteEndsInItsTestOrInNone) {
   EXPECT_FALSE(parseThreadTest("a.c:1:1 (threads > 1x)", T));
   EXPECT_FALSE(parseThreadTest("a.c:1:1 (threads > )", T));
   EXPECT_FALSE(parseThreadTest("a.c:1:1 (threads > 99999999999999999999)", T));
+}
+
+// A region's runs_if tests are the same tests without a site around them,
+// and print back as they read.
+TEST(ThreadTest, RunsIfTextReadsAndPrintsBack) {
+  for (const char *Text : {"threads > 1", "threads >= 2", "threads < 8", "threads <= 1",
+                           "threads == 1", "threads != -3"}) {
+    std::optional<ThreadTest> T = parseThreadTestText(Text);
+    ASSERT_TRUE(T.has_value()) << Text;
+    EXPECT_EQ(T->text(), Text);
+  }
+  EXPECT_FALSE(parseThreadTestText("(threads > 1)"));
+  EXPECT_FALSE(parseThreadTestText("threads >> 1"));
+  EXPECT_FALSE(parseThreadTestText("threads > 1 "));
+  EXPECT_FALSE(parseThreadTestText("nthreads > 1"));
+  EXPECT_FALSE(parseThreadTestText(""));
 }

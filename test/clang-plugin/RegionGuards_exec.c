@@ -1,0 +1,90 @@
+// A region that only one way of a tested branch on the thread count reaches
+// (LULESH's gather loops under `if (numthreads > 1)`) carries the tests
+// that must hold for it to run, as the phase's runs_if: the estimate leaves
+// it out where one fails. A region after the branch, one under a branch on
+// something else than the count itself, and one in a function that only
+// guarded code calls (the plugin looks within a function) carry none. The
+// program's output is the same with and without the plugin.
+// RUN: %clang -O2 -fopenmp %pp_plugin %s -o %t %pp_rt
+// RUN: %clang -O2 -fopenmp %s -o %t.plain
+// RUN: env PHASEPROBE_OUT=%t.2.json OMP_NUM_THREADS=2 %t > %t.out
+// RUN: env OMP_NUM_THREADS=2 %t.plain | diff - %t.out
+// RUN: env PHASEPROBE_OUT=%t.1.json OMP_NUM_THREADS=1 %t > %t.1.out
+// RUN: env OMP_NUM_THREADS=1 %t.plain | diff - %t.1.out
+// RUN: %python -c "import json,sys; ps=[p for p in json.load(open(sys.argv[1]))['phases'] if p['parent'] is None]; [print(p['id'], 'runs_if ' + ', '.join(p['runs_if']) if 'runs_if' in p else 'always') for p in ps]; print('regions:', len(ps))" %t.2.json | FileCheck --check-prefix=TWO %s
+// RUN: %python -c "import json,sys; ps=[p for p in json.load(open(sys.argv[1]))['phases'] if p['parent'] is None]; [print(p['id'], 'runs_if ' + ', '.join(p['runs_if']) if 'runs_if' in p else 'always') for p in ps]; print('regions:', len(ps))" %t.1.json | FileCheck --check-prefix=ONE %s
+// RUN: %clang -O0 -fopenmp %pp_plugin -S -emit-llvm %s -o - 2>/dev/null | FileCheck --check-prefix=IR %s
+
+// IR: @__phaseprobe.guarded_regions = private constant [5 x %struct.__phaseprobe_construct*]
+// IR: call void @__phaseprobe_thread_branches(
+// IR: br i1 icmp ne ({{.*}}@__phaseprobe_region_guards, {{.*}}null)
+// IR: call void @__phaseprobe_region_guards({{.*}}, i32 5)
+// IR: declare extern_weak void @__phaseprobe_region_guards(
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static double gather(double *b, int n) {
+  double s = 0;
+  // Runs only at two threads here, but from a function the plugin does not
+  // follow callers into.
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} always{{$}}
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += b[i];
+  return s;
+}
+
+int main(void) {
+  int n = 4096;
+  double *a = malloc(sizeof(double) * n), *b = malloc(sizeof(double) * n);
+  for (int i = 0; i < n; ++i)
+    a[i] = i;
+  int numthreads = omp_get_max_threads();
+  double s = 0;
+  if (numthreads > 1) {
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} runs_if threads > 1{{$}}
+#pragma omp parallel for
+    for (int i = 0; i < n; ++i)
+      b[i] = 2 * a[i];
+    if (numthreads < 8) {
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} runs_if threads < 8, threads > 1{{$}}
+#pragma omp parallel for
+      for (int i = 0; i < n; ++i)
+        b[i] += 1;
+    }
+    s += gather(b, n);
+  } else {
+// ONE-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} runs_if threads <= 1{{$}}
+#pragma omp parallel for
+    for (int i = 0; i < n; ++i)
+      b[i] = a[i] + a[i];
+  }
+  if (numthreads != 4) {
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+2]]:{{[0-9]+}} runs_if threads != 4{{$}}
+// ONE-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} runs_if threads != 4{{$}}
+#pragma omp parallel for
+    for (int i = 0; i < n; ++i)
+      b[i] += 0;
+  }
+  if ((numthreads + 1) % 2 == 1) { // arithmetic on the count: no test
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} always{{$}}
+#pragma omp parallel for
+    for (int i = 0; i < n; ++i)
+      b[i] += 0;
+  }
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+2]]:{{[0-9]+}} always{{$}}
+// ONE-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} always{{$}}
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += b[i];
+  printf("%.1f\n", s);
+  free(a);
+  free(b);
+  return 0;
+}
+
+// Six regions ran at two threads, three at one; no others.
+// TWO: regions: 6
+// ONE: regions: 3
