@@ -126,7 +126,7 @@ public:
     for (;;) {
       Facts.clear();
       Sites.clear();
-      Tested.clear();
+      Branches.clear();
       Alias.clear();
       Contents.clear();
       for (Function &F : M) {
@@ -157,8 +157,9 @@ public:
   /// The fork calls an edge of a tested branch dominates, with the tests.
   std::vector<std::pair<CallBase *, std::vector<std::string>>> guardedForks() {
     std::map<Function *, std::vector<std::pair<BranchInst *, Fact>>> ByFunction;
-    for (const auto &[BI, F] : Tested)
-      ByFunction[BI->getFunction()].push_back({BI, F});
+    for (const auto &[BI, F] : Branches)
+      if (F.K == Fact::Test)
+        ByFunction[BI->getFunction()].push_back({BI, F});
     std::vector<std::pair<CallBase *, std::vector<std::string>>> Out;
     for (Function &Fn : *Mod) {
       auto It = ByFunction.find(&Fn);
@@ -464,8 +465,11 @@ private:
     auto [It, New] = Sites.try_emplace(Site, F);
     if (!New)
       It->second = It->second.join(F);
-    if (auto *BI = dyn_cast<BranchInst>(&I); BI && F.K == Fact::Test)
-      Tested.push_back({BI, F});
+    if (auto *BI = dyn_cast<BranchInst>(&I)) {
+      auto [At, First] = Branches.try_emplace(BI, F);
+      if (!First)
+        At->second = At->second.join(F);
+    }
   }
 
   FunctionAnalysisManager &FAM;
@@ -476,8 +480,10 @@ private:
   DenseMap<Key, Key> Contents; ///< slot -> a pointer of the class it holds
   SmallVector<Key, 32> Work;
   std::map<std::string, Fact> Sites;
-  /// The branches that follow a test, in the order the taint reached them.
-  std::vector<std::pair<BranchInst *, Fact>> Tested;
+  /// Each conditional branch on the count with what its condition is
+  /// (joined, like the sites: a condition the taint later finds to be
+  /// something else than the test no longer guards anything).
+  DenseMap<BranchInst *, Fact> Branches;
 };
 
 } // namespace

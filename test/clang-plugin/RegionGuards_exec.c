@@ -36,6 +36,16 @@ static double gather(double *b, int n) {
   return s;
 }
 
+// Called with two different tests: `on` is neither, so its region has none.
+static void twice(int on, double *b, int n) {
+  if (on) {
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} always{{$}}
+#pragma omp parallel for
+    for (int i = 0; i < n; ++i)
+      b[i] += 0;
+  }
+}
+
 int main(void) {
   int n = 4096;
   double *a = malloc(sizeof(double) * n), *b = malloc(sizeof(double) * n);
@@ -55,6 +65,8 @@ int main(void) {
         b[i] += 1;
     }
     s += gather(b, n);
+    twice(numthreads > 1, b, n);
+    twice(numthreads > 2, b, n);
   } else {
 // ONE-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} runs_if threads <= 1{{$}}
 #pragma omp parallel for
@@ -85,6 +97,6 @@ int main(void) {
   return 0;
 }
 
-// Six regions ran at two threads, three at one; no others.
-// TWO: regions: 6
+// Seven regions ran at two threads, three at one; no others.
+// TWO: regions: 7
 // ONE: regions: 3
