@@ -290,6 +290,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       unsigned Th = ThreadsFor(R);
       RegionEstimate &RE = Regions[I];
       RE.phase = I;
+      RE.threads = Th;
       RE.runs = Th == R.threads || std::all_of(R.runsIf.begin(), R.runsIf.end(),
                                                [Th](const ThreadTest &T) { return T.holds(Th); });
       NE.regionsNotRun += RE.runs ? 0 : 1;

@@ -41,11 +41,9 @@ ThreadBranchVerdict threadBranchVerdict(const PhaseFile &F, const Estimate &E) {
       std::string Text = Region.id + " (" + Tests + ")";
       if (std::find(V.regionsNotRun.begin(), V.regionsNotRun.end(), Text) == V.regionsNotRun.end())
         V.regionsNotRun.push_back(Text);
-      for (unsigned T : N.threads)
-        if (!std::all_of(Region.runsIf.begin(), Region.runsIf.end(),
-                         [T](const ThreadTest &X) { return X.holds(T); }) &&
-            std::find(V.notRunThreads.begin(), V.notRunThreads.end(), T) == V.notRunThreads.end())
-          V.notRunThreads.push_back(T);
+      if (std::find(V.notRunThreads.begin(), V.notRunThreads.end(), R.threads) ==
+          V.notRunThreads.end())
+        V.notRunThreads.push_back(R.threads);
     }
   std::sort(V.notRunThreads.begin(), V.notRunThreads.end());
   if (P.threadBranches.empty())

@@ -469,7 +469,8 @@ void __phaseprobe_region_guards(const char *Module, __phaseprobe_construct *cons
     ++Stored;
   }
   pthread_mutex_unlock(&RegistryLock);
-  verbose("%s: %u regions run only at some thread counts", Module ? Module : "an object", Stored);
+  verbose("%s: %u tests of the thread count its regions run under", Module ? Module : "an object",
+          Stored);
 }
 
 void __phaseprobe_region_begin(__phaseprobe_construct *C) {

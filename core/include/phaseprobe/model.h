@@ -157,7 +157,6 @@ struct ProgramInfo {
   std::optional<bool> sampling;
 };
 
-
 /// A whole phase file (schema phaseprobe.phases/1).
 struct PhaseFile {
   std::string schema;

@@ -120,9 +120,11 @@ struct RegionEstimate {
   double uncoveredS = 0; ///< its time outside them, as the uncovered rule projects it
   double syncS = 0;      ///< its synchronization term, page faults included
   double faultS = 0;     ///< the page faults' part of syncS
-  /// False where a runs_if test of the region fails at the node's thread
-  /// count: the program does not run it there, and every part is 0.
+  /// False where a runs_if test of the region fails at the thread count
+  /// it is projected onto: the program does not run it there, and every
+  /// part is 0.
   bool runs = true;
+  unsigned threads = 0; ///< the count it is projected onto
   double timeS() const { return phasesS + uncoveredS + syncS; }
 };
 
