@@ -30,6 +30,7 @@
 #include "ThreadBranches.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
@@ -154,7 +155,13 @@ public:
     return Out;
   }
 
-  /// The fork calls an edge of a tested branch dominates, with the tests.
+  /// The fork calls an edge of a tested branch dominates, with the tests,
+  /// where the other edge leads to no work of its own (LULESH's
+  /// `if (numthreads > 1) { gather region }`): left out where the test
+  /// fails, such a region leaves nothing behind. A region with an
+  /// alternative on the other way (another region, a loop, a call) is not
+  /// guarded: its cost is the best guess there is for the alternative's,
+  /// which no base run saw (the estimate warns of it as other code).
   std::vector<std::pair<CallBase *, std::vector<std::string>>> guardedForks() {
     std::map<Function *, std::vector<std::pair<BranchInst *, Fact>>> ByFunction;
     for (const auto &[BI, F] : Branches)
@@ -166,6 +173,7 @@ public:
       if (It == ByFunction.end())
         continue;
       DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(Fn);
+      LoopInfo &LI = FAM.getResult<LoopAnalysis>(Fn);
       for (Instruction &I : instructions(Fn)) {
         auto *CB = dyn_cast<CallBase>(&I);
         if (!CB || !isForkCall(CB->getCalledFunction()))
@@ -176,9 +184,10 @@ public:
           BasicBlock *Then = BI->getSuccessor(0), *Else = BI->getSuccessor(1);
           if (Then == Else)
             continue;
-          if (DT.dominates(BasicBlockEdge(From, Then), CB->getParent()))
+          BasicBlockEdge ThenEdge(From, Then), ElseEdge(From, Else);
+          if (DT.dominates(ThenEdge, CB->getParent()) && !doesWork(ElseEdge, DT, LI))
             Tests.push_back(F.text());
-          else if (DT.dominates(BasicBlockEdge(From, Else), CB->getParent()))
+          else if (DT.dominates(ElseEdge, CB->getParent()) && !doesWork(ThenEdge, DT, LI))
             Tests.push_back(F.negated().text());
         }
         if (Tests.empty())
@@ -445,6 +454,36 @@ private:
         Passed = true;
       }
     return Passed && CB.getCalledOperand() != P;
+  }
+
+  /// Whether code only edge \p E reaches does work of its own: a loop, a
+  /// region, or a call of anything but the OpenMP runtime, allocation and
+  /// printing (LULESH allocates its per-element arrays under the branch).
+  static bool doesWork(const BasicBlockEdge &E, DominatorTree &DT, LoopInfo &LI) {
+    for (BasicBlock &BB : *const_cast<Function *>(E.getStart()->getParent())) {
+      if (!DT.dominates(E, &BB))
+        continue;
+      if (LI.isLoopHeader(&BB))
+        return true;
+      for (Instruction &I : BB) {
+        auto *CB = dyn_cast<CallBase>(&I);
+        if (!CB || isa<DbgInfoIntrinsic>(CB))
+          continue;
+        Function *Callee = CB->getCalledFunction();
+        if (!Callee || isForkCall(Callee) || !isCheapCall(Callee->getName()))
+          return true;
+      }
+    }
+    return false;
+  }
+
+  static bool isCheapCall(StringRef N) {
+    static const char *const Cheap[] = {"malloc", "calloc", "realloc", "free", "posix_memalign",
+                                        "aligned_alloc", "printf", "fprintf", "puts", "putchar",
+                                        "fputs", "fflush", "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv"};
+    if (N.startswith("omp_") || N.startswith("__kmpc_") || N.startswith("llvm."))
+      return true;
+    return llvm::is_contained(Cheap, N);
   }
 
   bool controlsLoop(BranchInst &BI) {

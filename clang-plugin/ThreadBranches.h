@@ -25,10 +25,11 @@ namespace phaseprobe {
 struct ThreadBranchReport {
   /// "file:line:col" or "function <name>", ending in the test where known.
   std::vector<std::string> sites;
-  /// Fork calls that only a tested branch's one way reaches (LULESH's
-  /// gather loops under `if (numthreads > 1)`), each with the tests that
-  /// must hold for it to run ("threads > 1"), sorted: at a thread count
-  /// where one fails the region does not run at all.
+  /// Fork calls that only a tested branch's one way reaches, where the
+  /// other way does no work of its own (LULESH's gather loops under
+  /// `if (numthreads > 1)`), each with the tests that must hold for it to
+  /// run ("threads > 1"), sorted: at a thread count where one fails the
+  /// region does not run, and nothing runs in its place.
   std::vector<std::pair<llvm::CallBase *, std::vector<std::string>>> guardedForks;
 };
 

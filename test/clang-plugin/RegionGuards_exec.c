@@ -1,10 +1,11 @@
 // A region that only one way of a tested branch on the thread count reaches
 // (LULESH's gather loops under `if (numthreads > 1)`) carries the tests
 // that must hold for it to run, as the phase's runs_if: the estimate leaves
-// it out where one fails. A region after the branch, one under a branch on
-// something else than the count itself, and one in a function that only
-// guarded code calls (the plugin looks within a function) carry none. The
-// program's output is the same with and without the plugin.
+// it out where one fails. A region after the branch, one whose branch has
+// other work on its other way, one under a branch on something else than
+// the count itself, and one in a function that only guarded code calls (the
+// plugin looks within a function) carry none. The program's output is the
+// same with and without the plugin.
 // RUN: %clang -O2 -fopenmp %pp_plugin %s -o %t %pp_rt
 // RUN: %clang -O2 -fopenmp %s -o %t.plain
 // RUN: env PHASEPROBE_OUT=%t.2.json OMP_NUM_THREADS=2 %t > %t.out
@@ -67,11 +68,38 @@ int main(void) {
     s += gather(b, n);
     twice(numthreads > 1, b, n);
     twice(numthreads > 2, b, n);
-  } else {
-// ONE-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} runs_if threads <= 1{{$}}
+    b[0] = numthreads; // no work of its own: the regions above stay guarded
+  }
+  // A region with an alternative on the other way (a region, a serial loop)
+  // is not guarded: at the other count its cost stands in for the
+  // alternative's, which no base run saw.
+  if (numthreads == 1) {
+// ONE-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} always{{$}}
 #pragma omp parallel for
     for (int i = 0; i < n; ++i)
       b[i] = a[i] + a[i];
+  } else {
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} always{{$}}
+#pragma omp parallel for
+    for (int i = 0; i < n; ++i)
+      b[i] = a[i] * 2;
+  }
+  if (numthreads > 1) {
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} always{{$}}
+#pragma omp parallel for
+    for (int i = 0; i < n; ++i)
+      b[i] -= 1;
+  } else {
+    for (int i = 0; i < n; ++i)
+      b[i] -= 1;
+  }
+  if (numthreads <= 1) {
+    printf("one thread\n"); // printing is no work of its own
+  } else {
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} runs_if threads > 1{{$}}
+#pragma omp parallel for
+    for (int i = 0; i < n; ++i)
+      b[i] += 1;
   }
   if (numthreads != 4) {
 // TWO-DAG: RegionGuards_exec.c:[[#@LINE+2]]:{{[0-9]+}} runs_if threads != 4{{$}}
@@ -97,6 +125,6 @@ int main(void) {
   return 0;
 }
 
-// Seven regions ran at two threads, three at one; no others.
-// TWO: regions: 7
+// Ten regions ran at two threads, three at one; no others.
+// TWO: regions: 10
 // ONE: regions: 3
