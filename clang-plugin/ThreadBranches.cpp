@@ -42,7 +42,10 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <optional>
+#include <set>
 
 using namespace llvm;
 
@@ -161,46 +164,105 @@ public:
   /// fails, such a region leaves nothing behind. A region with an
   /// alternative on the other way (another region, a loop, a call) is not
   /// guarded: its cost is the best guess there is for the alternative's,
-  /// which no base run saw (the estimate warns of it as other code).
+  /// which no base run saw (the estimate warns of it as other code). A
+  /// function of the module that only direct calls reach (internal
+  /// linkage) is guarded by the tests all its call sites are under, so
+  /// `if (numthreads > 1) gather(...);` guards gather's regions too.
   std::vector<std::pair<CallBase *, std::vector<std::string>>> guardedForks() {
-    std::map<Function *, std::vector<std::pair<BranchInst *, Fact>>> ByFunction;
+    Tested.clear();
     for (const auto &[BI, F] : Branches)
       if (F.K == Fact::Test)
-        ByFunction[BI->getFunction()].push_back({BI, F});
+        Tested[BI->getFunction()].push_back({BI, F});
+    // Per such function, the tests of its call sites (nullopt: not known
+    // yet, which constrains nothing). Each round can only take tests away,
+    // so this ends; a function no known caller reaches keeps none.
+    std::map<Function *, std::optional<TestSet>> CalledUnder;
+    for (Function &Fn : *Mod)
+      if (onlyCalledDirectly(Fn))
+        CalledUnder[&Fn] = std::nullopt;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (auto &[Fn, Known] : CalledUnder) {
+        std::optional<TestSet> Common;
+        for (User *U : Fn->users()) {
+          std::optional<TestSet> Site = under(*cast<CallBase>(U), CalledUnder);
+          if (!Site)
+            continue;
+          if (!Common) {
+            Common = *Site;
+            continue;
+          }
+          TestSet Both;
+          std::set_intersection(Common->begin(), Common->end(), Site->begin(), Site->end(),
+                                std::inserter(Both, Both.end()));
+          Common = std::move(Both);
+        }
+        if (Common && Common != Known) {
+          Known = Common;
+          Changed = true;
+        }
+      }
+    }
     std::vector<std::pair<CallBase *, std::vector<std::string>>> Out;
-    for (Function &Fn : *Mod) {
-      auto It = ByFunction.find(&Fn);
-      if (It == ByFunction.end())
-        continue;
-      DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(Fn);
-      LoopInfo &LI = FAM.getResult<LoopAnalysis>(Fn);
+    for (Function &Fn : *Mod)
       for (Instruction &I : instructions(Fn)) {
         auto *CB = dyn_cast<CallBase>(&I);
         if (!CB || !isForkCall(CB->getCalledFunction()))
           continue;
-        std::vector<std::string> Tests;
-        for (const auto &[BI, F] : It->second) {
-          BasicBlock *From = BI->getParent();
-          BasicBlock *Then = BI->getSuccessor(0), *Else = BI->getSuccessor(1);
-          if (Then == Else)
-            continue;
-          BasicBlockEdge ThenEdge(From, Then), ElseEdge(From, Else);
-          if (DT.dominates(ThenEdge, CB->getParent()) && !doesWork(ElseEdge, DT, LI))
-            Tests.push_back(F.text());
-          else if (DT.dominates(ElseEdge, CB->getParent()) && !doesWork(ThenEdge, DT, LI))
-            Tests.push_back(F.negated().text());
-        }
-        if (Tests.empty())
-          continue;
-        std::sort(Tests.begin(), Tests.end());
-        Tests.erase(std::unique(Tests.begin(), Tests.end()), Tests.end());
-        Out.push_back({CB, std::move(Tests)});
+        std::optional<TestSet> Tests = under(*CB, CalledUnder);
+        if (Tests && !Tests->empty())
+          Out.push_back({CB, std::vector<std::string>(Tests->begin(), Tests->end())});
       }
-    }
     return Out;
   }
 
 private:
+  using TestSet = std::set<std::string>;
+
+  /// The tests \p At runs under: the tested branches of its function whose
+  /// one edge dominates it while the other does no work of its own, and
+  /// those of its function's call sites; nullopt while the latter are not
+  /// known.
+  std::optional<TestSet> under(Instruction &At,
+                               const std::map<Function *, std::optional<TestSet>> &CalledUnder) {
+    Function &Fn = *At.getFunction();
+    TestSet Tests;
+    if (auto C = CalledUnder.find(&Fn); C != CalledUnder.end()) {
+      if (!C->second)
+        return std::nullopt;
+      Tests = *C->second;
+    }
+    auto It = Tested.find(&Fn);
+    if (It == Tested.end())
+      return Tests;
+    DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(Fn);
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(Fn);
+    for (const auto &[BI, F] : It->second) {
+      BasicBlock *From = BI->getParent();
+      BasicBlock *Then = BI->getSuccessor(0), *Else = BI->getSuccessor(1);
+      if (Then == Else)
+        continue;
+      BasicBlockEdge ThenEdge(From, Then), ElseEdge(From, Else);
+      if (DT.dominates(ThenEdge, At.getParent()) && !doesWork(ElseEdge, DT, LI))
+        Tests.insert(F.text());
+      else if (DT.dominates(ElseEdge, At.getParent()) && !doesWork(ThenEdge, DT, LI))
+        Tests.insert(F.negated().text());
+    }
+    return Tests;
+  }
+
+  /// A function with a body that only direct calls in this module reach.
+  static bool onlyCalledDirectly(Function &Fn) {
+    if (Fn.isDeclaration() || !Fn.hasLocalLinkage() || Fn.use_empty())
+      return false;
+    for (Use &U : Fn.uses()) {
+      auto *CB = dyn_cast<CallBase>(U.getUser());
+      if (!CB || !CB->isCallee(&U))
+        return false;
+    }
+    return true;
+  }
+
   void mark(Value *V, unsigned D, Fact F) {
     if (D > MaxDepth)
       return;
@@ -523,6 +585,8 @@ private:
   /// (joined, like the sites: a condition the taint later finds to be
   /// something else than the test no longer guards anything).
   DenseMap<BranchInst *, Fact> Branches;
+  /// The branches with a test, per function (guardedForks).
+  std::map<Function *, std::vector<std::pair<BranchInst *, Fact>>> Tested;
 };
 
 } // namespace

@@ -3,9 +3,10 @@
 // that must hold for it to run, as the phase's runs_if: the estimate leaves
 // it out where one fails. A region after the branch, one whose branch has
 // other work on its other way, one under a branch on something else than
-// the count itself, and one in a function that only guarded code calls (the
-// plugin looks within a function) carry none. The program's output is the
-// same with and without the plugin.
+// the count itself, one in a function also called outside the branch, and
+// one in a function reached through a pointer carry none; one in a
+// function only the guarded code calls carries the call site's tests. The
+// program's output is the same with and without the plugin.
 // RUN: %clang -O2 -fopenmp %pp_plugin %s -o %t %pp_rt
 // RUN: %clang -O2 -fopenmp %s -o %t.plain
 // RUN: env PHASEPROBE_OUT=%t.2.json OMP_NUM_THREADS=2 %t > %t.out
@@ -16,21 +17,20 @@
 // RUN: %python -c "import json,sys; ps=[p for p in json.load(open(sys.argv[1]))['phases'] if p['parent'] is None]; [print(p['id'], 'runs_if ' + ', '.join(p['runs_if']) if 'runs_if' in p else 'always') for p in ps]; print('regions:', len(ps))" %t.1.json | FileCheck --check-prefix=ONE %s
 // RUN: %clang -O0 -fopenmp %pp_plugin -S -emit-llvm %s -o - 2>/dev/null | FileCheck --check-prefix=IR %s
 
-// IR: @__phaseprobe.guarded_regions = private constant [5 x %struct.__phaseprobe_construct*]
+// IR: @__phaseprobe.guarded_regions = private constant [6 x %struct.__phaseprobe_construct*]
 // IR: call void @__phaseprobe_thread_branches(
 // IR: br i1 icmp ne ({{.*}}@__phaseprobe_region_guards, {{.*}}null)
-// IR: call void @__phaseprobe_region_guards({{.*}}, i32 5)
+// IR: call void @__phaseprobe_region_guards({{.*}}, i32 6)
 // IR: declare extern_weak void @__phaseprobe_region_guards(
 
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+// Only guarded code calls it: its region runs under its call site's test.
 static double gather(double *b, int n) {
   double s = 0;
-  // Runs only at two threads here, but from a function the plugin does not
-  // follow callers into.
-// TWO-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} always{{$}}
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} runs_if threads > 1{{$}}
 #pragma omp parallel for reduction(+ : s)
   for (int i = 0; i < n; ++i)
     s += b[i];
@@ -46,6 +46,24 @@ static void twice(int on, double *b, int n) {
       b[i] += 0;
   }
 }
+
+// Called under the test and outside it: its region runs at every count.
+static void scale(double *b, int n) {
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+2]]:{{[0-9]+}} always{{$}}
+// ONE-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} always{{$}}
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i)
+    b[i] *= 1;
+}
+
+// Only through a pointer: its callers are not known.
+static void shift(double *b, int n) {
+// TWO-DAG: RegionGuards_exec.c:[[#@LINE+1]]:{{[0-9]+}} always{{$}}
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i)
+    b[i] += 0;
+}
+void (*volatile Shift)(double *, int) = shift;
 
 int main(void) {
   int n = 4096;
@@ -66,10 +84,13 @@ int main(void) {
         b[i] += 1;
     }
     s += gather(b, n);
-    twice(numthreads > 1, b, n);
-    twice(numthreads > 2, b, n);
+    scale(b, n);
+    Shift(b, n);
     b[0] = numthreads; // no work of its own: the regions above stay guarded
   }
+  scale(b, n);
+  twice(numthreads > 1, b, n);
+  twice(numthreads > 2, b, n);
   // A region with an alternative on the other way (a region, a serial loop)
   // is not guarded: at the other count its cost stands in for the
   // alternative's, which no base run saw.
@@ -125,6 +146,6 @@ int main(void) {
   return 0;
 }
 
-// Ten regions ran at two threads, three at one; no others.
-// TWO: regions: 10
-// ONE: regions: 3
+// Twelve regions ran at two threads, four at one; no others.
+// TWO: regions: 12
+// ONE: regions: 4
