@@ -46,9 +46,10 @@ struct ThreadBranchReport {
 /// else "function <name>"; where the branch follows a comparison of
 /// omp_get_max_threads()'s value itself with a constant, the site ends in
 /// that test, " (threads > 1)" (operators > >= < <= == !=). Sorted, without
-/// duplicates. A fork call is guarded by a tested branch where the branch's
-/// one edge dominates it (within its function: a region in a function that
-/// only guarded code calls is not seen). Must run on clang's IR before
+/// duplicates. A fork call is guarded by a tested branch whose one edge
+/// dominates it, or dominates every call of its function where only direct
+/// calls in the module reach that function (internal linkage), while the
+/// other edge does no work of its own. Must run on clang's IR before
 /// mem2reg.
 ThreadBranchReport findThreadBranches(llvm::Module &M, llvm::FunctionAnalysisManager &FAM);
 
