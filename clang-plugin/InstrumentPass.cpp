@@ -619,8 +619,9 @@ bool Instrumenter::run() {
       TestsOf[CB] = &Tests;
     std::map<unsigned, std::optional<std::vector<std::string>>> Common;
     for (const auto &[Call, D] : Forks) {
+      static const std::vector<std::string> Unguarded;
       auto It = TestsOf.find(Call);
-      std::vector<std::string> Mine = It == TestsOf.end() ? std::vector<std::string>{} : *It->second;
+      const std::vector<std::string> &Mine = It == TestsOf.end() ? Unguarded : *It->second;
       auto &C = Common[D];
       if (!C) {
         C = Mine;
