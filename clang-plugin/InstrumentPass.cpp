@@ -42,6 +42,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -635,6 +636,22 @@ bool Instrumenter::run() {
     for (auto &[D, C] : Common)
       if (C && !C->empty())
         RegionGuards[D] = *C;
+    // A branch that only decides whether regions run is modeled by their
+    // runs_if once every one of those regions carries its test: the
+    // estimate then leaves nothing of it out, and listing it would warn of
+    // other code the projection does not contain.
+    std::map<CallBase *, unsigned> DescOf(Forks.begin(), Forks.end());
+    for (const ThreadBranchReport::RegionOnlySite &R : ThreadBranches.regionOnlySites) {
+      bool Modeled = llvm::all_of(R.forks, [&](CallBase *CB) {
+        auto D = DescOf.find(CB);
+        if (D == DescOf.end())
+          return false;
+        auto G = RegionGuards.find(D->second);
+        return G != RegionGuards.end() && llvm::is_contained(G->second, R.test);
+      });
+      if (Modeled)
+        llvm::erase_value(ThreadBranches.sites, R.site);
+    }
   }
   // Combined loops whose end calls must not close a share.
   SmallVector<CallBase *, 16> StaticInits, DispatchInits;

@@ -131,6 +131,7 @@ public:
       Facts.clear();
       Sites.clear();
       Branches.clear();
+      SiteOf.clear();
       Alias.clear();
       Contents.clear();
       for (Function &F : M) {
@@ -155,6 +156,51 @@ public:
     std::vector<std::string> Out;
     for (const auto &[Site, F] : Sites)
       Out.push_back(Site + F.suffix());
+    return Out;
+  }
+
+  /// The sites of ThreadBranchReport::regionOnlySites.
+  std::vector<ThreadBranchReport::RegionOnlySite> regionOnlySites() {
+    std::map<std::string, std::vector<BranchInst *>> BySite;
+    for (const auto &[BI, Site] : SiteOf)
+      BySite[Site].push_back(BI);
+    std::vector<ThreadBranchReport::RegionOnlySite> Out;
+    for (const auto &[Site, BIs] : BySite) {
+      const Fact &SF = Sites.at(Site);
+      if (SF.K != Fact::Test)
+        continue;
+      ThreadBranchReport::RegionOnlySite R{Site + SF.suffix(), "", {}};
+      bool All = true;
+      for (BranchInst *BI : BIs) {
+        const Fact &F = Branches.lookup(BI);
+        if (F.K != Fact::Test || BI->getSuccessor(0) == BI->getSuccessor(1)) {
+          All = false;
+          break;
+        }
+        Function &Fn = *BI->getFunction();
+        DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(Fn);
+        LoopInfo &LI = FAM.getResult<LoopAnalysis>(Fn);
+        BasicBlockEdge Then(BI->getParent(), BI->getSuccessor(0)),
+            Else(BI->getParent(), BI->getSuccessor(1));
+        // Which way forks the regions, and the test under which it is taken.
+        std::vector<CallBase *> Forks;
+        auto Only = [&](const BasicBlockEdge &Way, const BasicBlockEdge &Other) {
+          Forks.clear();
+          return !doesWork(Other, DT, LI) && onlyRegions(Way, DT, LI, Forks) && !Forks.empty();
+        };
+        std::string Test = Only(Then, Else)   ? F.text()
+                           : Only(Else, Then) ? F.negated().text()
+                                              : "";
+        if (Test.empty() || (!R.test.empty() && R.test != Test)) {
+          All = false;
+          break;
+        }
+        R.test = Test;
+        R.forks.insert(R.forks.end(), Forks.begin(), Forks.end());
+      }
+      if (All)
+        Out.push_back(std::move(R));
+    }
     return Out;
   }
 
@@ -519,9 +565,9 @@ private:
   }
 
   /// Whether code only edge \p E reaches does work of its own: a loop, a
-  /// region, or a call of anything but the OpenMP runtime, allocation and
-  /// printing (LULESH allocates its per-element arrays under the branch).
-  static bool doesWork(const BasicBlockEdge &E, DominatorTree &DT, LoopInfo &LI) {
+  /// region, or a call of anything but a cheap function (LULESH allocates
+  /// its per-element arrays under the branch).
+  bool doesWork(const BasicBlockEdge &E, DominatorTree &DT, LoopInfo &LI) {
     for (BasicBlock &BB : *const_cast<Function *>(E.getStart()->getParent())) {
       if (!DT.dominates(E, &BB))
         continue;
@@ -532,20 +578,64 @@ private:
         if (!CB || isa<DbgInfoIntrinsic>(CB))
           continue;
         Function *Callee = CB->getCalledFunction();
-        if (!Callee || isForkCall(Callee) || !isCheapCall(Callee->getName()))
+        if (!Callee || isForkCall(Callee) || !isCheap(*Callee))
           return true;
       }
     }
     return false;
   }
 
-  static bool isCheapCall(StringRef N) {
+  /// Whether code only edge \p E reaches forks regions (appended to
+  /// \p Forks) and does nothing else doesWork would count.
+  bool onlyRegions(const BasicBlockEdge &E, DominatorTree &DT, LoopInfo &LI,
+                          std::vector<CallBase *> &Forks) {
+    for (BasicBlock &BB : *const_cast<Function *>(E.getStart()->getParent())) {
+      if (!DT.dominates(E, &BB))
+        continue;
+      if (LI.isLoopHeader(&BB))
+        return false;
+      for (Instruction &I : BB) {
+        auto *CB = dyn_cast<CallBase>(&I);
+        if (!CB || isa<DbgInfoIntrinsic>(CB))
+          continue;
+        Function *Callee = CB->getCalledFunction();
+        if (Callee && isForkCall(Callee))
+          Forks.push_back(CB);
+        else if (!Callee || !isCheap(*Callee))
+          return false;
+      }
+    }
+    return true;
+  }
+
+  /// The OpenMP runtime's queries, allocation and printing, and functions of
+  /// the module that only call such (LULESH's Release<T>, a free()), a few
+  /// calls deep, without loops.
+  bool isCheap(Function &F, unsigned Depth = 3) {
     static const char *const Cheap[] = {"malloc", "calloc", "realloc", "free", "posix_memalign",
                                         "aligned_alloc", "printf", "fprintf", "puts", "putchar",
                                         "fputs", "fflush", "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv"};
+    StringRef N = F.getName();
+    if (isForkCall(&F))
+      return false;
     if (N.startswith("omp_") || N.startswith("__kmpc_") || N.startswith("llvm."))
       return true;
-    return llvm::is_contained(Cheap, N);
+    if (F.isDeclaration())
+      return llvm::is_contained(Cheap, N);
+    if (Depth == 0)
+      return false;
+    if (auto It = CheapBodies.find(&F); It != CheapBodies.end())
+      return It->second;
+    CheapBodies[&F] = false; // while it is looked at: recursion is not cheap
+    bool Body = FAM.getResult<LoopAnalysis>(F).empty();
+    for (Instruction &I : instructions(F)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!Body || !CB || isa<DbgInfoIntrinsic>(CB))
+        continue;
+      Function *Callee = CB->getCalledFunction();
+      Body = Callee && isCheap(*Callee, Depth - 1);
+    }
+    return CheapBodies[&F] = Body;
   }
 
   bool controlsLoop(BranchInst &BI) {
@@ -570,6 +660,7 @@ private:
       auto [At, First] = Branches.try_emplace(BI, F);
       if (!First)
         At->second = At->second.join(F);
+      SiteOf[BI] = Site;
     }
   }
 
@@ -585,6 +676,8 @@ private:
   /// (joined, like the sites: a condition the taint later finds to be
   /// something else than the test no longer guards anything).
   DenseMap<BranchInst *, Fact> Branches;
+  DenseMap<BranchInst *, std::string> SiteOf; ///< each branch's site, without its test
+  DenseMap<Function *, bool> CheapBodies;      ///< isCheap's answers for defined functions
   /// The branches with a test, per function (guardedForks).
   std::map<Function *, std::vector<std::pair<BranchInst *, Fact>>> Tested;
 };
@@ -594,7 +687,7 @@ private:
 ThreadBranchReport findThreadBranches(Module &M, FunctionAnalysisManager &FAM) {
   Taint T(FAM);
   T.run(M);
-  return {T.sites(), T.guardedForks()};
+  return {T.sites(), T.guardedForks(), T.regionOnlySites()};
 }
 
 } // namespace phaseprobe

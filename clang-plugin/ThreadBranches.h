@@ -31,6 +31,16 @@ struct ThreadBranchReport {
   /// run ("threads > 1"), sorted: at a thread count where one fails the
   /// region does not run, and nothing runs in its place.
   std::vector<std::pair<llvm::CallBase *, std::vector<std::string>>> guardedForks;
+  /// Sites (as in `sites`) whose every branch only decides whether regions
+  /// run: one way forks them and does nothing else of note (no loop, no
+  /// call but the OpenMP runtime's, allocation and printing), the other
+  /// way does no work. Once those regions carry the test (`test`), the
+  /// estimate models the branch exactly, and the site need not be listed.
+  struct RegionOnlySite {
+    std::string site, test;
+    std::vector<llvm::CallBase *> forks;
+  };
+  std::vector<RegionOnlySite> regionOnlySites;
 };
 
 /// Where \p M's code takes a conditional branch or a switch on a value
