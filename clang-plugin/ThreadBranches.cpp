@@ -568,27 +568,15 @@ private:
   /// region, or a call of anything but a cheap function (LULESH allocates
   /// its per-element arrays under the branch).
   bool doesWork(const BasicBlockEdge &E, DominatorTree &DT, LoopInfo &LI) {
-    for (BasicBlock &BB : *const_cast<Function *>(E.getStart()->getParent())) {
-      if (!DT.dominates(E, &BB))
-        continue;
-      if (LI.isLoopHeader(&BB))
-        return true;
-      for (Instruction &I : BB) {
-        auto *CB = dyn_cast<CallBase>(&I);
-        if (!CB || isa<DbgInfoIntrinsic>(CB))
-          continue;
-        Function *Callee = CB->getCalledFunction();
-        if (!Callee || isForkCall(Callee) || !isCheap(*Callee))
-          return true;
-      }
-    }
-    return false;
+    std::vector<CallBase *> Forks;
+    return !onlyRegions(E, DT, LI, Forks) || !Forks.empty();
   }
 
   /// Whether code only edge \p E reaches forks regions (appended to
-  /// \p Forks) and does nothing else doesWork would count.
+  /// \p Forks) and otherwise does no work: no loop, no call but of cheap
+  /// functions.
   bool onlyRegions(const BasicBlockEdge &E, DominatorTree &DT, LoopInfo &LI,
-                          std::vector<CallBase *> &Forks) {
+                   std::vector<CallBase *> &Forks) {
     for (BasicBlock &BB : *const_cast<Function *>(E.getStart()->getParent())) {
       if (!DT.dominates(E, &BB))
         continue;
