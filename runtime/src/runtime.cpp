@@ -81,6 +81,16 @@ struct RegionGuard {
 RegionGuard RegionGuardTable[MaxRegionGuards];
 uint32_t NumRegionGuards = 0;
 
+/// A copy of \p S in the runtime's own memory (an object's strings go away
+/// if it is unloaded before exit); null when none is left.
+const char *copyString(const char *S) {
+  size_t Len = strlen(S);
+  char *Copy = static_cast<char *>(rtCalloc(Len + 1, 1));
+  if (Copy)
+    memcpy(Copy, S, Len);
+  return Copy;
+}
+
 pthread_once_t StartOnce = PTHREAD_ONCE_INIT;
 ProcessInfo Process;
 
@@ -429,17 +439,11 @@ void __phaseprobe_thread_branches(const char *Module, const char *const *Sites,
       Known = strcmp(ThreadBranchSites[J], Sites[I]) == 0;
     if (Known)
       continue;
-    // A copy: the object's strings go away if it is unloaded before exit.
-    size_t Len = strlen(Sites[I]);
-    char *Copy = NumThreadBranches < MaxThreadBranches
-                     ? static_cast<char *>(rtCalloc(Len + 1, 1))
-                     : nullptr;
-    if (Copy) {
-      memcpy(Copy, Sites[I], Len);
+    const char *Copy = NumThreadBranches < MaxThreadBranches ? copyString(Sites[I]) : nullptr;
+    if (Copy)
       ThreadBranchSites[NumThreadBranches++] = Copy;
-    } else {
+    else
       ++MoreThreadBranches;
-    }
   }
   pthread_mutex_unlock(&RegistryLock);
   verbose("%s branches on the thread count at %u sites", Module ? Module : "an object", Count);
@@ -459,12 +463,9 @@ void __phaseprobe_region_guards(const char *Module, __phaseprobe_construct *cons
       Known = RegionGuardTable[J].Phase == P && strcmp(RegionGuardTable[J].Test, Tests[I]) == 0;
     if (Known)
       continue;
-    size_t Len = strlen(Tests[I]);
-    char *Copy = NumRegionGuards < MaxRegionGuards ? static_cast<char *>(rtCalloc(Len + 1, 1))
-                                                   : nullptr;
+    const char *Copy = NumRegionGuards < MaxRegionGuards ? copyString(Tests[I]) : nullptr;
     if (!Copy)
       break;
-    memcpy(Copy, Tests[I], Len);
     RegionGuardTable[NumRegionGuards++] = {P, Copy};
     ++Stored;
   }
