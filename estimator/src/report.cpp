@@ -139,7 +139,7 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
       ojson J;
       J["time_s"] = tidy(PE.timeS);
       J["status"] = phaseEstimateKindName(PE.kind);
-      if (PE.kind == PhaseEstimate::Chosen || PE.kind == PhaseEstimate::Fallback) {
+      if (PE.hasProfile()) {
         J["tpi_us"] = PE.tpiUs;
         J["iterations"] = PE.iterations;
         if (E.rule == Projection::Ratio)
@@ -278,7 +278,7 @@ std::string estimateCsv(const PhaseFile &F, const std::vector<PhaseMatch> &M, co
     for (const PhaseEstimate &PE : N.phases) {
       const PhaseMatch &PM = M[PE.match];
       Out += Head + csvField(F.phases[PM.phaseIndex].id) + "," + formatNumber(tidy(PE.timeS)) + ",";
-      if (PE.kind == PhaseEstimate::Missing || PE.kind == PhaseEstimate::NotRun) {
+      if (!PE.hasProfile()) {
         Out += ",,,," + std::string(phaseEstimateKindName(PE.kind)) + "," +
                std::to_string(PE.threads) + "\n";
         continue;

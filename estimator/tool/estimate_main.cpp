@@ -105,9 +105,7 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
         }
         std::fprintf(Out, "%-24s %s %12s %14s  %s\n", First ? P.id.c_str() : "",
                      NodeCol(N.node, std::to_string(PE.threads)).c_str(),
-                     PE.kind == PhaseEstimate::Missing || PE.kind == PhaseEstimate::NotRun
-                         ? "-"
-                         : fmt("%.6g", PE.tpiUs).c_str(),
+                     PE.hasProfile() ? fmt("%.6g", PE.tpiUs).c_str() : "-",
                      fmt("%.4f", PE.timeS).c_str(), Profile.c_str());
         First = false;
       }

@@ -101,6 +101,8 @@ struct PhaseEstimate {
     NotRun    ///< its region does not run at the node's thread count (a runs_if
               ///< test fails there): 0 s, with no profile
   } kind = Chosen;
+  /// A profile gave the estimate (tpiUs, rank and calibration say which).
+  bool hasProfile() const { return kind == Chosen || kind == Fallback; }
   size_t rank = 0;       ///< index into PhaseMatch::ranked (0 = the candidate)
   double tpiUs = 0;      ///< on the node (0 when Missing)
   double iterations = 0; ///< the phase's, scaled for a thread projection
