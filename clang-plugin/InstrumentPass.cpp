@@ -32,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InstrumentPass.h"
+#include "AllocGuards.h"
 #include "Compat.h"
 #include "CounterStep.h"
 #include "CounterTbaa.h"
@@ -746,6 +747,9 @@ bool Instrumenter::run() {
       flushBefore(At);
     }
   }
+
+  // 6. Memory allocated only under a test: last, as it splits blocks.
+  tellGuardedAllocs(M, ThreadBranches.guardedAllocs);
 
   emitDescriptors();
   return true;

@@ -214,7 +214,8 @@ public:
   /// function of the module that only direct calls reach (internal
   /// linkage) is guarded by the tests all its call sites are under, so
   /// `if (numthreads > 1) gather(...);` guards gather's regions too.
-  std::vector<std::pair<CallBase *, std::vector<std::string>>> guardedForks() {
+  /// Fills \p Report's guardedForks and guardedAllocs.
+  void guardedCalls(ThreadBranchReport &Report) {
     Tested.clear();
     for (const auto &[BI, F] : Branches)
       if (F.K == Fact::Test)
@@ -249,17 +250,27 @@ public:
         }
       }
     }
-    std::vector<std::pair<CallBase *, std::vector<std::string>>> Out;
     for (Function &Fn : *Mod)
       for (Instruction &I : instructions(Fn)) {
         auto *CB = dyn_cast<CallBase>(&I);
-        if (!CB || !isForkCall(CB->getCalledFunction()))
+        Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+        if (!Callee)
+          continue;
+        bool Fork = isForkCall(Callee);
+        std::vector<CallBase *> Allocations;
+        if (!Fork && CB->getType()->isPointerTy())
+          allocationsReturned(*CB, Allocations);
+        if (!Fork && Allocations.empty())
           continue;
         std::optional<TestSet> Tests = under(*CB, CalledUnder);
-        if (Tests && !Tests->empty())
-          Out.push_back({CB, std::vector<std::string>(Tests->begin(), Tests->end())});
+        if (!Tests || Tests->empty())
+          continue;
+        std::vector<std::string> List(Tests->begin(), Tests->end());
+        if (Fork)
+          Report.guardedForks.push_back({CB, std::move(List)});
+        else
+          Report.guardedAllocs.push_back({CB, std::move(List), std::move(Allocations)});
       }
-    return Out;
   }
 
 private:
@@ -295,6 +306,31 @@ private:
         Tests.insert(F.negated().text());
     }
     return Tests;
+  }
+
+  /// The allocator calls whose memory \p CB may return: itself if it calls
+  /// one (malloc, calloc, realloc, aligned_alloc, new, new[]), else those
+  /// of the body it calls where that is a loop-free function of the module
+  /// (LULESH's Allocate<T>), a few calls deep. The runtime takes the
+  /// returned pointer for the last allocation its thread noted only when
+  /// they are the same.
+  void allocationsReturned(CallBase &CB, std::vector<CallBase *> &Out, unsigned Depth = 3) {
+    static const char *const Allocators[] = {"malloc", "calloc",  "realloc",
+                                             "aligned_alloc", "_Znwm", "_Znam"};
+    Function *F = CB.getCalledFunction();
+    if (!F)
+      return;
+    if (F->isDeclaration()) {
+      if (llvm::is_contained(Allocators, F->getName()))
+        Out.push_back(&CB);
+      return;
+    }
+    if (Depth == 0 || !F->getReturnType()->isPointerTy() ||
+        !FAM.getResult<LoopAnalysis>(*F).empty())
+      return;
+    for (Instruction &I : instructions(*F))
+      if (auto *Inner = dyn_cast<CallBase>(&I); Inner && Inner->getType()->isPointerTy())
+        allocationsReturned(*Inner, Out, Depth - 1);
   }
 
   /// A function with a body that only direct calls in this module reach.
@@ -675,7 +711,11 @@ private:
 ThreadBranchReport findThreadBranches(Module &M, FunctionAnalysisManager &FAM) {
   Taint T(FAM);
   T.run(M);
-  return {T.sites(), T.guardedForks(), T.regionOnlySites()};
+  ThreadBranchReport R;
+  R.sites = T.sites();
+  T.guardedCalls(R);
+  R.regionOnlySites = T.regionOnlySites();
+  return R;
 }
 
 } // namespace phaseprobe

@@ -31,6 +31,18 @@ struct ThreadBranchReport {
   /// run ("threads > 1"), sorted: at a thread count where one fails the
   /// region does not run, and nothing runs in its place.
   std::vector<std::pair<llvm::CallBase *, std::vector<std::string>>> guardedForks;
+  /// Calls that allocate memory only under the tests of a tested branch's
+  /// one way, where the other does no work (LULESH's per-element force
+  /// arrays under `if (numthreads > 1)`): where a test fails, the page
+  /// faults of their first touches do not happen either.
+  struct GuardedAlloc {
+    llvm::CallBase *call;
+    std::vector<std::string> tests; ///< sorted, as guardedForks'
+    /// The allocator calls whose memory `call` returns: `call` itself, or
+    /// those in the module's function it calls (Allocate<T>).
+    std::vector<llvm::CallBase *> allocations;
+  };
+  std::vector<GuardedAlloc> guardedAllocs;
   /// Sites (as in `sites`) whose every branch only decides whether regions
   /// run: one way forks them and does nothing else of note (no loop, no
   /// call but the OpenMP runtime's, allocation and printing), the other
@@ -59,8 +71,8 @@ struct ThreadBranchReport {
 /// duplicates. A fork call is guarded by a tested branch whose one edge
 /// dominates it, or dominates every call of its function where only direct
 /// calls in the module reach that function (internal linkage), while the
-/// other edge does no work of its own. Must run on clang's IR before
-/// mem2reg.
+/// other edge does no work of its own; an allocating call likewise. Must
+/// run on clang's IR before mem2reg.
 ThreadBranchReport findThreadBranches(llvm::Module &M, llvm::FunctionAnalysisManager &FAM);
 
 } // namespace phaseprobe

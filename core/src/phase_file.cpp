@@ -285,18 +285,46 @@ Phase readPhase(const std::string &File, const json &P, const std::string &Path)
   Out.barriers = R.optCount("barriers");
   Out.spinRounds = R.optCount("spin_rounds");
   Out.pageFaults = R.optCount("page_faults");
-  if (const json *A = R.find("runs_if"); A && !A->is_null()) {
-    if (!A->is_array())
-      R.fail("runs_if", std::string("expected an array, found ") + typeName(*A));
-    for (size_t I = 0; I < A->size(); ++I) {
-      std::string Where = "runs_if[" + std::to_string(I) + "]";
-      std::string Text = R.string((*A)[I], Where);
+  auto Tests = [&R](const json &A, const std::string &Where) {
+    if (!A.is_array())
+      R.fail(Where, std::string("expected an array, found ") + typeName(A));
+    std::vector<ThreadTest> Out;
+    for (size_t I = 0; I < A.size(); ++I) {
+      std::string At = Where + "[" + std::to_string(I) + "]";
+      std::string Text = R.string(A[I], At);
       std::optional<ThreadTest> Test = parseThreadTestText(Text);
       if (!Test)
-        R.fail(Where, "'" + Text + "' is not a test of the thread count (expected \"threads OP N\", " +
-                          "OP one of > >= < <= == !=, N an integer)");
-      Out.runsIf.push_back(*Test);
+        R.fail(At, "'" + Text + "' is not a test of the thread count (expected \"threads OP N\", " +
+                       "OP one of > >= < <= == !=, N an integer)");
+      Out.push_back(*Test);
     }
+    return Out;
+  };
+  if (const json *A = R.find("runs_if"); A && !A->is_null())
+    Out.runsIf = Tests(*A, "runs_if");
+  if (const json *A = R.find("guarded_page_faults"); A && !A->is_null()) {
+    if (!A->is_array())
+      R.fail("guarded_page_faults", std::string("expected an array, found ") + typeName(*A));
+    std::uint64_t Sum = 0;
+    for (size_t I = 0; I < A->size(); ++I) {
+      std::string Where = "guarded_page_faults[" + std::to_string(I) + "]";
+      const json &G = (*A)[I];
+      if (!G.is_object())
+        R.fail(Where, std::string("expected an object, found ") + typeName(G));
+      Reader GR(File, G, Path + "." + Where);
+      GuardedFaults F;
+      const json *If = GR.find("allocated_if");
+      if (!If || If->empty())
+        GR.fail("allocated_if", "missing or empty: the tests the memory was allocated under");
+      F.allocatedIf = Tests(*If, Where + ".allocated_if");
+      F.pageFaults = GR.count(GR.require("page_faults"), "page_faults");
+      Sum += F.pageFaults;
+      Out.guardedPageFaults.push_back(std::move(F));
+    }
+    if (Sum > Out.pageFaults.value_or(0))
+      R.fail("guarded_page_faults", "more faults (" + std::to_string(Sum) +
+                                        ") than the region's page_faults (" +
+                                        std::to_string(Out.pageFaults.value_or(0)) + ")");
   }
   Out.threads = R.positiveCount("threads");
   Out.timeS = R.nonNegative("time_s");
@@ -426,12 +454,20 @@ std::string formatPhaseFile(const PhaseFile &File) {
       J["spin_rounds"] = *P.spinRounds;
     if (P.pageFaults)
       J["page_faults"] = *P.pageFaults;
-    if (!P.runsIf.empty()) {
-      ojson Tests = ojson::array();
-      for (const ThreadTest &T : P.runsIf)
-        Tests.push_back(T.text());
-      J["runs_if"] = Tests;
+    auto Texts = [](const std::vector<ThreadTest> &Tests) {
+      ojson Out = ojson::array();
+      for (const ThreadTest &T : Tests)
+        Out.push_back(T.text());
+      return Out;
+    };
+    if (!P.guardedPageFaults.empty()) {
+      ojson G = ojson::array();
+      for (const GuardedFaults &F : P.guardedPageFaults)
+        G.push_back({{"allocated_if", Texts(F.allocatedIf)}, {"page_faults", F.pageFaults}});
+      J["guarded_page_faults"] = G;
     }
+    if (!P.runsIf.empty())
+      J["runs_if"] = Texts(P.runsIf);
     J["threads"] = P.threads;
     J["time_s"] = P.timeS;
     if (P.weight)

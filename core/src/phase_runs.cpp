@@ -113,6 +113,33 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
     };
     P.spinRounds = CountOrNone(Spin);
     P.pageFaults = CountOrNone(Faults);
+    // Per set of tests, the median over the runs (a run without it: 0).
+    P.guardedPageFaults.clear();
+    std::map<std::string, std::pair<std::vector<ThreadTest>, std::vector<double>>> Guarded;
+    for (const Phase *X : T)
+      for (const GuardedFaults &G : X->guardedPageFaults) {
+        std::string Key;
+        for (const ThreadTest &Test : G.allocatedIf)
+          Key += Test.text() + ";";
+        Guarded[Key].first = G.allocatedIf;
+      }
+    for (auto &[Key, Set] : Guarded) {
+      for (const Phase *X : T) {
+        double N = 0;
+        for (const GuardedFaults &G : X->guardedPageFaults)
+          if (G.allocatedIf.size() == Set.first.size() &&
+              std::equal(G.allocatedIf.begin(), G.allocatedIf.end(), Set.first.begin(),
+                         [](const ThreadTest &A, const ThreadTest &B) { return A.text() == B.text(); }))
+            N = double(G.pageFaults);
+        Set.second.push_back(N);
+      }
+      std::optional<std::uint64_t> N = CountOrNone(Set.second);
+      std::uint64_t Left = P.pageFaults.value_or(0);
+      for (const GuardedFaults &G : P.guardedPageFaults)
+        Left -= G.pageFaults;
+      if (N && Left)
+        P.guardedPageFaults.push_back({Set.first, std::min(*N, Left)});
+    }
     P.tpiUs = P.iterations > 0 ? P.timeS * 1e6 / P.iterations : 0;
     if (P.weight)
       P.weight = Out.program.totalTimeS > 0 ? P.timeS / Out.program.totalTimeS : 0;

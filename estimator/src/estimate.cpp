@@ -31,6 +31,9 @@
 //    the region's time) went into the projection with the region's matched
 //    phases (their node / base ratio) or, without one, was kept; it is
 //    taken out again and the node's own fault time put in;
+//  - of those faults, the ones on memory the program allocates only under
+//    tests of the count (guarded_page_faults) are left out where a test
+//    fails at the node's count (not at the region's own);
 //  - a top-level region with a runs_if test that fails at the thread count a
 //    node is projected onto is not run there (only one way of a branch on
 //    the count reaches it): its phases, uncovered time, synchronization and
@@ -243,6 +246,17 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     size_t unit;
     double faults, baseS;
   };
+  // Of a region's faults those on memory allocated only under tests of the
+  // count, where one fails at \p Th (only where Th is not the region's own).
+  auto NotAllocated = [](const Phase &P, unsigned Th) {
+    double N = 0;
+    if (Th != P.threads)
+      for (const GuardedFaults &G : P.guardedPageFaults)
+        if (!std::all_of(G.allocatedIf.begin(), G.allocatedIf.end(),
+                         [Th](const ThreadTest &T) { return T.holds(Th); }))
+          N += double(G.pageFaults);
+    return N;
+  };
   std::vector<FaultRegion> FaultRegions;
   double BaseFaultsPriced = 0;
   for (size_t I = 0; I < F.phases.size(); ++I) {
@@ -381,13 +395,16 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       }
       auto It = UnitS.find(R.unit);
       double Scale = It != UnitS.end() && It->second.second > 0 ? It->second.first / It->second.second : 1;
-      double S = R.faults * *Cost * 1e-6 - Scale * R.baseS;
+      double Gone = std::min(R.faults, NotAllocated(P, Th));
+      double Faults = R.faults - Gone;
+      double S = Faults * *Cost * 1e-6 - Scale * R.baseS;
       NE.faultS += S;
       NE.syncS += S;
       Regions[R.unit].syncS += S;
       Regions[R.unit].faultS += S;
-      NE.faultCostUs += R.faults * *Cost;
-      FaultsPriced += R.faults;
+      NE.faultsNotAllocated += Gone;
+      NE.faultCostUs += Faults * *Cost;
+      FaultsPriced += Faults;
     }
     if (FaultsPriced > 0)
       NE.faultCostUs /= FaultsPriced;

@@ -172,6 +172,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     if (E.pageFaults > 0) {
       J["page_fault_s"] = tidy(N.faultS);
       J["page_fault_cost_us"] = tidy(N.faultCostUs);
+      if (N.faultsNotAllocated > 0)
+        J["page_faults_not_allocated"] = tidy(N.faultsNotAllocated);
     }
     // Where the node's time sits: each top-level region's parts, the serial
     // code beside them (the same on every node: kept as measured).

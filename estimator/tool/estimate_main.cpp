@@ -215,6 +215,9 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
       Note("may run other code (branches on the thread count)");
     if (N.regionsNotRun)
       Note(std::to_string(N.regionsNotRun) + " region(s) not run at this thread count");
+    if (N.faultsNotAllocated > 0)
+      Note(fmt("%.0f", N.faultsNotAllocated) +
+           " page faults left out (memory allocated only at other thread counts)");
     if (E.sync == SyncRule::Barriers && (E.barriers > 0 || E.spinRounds > 0 || E.pageFaults > 0)) {
       if (N.barrierCostUs > 0 || N.spinCostUs > 0 || N.faultCostUs > 0 || N.syncS != 0) {
         std::string Each;

@@ -23,6 +23,10 @@
 // faults during the region's forks, read by the forking thread at fork and
 // join; a region whose forks are short stops reading them after its first
 // 8 (runtime.cpp, countFaults) and its count is extrapolated to all forks.
+// guarded_page_faults (with page_faults, when there are any): those of the
+// region's faults that were first touches of memory the program allocated
+// only under tests of the thread count (alloc_guards.cpp), per set of tests,
+// extrapolated like page_faults.
 // spin_rounds (regions only, when there are any): the spin-wait rounds of
 // the member with most, summed over invocations (runtime.cpp, closeShare).
 // On idle cores which member waits at a handoff, and whether any does,
@@ -34,6 +38,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "phase_writer.h"
+#include "alloc_guards.h"
 #include "node_info.h"
 #include "rt_memory.h"
 #include "runtime.h"
@@ -342,10 +347,34 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
     if (isRegion(C->kind) && S.Faults && S.FaultForks) {
       // After the keys tests and tools read in sequence: a region faults or
       // not depending on what its first fork finds mapped.
+      auto AllForks = [&](uint64_t Counted) {
+        return S.FaultForks >= S.Invocations
+                   ? Counted
+                   : uint64_t(double(Counted) * double(S.Invocations) / double(S.FaultForks) + 0.5);
+      };
+      uint64_t Faults = AllForks(S.Faults);
       W.key("page_faults");
-      W.unsignedInteger(S.FaultForks >= S.Invocations
-                            ? S.Faults
-                            : uint64_t(double(S.Faults) * double(S.Invocations) / double(S.FaultForks) + 0.5));
+      W.unsignedInteger(Faults);
+      const char *const *Tests[8];
+      uint32_t Counts[8];
+      uint64_t Guarded[8];
+      if (uint32_t NG = guardedFaults(P, Tests, Counts, Guarded, 8)) {
+        W.key("guarded_page_faults");
+        W.beginArray();
+        for (uint32_t G = 0; G < NG; ++G) {
+          W.beginObject();
+          W.key("allocated_if");
+          W.beginArray();
+          for (uint32_t I = 0; I < Counts[G]; ++I)
+            W.string(Tests[G][I]);
+          W.endArray();
+          W.key("page_faults");
+          uint64_t F = AllForks(Guarded[G]);
+          W.unsignedInteger(F < Faults ? F : Faults);
+          W.endObject();
+        }
+        W.endArray();
+      }
     }
     W.key("streams");
     writeStreams(W, P);

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime.h"
+#include "alloc_guards.h"
 #include "phase_writer.h"
 #include "rt_memory.h"
 #include "thread_state.h"
@@ -80,16 +81,6 @@ struct RegionGuard {
 };
 RegionGuard RegionGuardTable[MaxRegionGuards];
 uint32_t NumRegionGuards = 0;
-
-/// A copy of \p S in the runtime's own memory (an object's strings go away
-/// if it is unloaded before exit); null when none is left.
-const char *copyString(const char *S) {
-  size_t Len = strlen(S);
-  char *Copy = static_cast<char *>(rtCalloc(Len + 1, 1));
-  if (Copy)
-    memcpy(Copy, S, Len);
-  return Copy;
-}
 
 pthread_once_t StartOnce = PTHREAD_ONCE_INIT;
 ProcessInfo Process;
@@ -317,6 +308,14 @@ uint32_t objectsRegistered() { return Objects.load(std::memory_order_relaxed); }
 
 uint32_t maxTeamSize() { return MaxTeam.load(std::memory_order_relaxed); }
 
+const char *copyString(const char *S) {
+  size_t Len = strlen(S);
+  char *Copy = static_cast<char *>(rtCalloc(Len + 1, 1));
+  if (Copy)
+    memcpy(Copy, S, Len);
+  return Copy;
+}
+
 void ensureStarted() { pthread_once(&StartOnce, startOnce); }
 
 const ProcessInfo &processInfo() { return Process; }
@@ -481,7 +480,10 @@ void __phaseprobe_region_begin(__phaseprobe_construct *C) {
   ThreadState *T = threadState();
   recordParent(P, T->CurrentRegion);
   // Read before the frame's clock starts (and at the end after it stops).
-  uint64_t Faults = countFaults(slot(T, P)) ? minorFaults() : NoFaults;
+  bool Count = countFaults(slot(T, P));
+  if (Count && T->CurrentRegion == NoPhase)
+    guardedForkBegin();
+  uint64_t Faults = Count ? minorFaults() : NoFaults;
   if (push(T, P, FrameKind::RegionFork, 0))
     T->Stack[T->Depth - 1].StartFaults = Faults;
 }
@@ -505,8 +507,11 @@ void __phaseprobe_region_end(__phaseprobe_construct *C) {
     // of the region; the join is one more.
     S->ForkBarriers += __phaseprobe_barriers - F.StartBarriers + 1;
     if (F.StartFaults != NoFaults) {
-      S->ForkFaults += minorFaults() - F.StartFaults;
+      uint64_t Faults = minorFaults() - F.StartFaults;
+      S->ForkFaults += Faults;
       S->FaultForks += 1;
+      if (T->CurrentRegion == NoPhase)
+        guardedForkEnd(F.Phase, Faults);
     }
   }
 }

@@ -50,6 +50,10 @@ uint32_t threadBranches(const char *const **Sites, uint32_t *More);
 /// most \p Cap into \p Tests; returns how many were stored.
 uint32_t regionGuards(uint32_t Index, const char **Tests, uint32_t Cap);
 
+/// A copy of \p S in the runtime's own memory (an object's strings go away
+/// if it is unloaded before exit); null when none is left.
+const char *copyString(const char *S);
+
 /// Prints "phaseprobe: <message>" on stderr when PHASEPROBE_VERBOSE is set.
 void verbose(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 

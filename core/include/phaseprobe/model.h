@@ -96,6 +96,13 @@ std::optional<ThreadTest> parseThreadTestText(const std::string &Text);
 /// false when it ends in " (threads ...)" that is not one.
 bool parseThreadTest(const std::string &Site, std::optional<ThreadTest> &Test);
 
+/// Page faults of a region on memory the program allocated only where all
+/// of some tests of the thread count held (clang-plugin/AllocGuards.h).
+struct GuardedFaults {
+  std::vector<ThreadTest> allocatedIf;
+  std::uint64_t pageFaults = 0;
+};
+
 /// One phase: an OpenMP parallel region or a worksharing construct in it.
 struct Phase {
   std::string id; ///< "file:line:col", stable across optimization levels
@@ -115,6 +122,10 @@ struct Phase {
   /// (first touches of memory mapped afresh: runtime/README.md); absent
   /// when none, and in files of older runtimes.
   std::optional<std::uint64_t> pageFaults;
+  /// Regions: those of pageFaults on memory allocated only under tests of
+  /// the thread count (LULESH's per-element force arrays), per set of
+  /// tests: at a count where one fails they do not happen.
+  std::vector<GuardedFaults> guardedPageFaults;
   /// Regions: the tests of the thread count that must all hold for the
   /// region to run (only one way of a branch on the count reaches it:
   /// clang-plugin/ThreadBranches.h); empty: it runs at every count.

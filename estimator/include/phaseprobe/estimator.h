@@ -168,6 +168,10 @@ struct NodeEstimate {
   /// Fault-weighted mean wall cost of one page fault of a team on this
   /// node (µs): pf1p's time per fault of one thread over the thread count.
   double faultCostUs = 0;
+  /// Of the base run's faults, those on memory the program allocates only
+  /// under tests of the thread count that fail at this node's count
+  /// (guarded_page_faults): not priced here, as they do not happen.
+  double faultsNotAllocated = 0;
   /// The top-level regions' parts of timeS, in the phase file's order; the
   /// rest is the serial code (Estimate::serialS, kept on every node), but
   /// where a region's leaves outlast it in the base file (medians of several

@@ -268,6 +268,21 @@ PHASEPROBE_API void __phaseprobe_region_guards(const char *module,
                                                __phaseprobe_construct *const *regions,
                                                const char *const *tests, uint32_t count);
 
+/** Memory allocated only under tests of the thread count (LULESH's force
+ *  arrays under `if (numthreads > 1)`): the plugin calls
+ *  __phaseprobe_alloc_note(p, bytes) after the allocator calls (malloc,
+ *  calloc, realloc, aligned_alloc, new) that such a call may return the
+ *  memory of, and __phaseprobe_guarded_alloc(p, tests, count) after the
+ *  call, with the tests that all held ("threads > 1"; strings that live as
+ *  long as the object). The runtime takes p for the memory of the last
+ *  note of the calling thread only if that note is of p, and charges the
+ *  first touches of its pages in top-level regions to the tests (the phase
+ *  file's guarded_page_faults). Both are referenced weakly and called only
+ *  where they resolved. */
+PHASEPROBE_API void __phaseprobe_alloc_note(void *p, uint64_t bytes);
+PHASEPROBE_API void __phaseprobe_guarded_alloc(void *p, const char *const *tests,
+                                               uint32_t count);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1,0 +1,112 @@
+//===- AllocGuards.cpp - Tell the runtime of memory allocated under a test -===//
+#include "AllocGuards.h"
+#include "Compat.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace phaseprobe {
+namespace {
+
+/// Where code that runs right after \p I returns goes: after a call, at
+/// the start of an invoke's normal destination when only it leads there;
+/// null where neither holds.
+Instruction *afterCall(CallBase &I) {
+  auto *Inv = dyn_cast<InvokeInst>(&I);
+  if (!Inv)
+    return I.getNextNode();
+  BasicBlock *To = Inv->getNormalDest();
+  return To->getSinglePredecessor() ? &*To->getFirstInsertionPt() : nullptr;
+}
+
+/// The bytes allocator call \p A asks for, as an i64.
+Value *requestedBytes(CallBase &A, IRBuilder<> &B) {
+  StringRef N = A.getCalledFunction()->getName();
+  Type *I64 = B.getInt64Ty();
+  auto Arg = [&](unsigned I) { return B.CreateZExtOrTrunc(A.getArgOperand(I), I64); };
+  if (N == "calloc")
+    return B.CreateMul(Arg(0), Arg(1));
+  if (N == "realloc" || N == "aligned_alloc")
+    return Arg(1);
+  return Arg(0); // malloc, new, new[]
+}
+
+/// Calls \p Fn(\p Args) before \p At where the weak \p Fn resolved.
+void callIfResolved(Instruction *At, Function *Fn, ArrayRef<Value *> Args, const DebugLoc &DL) {
+  IRBuilder<> B(At);
+  Value *Resolved = B.CreateICmpNE(Fn, ConstantPointerNull::get(Fn->getType()));
+  Instruction *Then = SplitBlockAndInsertIfThen(Resolved, At, false);
+  B.SetInsertPoint(Then);
+  B.CreateCall(Fn, Args)->setDebugLoc(DL);
+}
+
+Function *weakEntry(Module &M, StringRef Name, ArrayRef<Type *> Params) {
+  if (Function *F = M.getFunction(Name))
+    return F;
+  return Function::Create(FunctionType::get(Type::getVoidTy(M.getContext()), Params, false),
+                          GlobalValue::ExternalWeakLinkage, Name, M);
+}
+
+} // namespace
+
+void tellGuardedAllocs(Module &M, const std::vector<ThreadBranchReport::GuardedAlloc> &Allocs) {
+  if (Allocs.empty())
+    return;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = compat::bytePtrTy(Ctx), *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  Function *Note = weakEntry(M, "__phaseprobe_alloc_note", {Ptr, I64});
+  Function *Guarded =
+      weakEntry(M, "__phaseprobe_guarded_alloc", {Ptr, compat::pointerTo(Ptr), I32});
+
+  StringMap<Constant *> Strings;
+  auto Intern = [&](const std::string &S) -> Constant * {
+    Constant *&C = Strings[S];
+    if (!C) {
+      Constant *Text = ConstantDataArray::getString(Ctx, S);
+      C = ConstantExpr::getBitCast(new GlobalVariable(M, Text->getType(), true,
+                                                      GlobalValue::PrivateLinkage, Text,
+                                                      "__phaseprobe.str"),
+                                   Ptr);
+    }
+    return C;
+  };
+  // The guarded calls first: a note inserted after the same allocator call
+  // later lands before the runtime is told.
+  for (const ThreadBranchReport::GuardedAlloc &G : Allocs) {
+    Instruction *At = afterCall(*G.call);
+    if (!At)
+      continue;
+    std::vector<Constant *> Tests;
+    for (const std::string &T : G.tests)
+      Tests.push_back(Intern(T));
+    auto *Ty = ArrayType::get(Ptr, Tests.size());
+    auto *Arr = new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
+                                   ConstantArray::get(Ty, Tests), "__phaseprobe.alloc_tests");
+    Constant *Idx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, 0)};
+    IRBuilder<> B(At);
+    callIfResolved(At, Guarded,
+                   {B.CreatePointerCast(G.call, Ptr),
+                    ConstantExpr::getInBoundsGetElementPtr(Ty, Arr, Idx),
+                    ConstantInt::get(I32, Tests.size())},
+                   G.call->getDebugLoc());
+  }
+  SmallPtrSet<CallBase *, 8> Noted;
+  for (const ThreadBranchReport::GuardedAlloc &G : Allocs)
+    for (CallBase *A : G.allocations) {
+      Instruction *At = Noted.insert(A).second ? afterCall(*A) : nullptr;
+      if (!At)
+        continue;
+      IRBuilder<> B(At);
+      Value *P = B.CreatePointerCast(A, Ptr);
+      callIfResolved(At, Note, {P, requestedBytes(*A, B)}, A->getDebugLoc());
+    }
+}
+
+} // namespace phaseprobe
