@@ -1,9 +1,9 @@
 //===- AllocGuards.cpp - Tell the runtime of memory allocated under a test -===//
 #include "AllocGuards.h"
 #include "Compat.h"
+#include "RuntimeRefs.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -47,13 +47,6 @@ void callIfResolved(Instruction *At, Function *Fn, ArrayRef<Value *> Args, const
   B.CreateCall(Fn, Args)->setDebugLoc(DL);
 }
 
-Function *weakEntry(Module &M, StringRef Name, ArrayRef<Type *> Params) {
-  if (Function *F = M.getFunction(Name))
-    return F;
-  return Function::Create(FunctionType::get(Type::getVoidTy(M.getContext()), Params, false),
-                          GlobalValue::ExternalWeakLinkage, Name, M);
-}
-
 } // namespace
 
 void tellGuardedAllocs(Module &M, const std::vector<ThreadBranchReport::GuardedAlloc> &Allocs) {
@@ -61,22 +54,11 @@ void tellGuardedAllocs(Module &M, const std::vector<ThreadBranchReport::GuardedA
     return;
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = compat::bytePtrTy(Ctx), *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
-  Function *Note = weakEntry(M, "__phaseprobe_alloc_note", {Ptr, I64});
+  Function *Note = weakRuntimeFunction(M, "__phaseprobe_alloc_note", {Ptr, I64});
   Function *Guarded =
-      weakEntry(M, "__phaseprobe_guarded_alloc", {Ptr, compat::pointerTo(Ptr), I32});
+      weakRuntimeFunction(M, "__phaseprobe_guarded_alloc", {Ptr, compat::pointerTo(Ptr), I32});
 
-  StringMap<Constant *> Strings;
-  auto Intern = [&](const std::string &S) -> Constant * {
-    Constant *&C = Strings[S];
-    if (!C) {
-      Constant *Text = ConstantDataArray::getString(Ctx, S);
-      C = ConstantExpr::getBitCast(new GlobalVariable(M, Text->getType(), true,
-                                                      GlobalValue::PrivateLinkage, Text,
-                                                      "__phaseprobe.str"),
-                                   Ptr);
-    }
-    return C;
-  };
+  StringPool Strings(M);
   // The guarded calls first: a note inserted after the same allocator call
   // later lands before the runtime is told.
   for (const ThreadBranchReport::GuardedAlloc &G : Allocs) {
@@ -85,7 +67,7 @@ void tellGuardedAllocs(Module &M, const std::vector<ThreadBranchReport::GuardedA
       continue;
     std::vector<Constant *> Tests;
     for (const std::string &T : G.tests)
-      Tests.push_back(Intern(T));
+      Tests.push_back(Strings.get(T));
     auto *Ty = ArrayType::get(Ptr, Tests.size());
     auto *Arr = new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
                                    ConstantArray::get(Ty, Tests), "__phaseprobe.alloc_tests");

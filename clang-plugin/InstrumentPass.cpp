@@ -36,6 +36,7 @@
 #include "Compat.h"
 #include "CounterStep.h"
 #include "CounterTbaa.h"
+#include "RuntimeRefs.h"
 #include "SyncLoops.h"
 #include "ThreadBranches.h"
 
@@ -281,20 +282,8 @@ void Instrumenter::emitDescriptors() {
   Type *Str = compat::bytePtrTy(Ctx);
   DescTy = StructType::create(Ctx, {I32, I32, I32, I32, Str, Str}, "struct.__phaseprobe_construct");
   std::vector<Constant *> Elems;
-  StringMap<Constant *> Strings;
-  auto Intern = [&](const std::string &S) -> Constant * {
-    auto It = Strings.find(S);
-    if (It != Strings.end())
-      return It->second;
-    IRBuilder<> B(Ctx);
-    Constant *C = ConstantExpr::getBitCast(
-        new GlobalVariable(M, ConstantDataArray::getString(Ctx, S)->getType(), true,
-                           GlobalValue::PrivateLinkage, ConstantDataArray::getString(Ctx, S),
-                           "__phaseprobe.str"),
-        Str);
-    Strings[S] = C;
-    return C;
-  };
+  StringPool Strings(M);
+  auto Intern = [&](const std::string &S) { return Strings.get(S); };
   for (const Desc &D : Descs)
     Elems.push_back(ConstantStruct::get(
         DescTy, {ConstantInt::get(I32, PHASEPROBE_DISABLED), ConstantInt::get(I32, D.Kind),
@@ -328,10 +317,7 @@ void Instrumenter::emitDescriptors() {
   // Through weak references, as interface.h promises: a runtime that
   // predates an entry point leaves it null and is simply not told.
   auto TellIfResolved = [&](const char *Name, ArrayRef<Type *> Params, ArrayRef<Value *> Args) {
-    Function *Tell = M.getFunction(Name);
-    if (!Tell)
-      Tell = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
-                              GlobalValue::ExternalWeakLinkage, Name, M);
+    Function *Tell = weakRuntimeFunction(M, Name, Params);
     BasicBlock *Call = BasicBlock::Create(Ctx, "tell", Ctor);
     BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
     B.CreateCondBr(B.CreateICmpNE(Tell, ConstantPointerNull::get(Tell->getType())), Call, Done);

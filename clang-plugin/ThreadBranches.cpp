@@ -214,42 +214,16 @@ public:
   /// function of the module that only direct calls reach (internal
   /// linkage) is guarded by the tests all its call sites are under, so
   /// `if (numthreads > 1) gather(...);` guards gather's regions too.
-  /// Fills \p Report's guardedForks and guardedAllocs.
+  /// Allocating calls likewise, where the other edge does not allocate
+  /// either (`if (nt > 1) p = malloc(2 * n); else p = malloc(n);` faults
+  /// at every count). Fills \p Report's guardedForks and guardedAllocs.
   void guardedCalls(ThreadBranchReport &Report) {
     Tested.clear();
     for (const auto &[BI, F] : Branches)
       if (F.K == Fact::Test)
         Tested[BI->getFunction()].push_back({BI, F});
-    // Per such function, the tests of its call sites (nullopt: not known
-    // yet, which constrains nothing). Each round can only take tests away,
-    // so this ends; a function no known caller reaches keeps none.
-    std::map<Function *, std::optional<TestSet>> CalledUnder;
-    for (Function &Fn : *Mod)
-      if (onlyCalledDirectly(Fn))
-        CalledUnder[&Fn] = std::nullopt;
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      for (auto &[Fn, Known] : CalledUnder) {
-        std::optional<TestSet> Common;
-        for (User *U : Fn->users()) {
-          std::optional<TestSet> Site = under(*cast<CallBase>(U), CalledUnder);
-          if (!Site)
-            continue;
-          if (!Common) {
-            Common = *Site;
-            continue;
-          }
-          TestSet Both;
-          std::set_intersection(Common->begin(), Common->end(), Site->begin(), Site->end(),
-                                std::inserter(Both, Both.end()));
-          Common = std::move(Both);
-        }
-        if (Common && Common != Known) {
-          Known = Common;
-          Changed = true;
-        }
-      }
-    }
+    CalledUnder Forks = calledUnder(Alternative::Work),
+                Allocs = calledUnder(Alternative::WorkOrAllocation);
     for (Function &Fn : *Mod)
       for (Instruction &I : instructions(Fn)) {
         auto *CB = dyn_cast<CallBase>(&I);
@@ -262,7 +236,8 @@ public:
           allocationsReturned(*CB, Allocations);
         if (!Fork && Allocations.empty())
           continue;
-        std::optional<TestSet> Tests = under(*CB, CalledUnder);
+        std::optional<TestSet> Tests = Fork ? under(*CB, Forks, Alternative::Work)
+                                            : under(*CB, Allocs, Alternative::WorkOrAllocation);
         if (!Tests || Tests->empty())
           continue;
         std::vector<std::string> List(Tests->begin(), Tests->end());
@@ -275,16 +250,56 @@ public:
 
 private:
   using TestSet = std::set<std::string>;
+  /// Per function that only direct calls reach, the tests its call sites
+  /// are under (nullopt: not known yet, which constrains nothing).
+  using CalledUnder = std::map<Function *, std::optional<TestSet>>;
+  /// What the other way of a branch must not do for one way to be guarded.
+  enum class Alternative { Work, WorkOrAllocation };
+
+  static constexpr const char *Allocators[] = {"malloc",        "calloc", "realloc",
+                                               "aligned_alloc", "_Znwm",  "_Znam"};
+
+  /// CalledUnder to a fixpoint: each round can only take tests away, so
+  /// this ends; a function no known caller reaches keeps none.
+  CalledUnder calledUnder(Alternative A) {
+    CalledUnder Known;
+    for (Function &Fn : *Mod)
+      if (onlyCalledDirectly(Fn))
+        Known[&Fn] = std::nullopt;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (auto &[Fn, Tests] : Known) {
+        std::optional<TestSet> Common;
+        for (User *U : Fn->users()) {
+          std::optional<TestSet> Site = under(*cast<CallBase>(U), Known, A);
+          if (!Site)
+            continue;
+          if (!Common) {
+            Common = *Site;
+            continue;
+          }
+          TestSet Both;
+          std::set_intersection(Common->begin(), Common->end(), Site->begin(), Site->end(),
+                                std::inserter(Both, Both.end()));
+          Common = std::move(Both);
+        }
+        if (Common && Common != Tests) {
+          Tests = Common;
+          Changed = true;
+        }
+      }
+    }
+    return Known;
+  }
 
   /// The tests \p At runs under: the tested branches of its function whose
-  /// one edge dominates it while the other does no work of its own, and
+  /// one edge dominates it while the other does nothing \p A names, and
   /// those of its function's call sites; nullopt while the latter are not
   /// known.
-  std::optional<TestSet> under(Instruction &At,
-                               const std::map<Function *, std::optional<TestSet>> &CalledUnder) {
+  std::optional<TestSet> under(Instruction &At, const CalledUnder &Callers, Alternative A) {
     Function &Fn = *At.getFunction();
     TestSet Tests;
-    if (auto C = CalledUnder.find(&Fn); C != CalledUnder.end()) {
+    if (auto C = Callers.find(&Fn); C != Callers.end()) {
       if (!C->second)
         return std::nullopt;
       Tests = *C->second;
@@ -294,18 +309,46 @@ private:
       return Tests;
     DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(Fn);
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(Fn);
+    auto Idle = [&](const BasicBlockEdge &E) {
+      return !doesWork(E, DT, LI) && (A == Alternative::Work || !allocatesOn(E, DT));
+    };
     for (const auto &[BI, F] : It->second) {
       BasicBlock *From = BI->getParent();
       BasicBlock *Then = BI->getSuccessor(0), *Else = BI->getSuccessor(1);
       if (Then == Else)
         continue;
       BasicBlockEdge ThenEdge(From, Then), ElseEdge(From, Else);
-      if (DT.dominates(ThenEdge, At.getParent()) && !doesWork(ElseEdge, DT, LI))
+      if (DT.dominates(ThenEdge, At.getParent()) && Idle(ElseEdge))
         Tests.insert(F.text());
-      else if (DT.dominates(ElseEdge, At.getParent()) && !doesWork(ThenEdge, DT, LI))
+      else if (DT.dominates(ElseEdge, At.getParent()) && Idle(ThenEdge))
         Tests.insert(F.negated().text());
     }
     return Tests;
+  }
+
+  /// Whether code only edge \p E reaches allocates memory: an allocator
+  /// call, or a call of a function of the module that calls one, a few
+  /// calls deep.
+  bool allocatesOn(const BasicBlockEdge &E, DominatorTree &DT) {
+    for (BasicBlock &BB : *const_cast<Function *>(E.getStart()->getParent()))
+      if (DT.dominates(E, &BB))
+        for (Instruction &I : BB)
+          if (auto *CB = dyn_cast<CallBase>(&I);
+              CB && CB->getCalledFunction() && allocates(*CB->getCalledFunction()))
+            return true;
+    return false;
+  }
+
+  bool allocates(Function &F, unsigned Depth = 3) {
+    if (F.isDeclaration())
+      return llvm::is_contained(Allocators, F.getName()) || F.getName() == "posix_memalign";
+    if (Depth == 0)
+      return false;
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I);
+          CB && CB->getCalledFunction() && allocates(*CB->getCalledFunction(), Depth - 1))
+        return true;
+    return false;
   }
 
   /// The allocator calls whose memory \p CB may return: itself if it calls
@@ -315,8 +358,6 @@ private:
   /// returned pointer for the last allocation its thread noted only when
   /// they are the same.
   void allocationsReturned(CallBase &CB, std::vector<CallBase *> &Out, unsigned Depth = 3) {
-    static const char *const Allocators[] = {"malloc", "calloc",  "realloc",
-                                             "aligned_alloc", "_Znwm", "_Znam"};
     Function *F = CB.getCalledFunction();
     if (!F)
       return;

@@ -171,6 +171,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.phases[0].spinRounds = 39;
   F.phases[0].pageFaults = 83353;
   F.phases[0].runsIf = {*parseThreadTestText("threads > 1"), *parseThreadTestText("threads != 4")};
+  F.phases[0].guardedPageFaults = {{{*parseThreadTestText("threads > 1")}, 83000}};
   F.phases[0].streams[0].accessesPerIter = 0.181;
   F.phases[0].streams[0].windowAccesses = 1000;
   F.phases[0].streams[0].windowRepeats = 987.5;
@@ -196,6 +197,10 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
             std::string::npos)
       << formatPhaseFile(G);
   EXPECT_TRUE(parsePhaseFile(Minimal, "in.json").phases[0].runsIf.empty()) << "absent: always";
+  ASSERT_EQ(G.phases[0].guardedPageFaults.size(), 1u);
+  EXPECT_EQ(G.phases[0].guardedPageFaults[0].pageFaults, 83000u);
+  EXPECT_EQ(G.phases[0].guardedPageFaults[0].allocatedIf[0].text(), "threads > 1");
+  EXPECT_TRUE(parsePhaseFile(Minimal, "in.json").phases[0].guardedPageFaults.empty());
   EXPECT_EQ(G.phases[0].streams[0].accessesPerIter, std::optional<double>(0.181));
   EXPECT_FALSE(G.phases[0].streams[1].accessesPerIter) << "absent: unknown";
   EXPECT_EQ(G.phases[0].streams[0].windowRepeats, std::optional<double>(987.5));
@@ -265,6 +270,24 @@ TEST(PhaseRuns, MediansPerPhase) {
   R[2].phases[0].pageFaults = 1000;
   EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).phases[0].pageFaults,
             std::optional<std::uint64_t>(900));
+  // Guarded faults per set of tests too (a run without them counts 0), and
+  // never more than the merged page_faults.
+  ThreadTest Gt1 = *parseThreadTestText("threads > 1");
+  R[0].phases[0].guardedPageFaults = {{{Gt1}, 800}};
+  R[2].phases[0].guardedPageFaults = {{{Gt1}, 950}};
+  PhaseFile G = mergePhaseRuns(R, {"1.json", "2.json", "3.json"});
+  ASSERT_EQ(G.phases[0].guardedPageFaults.size(), 1u);
+  EXPECT_EQ(G.phases[0].guardedPageFaults[0].pageFaults, 800u);
+  EXPECT_EQ(G.phases[0].guardedPageFaults[0].allocatedIf[0].text(), "threads > 1");
+  R[1].phases[0].pageFaults = 1000;
+  R[1].phases[0].guardedPageFaults = {{{Gt1}, 1000}};
+  EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).phases[0].guardedPageFaults[0].pageFaults,
+            950u)
+      << "the median of 800, 1000 and 950, within page_faults' 1000";
+  R[0].phases[0].guardedPageFaults.clear();
+  R[1].phases[0].guardedPageFaults.clear();
+  EXPECT_TRUE(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).phases[0].guardedPageFaults.empty())
+      << "a median of 0 is none";
   // One run comes back as it was.
   PhaseFile One = mergePhaseRuns({R[1]}, {"2.json"});
   EXPECT_EQ(One.program.totalTimeS, 3.0);
