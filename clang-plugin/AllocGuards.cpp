@@ -8,7 +8,6 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -36,15 +35,6 @@ Value *requestedBytes(CallBase &A, IRBuilder<> &B) {
   if (N == "realloc" || N == "aligned_alloc")
     return Arg(1);
   return Arg(0); // malloc, new, new[]
-}
-
-/// Calls \p Fn(\p Args) before \p At where the weak \p Fn resolved.
-void callIfResolved(Instruction *At, Function *Fn, ArrayRef<Value *> Args, const DebugLoc &DL) {
-  IRBuilder<> B(At);
-  Value *Resolved = B.CreateICmpNE(Fn, ConstantPointerNull::get(Fn->getType()));
-  Instruction *Then = SplitBlockAndInsertIfThen(Resolved, At, false);
-  B.SetInsertPoint(Then);
-  B.CreateCall(Fn, Args)->setDebugLoc(DL);
 }
 
 } // namespace

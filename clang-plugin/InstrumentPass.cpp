@@ -36,6 +36,7 @@
 #include "Compat.h"
 #include "CounterStep.h"
 #include "CounterTbaa.h"
+#include "GuardedSerial.h"
 #include "RuntimeRefs.h"
 #include "SyncLoops.h"
 #include "ThreadBranches.h"
@@ -734,8 +735,10 @@ bool Instrumenter::run() {
     }
   }
 
-  // 6. Memory allocated only under a test: last, as it splits blocks.
+  // 6. Memory allocated and serial code run only under a test: last, as
+  // they split blocks.
   tellGuardedAllocs(M, ThreadBranches.guardedAllocs);
+  timeGuardedSerial(M, ThreadBranches.guardedSerial);
 
   emitDescriptors();
   return true;

@@ -13,7 +13,9 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 namespace phaseprobe {
 
@@ -48,6 +50,17 @@ inline llvm::Function *weakRuntimeFunction(llvm::Module &M, llvm::StringRef Name
   return llvm::Function::Create(
       llvm::FunctionType::get(llvm::Type::getVoidTy(M.getContext()), Params, false),
       llvm::GlobalValue::ExternalWeakLinkage, Name, M);
+}
+
+/// Calls \p Fn(\p Args) before \p At where the weak \p Fn resolved at run
+/// time (a branch around the call).
+inline void callIfResolved(llvm::Instruction *At, llvm::Function *Fn,
+                           llvm::ArrayRef<llvm::Value *> Args, const llvm::DebugLoc &DL) {
+  llvm::IRBuilder<> B(At);
+  llvm::Value *Resolved = B.CreateICmpNE(Fn, llvm::ConstantPointerNull::get(Fn->getType()));
+  llvm::Instruction *Then = llvm::SplitBlockAndInsertIfThen(Resolved, At, false);
+  B.SetInsertPoint(Then);
+  B.CreateCall(Fn, Args)->setDebugLoc(DL);
 }
 
 } // namespace phaseprobe

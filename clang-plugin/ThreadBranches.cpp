@@ -248,8 +248,42 @@ public:
       }
   }
 
+  /// ThreadBranchReport::guardedSerial.
+  std::vector<ThreadBranchReport::GuardedEdge> guardedSerial() {
+    std::vector<ThreadBranchReport::GuardedEdge> Out;
+    for (const auto &[Fn, List] : Tested) {
+      if (isRegionBody(*Fn))
+        continue;
+      DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(*Fn);
+      LoopInfo &LI = FAM.getResult<LoopAnalysis>(*Fn);
+      for (const auto &[BI, F] : List) {
+        BasicBlock *From = BI->getParent();
+        if (BI->getSuccessor(0) == BI->getSuccessor(1) || LI.getLoopFor(From))
+          continue;
+        BasicBlockEdge Then(From, BI->getSuccessor(0)), Else(From, BI->getSuccessor(1));
+        if (doesWork(Then, DT, LI) && !doesWork(Else, DT, LI))
+          Out.push_back({BI, 0, F.text()});
+        else if (doesWork(Else, DT, LI) && !doesWork(Then, DT, LI))
+          Out.push_back({BI, 1, F.negated().text()});
+      }
+    }
+    return Out;
+  }
+
 private:
   using TestSet = std::set<std::string>;
+
+  /// Whether \p Fn is the outlined body of a region (passed to a fork).
+  static bool isRegionBody(Function &Fn) {
+    for (User *U : Fn.users()) {
+      Value *V = U;
+      if (auto *CE = dyn_cast<ConstantExpr>(U); CE && CE->isCast() && !CE->use_empty())
+        V = *CE->user_begin();
+      if (auto *CB = dyn_cast<CallBase>(V); CB && isForkCall(CB->getCalledFunction()))
+        return true;
+    }
+    return false;
+  }
   /// Per function that only direct calls reach, the tests its call sites
   /// are under (nullopt: not known yet, which constrains nothing).
   using CalledUnder = std::map<Function *, std::optional<TestSet>>;
@@ -755,6 +789,7 @@ ThreadBranchReport findThreadBranches(Module &M, FunctionAnalysisManager &FAM) {
   ThreadBranchReport R;
   R.sites = T.sites();
   T.guardedCalls(R);
+  R.guardedSerial = T.guardedSerial();
   R.regionOnlySites = T.regionOnlySites();
   return R;
 }

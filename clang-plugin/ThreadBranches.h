@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace llvm {
+class BranchInst;
 class CallBase;
 }
 
@@ -43,6 +44,17 @@ struct ThreadBranchReport {
     std::vector<llvm::CallBase *> allocations;
   };
   std::vector<GuardedAlloc> guardedAllocs;
+  /// Serial code only one way of a tested branch reaches, where the other
+  /// way does no work (LULESH's thread-support setup and the frees after
+  /// its gather loops): branches outside loops, in functions that are no
+  /// region's body, whose way `successor` does work. Where the test fails
+  /// that time is not spent (the regions forked inside are timed apart).
+  struct GuardedEdge {
+    llvm::BranchInst *branch;
+    unsigned successor;
+    std::string test;
+  };
+  std::vector<GuardedEdge> guardedSerial;
   /// Sites (as in `sites`) whose every branch only decides whether regions
   /// run: one way forks them and does nothing else of note (no loop, no
   /// call but the OpenMP runtime's, allocation and printing), the other

@@ -171,6 +171,31 @@ public:
   const std::string Path;
 };
 
+/// An array of tests of the thread count ("threads > 1") at \p Where.
+std::vector<ThreadTest> readTests(const Reader &R, const json &A, const std::string &Where) {
+  if (!A.is_array())
+    R.fail(Where, std::string("expected an array, found ") + typeName(A));
+  std::vector<ThreadTest> Out;
+  for (size_t I = 0; I < A.size(); ++I) {
+    std::string At = Where + "[" + std::to_string(I) + "]";
+    std::string Text = R.string(A[I], At);
+    std::optional<ThreadTest> Test = parseThreadTestText(Text);
+    if (!Test)
+      R.fail(At, "'" + Text + "' is not a test of the thread count (expected \"threads OP N\", " +
+                     "OP one of > >= < <= == !=, N an integer)");
+    Out.push_back(*Test);
+  }
+  return Out;
+}
+
+/// Serializes tests as readTests reads them.
+nlohmann::ordered_json testTexts(const std::vector<ThreadTest> &Tests) {
+  auto Out = nlohmann::ordered_json::array();
+  for (const ThreadTest &T : Tests)
+    Out.push_back(T.text());
+  return Out;
+}
+
 ProgramInfo readProgram(const std::string &File, const json &Doc) {
   Reader Top(File, Doc, "");
   const json &P = Top.object("program");
@@ -200,6 +225,24 @@ ProgramInfo readProgram(const std::string &File, const json &Doc) {
     }
   }
   Out.threadBranchesMore = unsigned(R.optCount("thread_branches_more").value_or(0));
+  if (const json *A = R.find("guarded_serial"); A && !A->is_null()) {
+    if (!A->is_array())
+      R.fail("guarded_serial", std::string("expected an array, found ") + typeName(*A));
+    for (size_t I = 0; I < A->size(); ++I) {
+      std::string Where = "guarded_serial[" + std::to_string(I) + "]";
+      const json &G = (*A)[I];
+      if (!G.is_object())
+        R.fail(Where, std::string("expected an object, found ") + typeName(G));
+      const json *If = G.contains("runs_if") ? &G["runs_if"] : nullptr;
+      if (!If || If->empty())
+        R.fail(Where + ".runs_if", "missing or empty: the tests the code runs under");
+      GuardedSerial S;
+      S.runsIf = readTests(R, *If, Where + ".runs_if");
+      Reader GR(R.File, G, R.at(Where));
+      S.timeS = GR.nonNegative("time_s");
+      Out.guardedSerial.push_back(std::move(S));
+    }
+  }
   Out.sampling = R.optBool("sampling");
   return Out;
 }
@@ -285,21 +328,7 @@ Phase readPhase(const std::string &File, const json &P, const std::string &Path)
   Out.barriers = R.optCount("barriers");
   Out.spinRounds = R.optCount("spin_rounds");
   Out.pageFaults = R.optCount("page_faults");
-  auto Tests = [&R](const json &A, const std::string &Where) {
-    if (!A.is_array())
-      R.fail(Where, std::string("expected an array, found ") + typeName(A));
-    std::vector<ThreadTest> Out;
-    for (size_t I = 0; I < A.size(); ++I) {
-      std::string At = Where + "[" + std::to_string(I) + "]";
-      std::string Text = R.string(A[I], At);
-      std::optional<ThreadTest> Test = parseThreadTestText(Text);
-      if (!Test)
-        R.fail(At, "'" + Text + "' is not a test of the thread count (expected \"threads OP N\", " +
-                       "OP one of > >= < <= == !=, N an integer)");
-      Out.push_back(*Test);
-    }
-    return Out;
-  };
+  auto Tests = [&R](const json &A, const std::string &Where) { return readTests(R, A, Where); };
   if (const json *A = R.find("runs_if"); A && !A->is_null())
     Out.runsIf = Tests(*A, "runs_if");
   if (const json *A = R.find("guarded_page_faults"); A && !A->is_null()) {
@@ -409,6 +438,12 @@ std::string formatPhaseFile(const PhaseFile &File) {
     Prog["thread_branches"] = File.program.threadBranches;
   if (File.program.threadBranchesMore)
     Prog["thread_branches_more"] = File.program.threadBranchesMore;
+  if (!File.program.guardedSerial.empty()) {
+    ojson G = ojson::array();
+    for (const GuardedSerial &S : File.program.guardedSerial)
+      G.push_back({{"runs_if", testTexts(S.runsIf)}, {"time_s", S.timeS}});
+    Prog["guarded_serial"] = G;
+  }
   if (File.program.sampling)
     Prog["sampling"] = *File.program.sampling;
   Doc["program"] = Prog;
@@ -454,20 +489,14 @@ std::string formatPhaseFile(const PhaseFile &File) {
       J["spin_rounds"] = *P.spinRounds;
     if (P.pageFaults)
       J["page_faults"] = *P.pageFaults;
-    auto Texts = [](const std::vector<ThreadTest> &Tests) {
-      ojson Out = ojson::array();
-      for (const ThreadTest &T : Tests)
-        Out.push_back(T.text());
-      return Out;
-    };
     if (!P.guardedPageFaults.empty()) {
       ojson G = ojson::array();
       for (const GuardedFaults &F : P.guardedPageFaults)
-        G.push_back({{"allocated_if", Texts(F.allocatedIf)}, {"page_faults", F.pageFaults}});
+        G.push_back({{"allocated_if", testTexts(F.allocatedIf)}, {"page_faults", F.pageFaults}});
       J["guarded_page_faults"] = G;
     }
     if (!P.runsIf.empty())
-      J["runs_if"] = Texts(P.runsIf);
+      J["runs_if"] = testTexts(P.runsIf);
     J["threads"] = P.threads;
     J["time_s"] = P.timeS;
     if (P.weight)

@@ -58,6 +58,32 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
   for (const PhaseFile *R : Timed)
     Totals.push_back(R->program.totalTimeS);
   Out.program.totalTimeS = median(Totals);
+  // Guarded serial time per set of tests, the median over the runs (a run
+  // without it: 0).
+  {
+    std::map<std::string, std::pair<std::vector<ThreadTest>, std::vector<double>>> Sets;
+    auto Key = [](const std::vector<ThreadTest> &Tests) {
+      std::string K;
+      for (const ThreadTest &T : Tests)
+        K += T.text() + ";";
+      return K;
+    };
+    for (const PhaseFile *R : Timed)
+      for (const GuardedSerial &G : R->program.guardedSerial)
+        Sets[Key(G.runsIf)].first = G.runsIf;
+    Out.program.guardedSerial.clear();
+    for (auto &[K, Set] : Sets) {
+      for (const PhaseFile *R : Timed) {
+        double S = 0;
+        for (const GuardedSerial &G : R->program.guardedSerial)
+          if (Key(G.runsIf) == K)
+            S = G.timeS;
+        Set.second.push_back(S);
+      }
+      if (double S = median(Set.second); S > 0)
+        Out.program.guardedSerial.push_back({Set.first, S});
+    }
+  }
   bool Split = !Shaped.empty();
   if (Split)
     Out.program.sampling = true;

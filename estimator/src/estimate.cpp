@@ -39,6 +39,9 @@
 //    the count reaches it): its phases, uncovered time, synchronization and
 //    faults are 0 on that node. Only where the node's count differs from
 //    the region's own: at its own the region ran, so its tests held;
+//  - serial code that runs only under tests of the count (program
+//    guarded_serial) is left out of a node where a test fails at every
+//    count it is projected onto (not the program's own);
 //  - under the ratio rule each phase estimate is the absolute one times the
 //    phase's calibration tpi_phase(BN) / tpi_P(BN), with the tpi of the
 //    profile actually used (a fallback's own), so the base node gets the
@@ -428,6 +431,21 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       }
       Regions[I].uncoveredS = S;
     }
+    // Serial code that runs only under tests of the count: left out where
+    // one fails at every count the node is projected onto (other than the
+    // program's own, at which it ran).
+    std::vector<unsigned> Counts = NE.threads;
+    for (const auto &[I, R] : Regions)
+      Counts.push_back(R.threads);
+    for (const GuardedSerial &G : F.program.guardedSerial)
+      if (!Counts.empty() && std::all_of(Counts.begin(), Counts.end(), [&](unsigned Th) {
+            return Th != F.program.threads &&
+                   !std::all_of(G.runsIf.begin(), G.runsIf.end(),
+                                [Th](const ThreadTest &T) { return T.holds(Th); });
+          }))
+        NE.serialNotRunS += G.timeS;
+    NE.serialNotRunS = std::min(NE.serialNotRunS, E.serialS);
+    NE.uncoveredS -= NE.serialNotRunS;
     NE.uncoveredS = std::max(0.0, NE.uncoveredS);
     for (auto &[I, R] : Regions)
       NE.regions.push_back(R);

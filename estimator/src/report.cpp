@@ -176,8 +176,10 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
         J["page_faults_not_allocated"] = tidy(N.faultsNotAllocated);
     }
     // Where the node's time sits: each top-level region's parts, the serial
-    // code beside them (the same on every node: kept as measured).
-    J["serial_s"] = tidy(E.serialS);
+    // code beside them (kept as measured, less what does not run there).
+    J["serial_s"] = tidy(E.serialS - N.serialNotRunS);
+    if (N.serialNotRunS > 0)
+      J["serial_not_run_s"] = tidy(N.serialNotRunS);
     ojson Regions = ojson::array();
     for (const RegionEstimate &R : N.regions) {
       ojson RJ;

@@ -215,6 +215,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
       Note("may run other code (branches on the thread count)");
     if (N.regionsNotRun)
       Note(std::to_string(N.regionsNotRun) + " region(s) not run at this thread count");
+    if (N.serialNotRunS > 0)
+      Note(fmt("%.4f", N.serialNotRunS) + " s of serial code not run at this thread count");
     if (N.faultsNotAllocated > 0)
       Note(fmt("%.0f", N.faultsNotAllocated) +
            " page faults left out (memory allocated only at other thread counts)");

@@ -25,7 +25,7 @@
 // 8 (runtime.cpp, countFaults) and its count is extrapolated to all forks.
 // guarded_page_faults (with page_faults, when there are any): those of the
 // region's faults that were first touches of memory the program allocated
-// only under tests of the thread count (alloc_guards.cpp), per set of tests,
+// only under tests of the thread count (guards.cpp), per set of tests,
 // extrapolated like page_faults.
 // spin_rounds (regions only, when there are any): the spin-wait rounds of
 // the member with most, summed over invocations (runtime.cpp, closeShare).
@@ -38,7 +38,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "phase_writer.h"
-#include "alloc_guards.h"
+#include "guards.h"
 #include "node_info.h"
 #include "rt_memory.h"
 #include "runtime.h"
@@ -204,6 +204,25 @@ void writeProgram(JsonWriter &W, uint64_t TotalNs) {
       W.key("thread_branches_more");
       W.unsignedInteger(More);
     }
+  }
+  const char *const *Tests[8];
+  uint32_t Counts[8];
+  double Seconds[8];
+  if (uint32_t N = guardedSerial(Tests, Counts, Seconds, 8)) {
+    W.key("guarded_serial");
+    W.beginArray();
+    for (uint32_t G = 0; G < N; ++G) {
+      W.beginObject();
+      W.key("runs_if");
+      W.beginArray();
+      for (uint32_t I = 0; I < Counts[G]; ++I)
+        W.string(Tests[G][I]);
+      W.endArray();
+      W.key("time_s");
+      W.number(Seconds[G]);
+      W.endObject();
+    }
+    W.endArray();
   }
   W.endObject();
 }

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime.h"
-#include "alloc_guards.h"
+#include "guards.h"
 #include "phase_writer.h"
 #include "rt_memory.h"
 #include "thread_state.h"
@@ -501,7 +501,10 @@ void __phaseprobe_region_end(__phaseprobe_construct *C) {
     return; // unbalanced (a longjmp out of a region): drop it
   const Frame &F = T->Stack[--T->Depth];
   if (PhaseSlot *S = slot(T, F.Phase)) {
-    S->ForkNs += nowNs() - F.StartNs;
+    uint64_t Ns = nowNs() - F.StartNs;
+    S->ForkNs += Ns;
+    if (T->CurrentRegion == NoPhase)
+      guardedForkTime(Ns);
     S->ForkCount += 1;
     // The forking thread is thread 0 of the team and crosses every barrier
     // of the region; the join is one more.

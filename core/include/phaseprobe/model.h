@@ -151,6 +151,13 @@ struct NodeInfo {
   double memoryMiB = 0;
 };
 
+/// Serial time spent in code only one way of a branch on the thread count
+/// reaches, where the other way does no work (clang-plugin/GuardedSerial.h).
+struct GuardedSerial {
+  std::vector<ThreadTest> runsIf;
+  double timeS = 0;
+};
+
 struct ProgramInfo {
   std::string name;
   std::vector<std::string> argv;
@@ -163,6 +170,9 @@ struct ProgramInfo {
   /// run other code.
   std::vector<std::string> threadBranches;
   unsigned threadBranchesMore = 0; ///< sites beyond those the runtime listed
+  /// Serial time spent only where tests of the thread count held, per set
+  /// of tests (LULESH's `numthreads > 1` setup and frees).
+  std::vector<GuardedSerial> guardedSerial;
   /// Whether the run sampled memory streams (PHASEPROBE_SAMPLING); absent in
   /// files of older runtimes and hand-written ones.
   std::optional<bool> sampling;

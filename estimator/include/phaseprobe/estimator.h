@@ -172,8 +172,13 @@ struct NodeEstimate {
   /// under tests of the thread count that fail at this node's count
   /// (guarded_page_faults): not priced here, as they do not happen.
   double faultsNotAllocated = 0;
+  /// Of the serial code (Estimate::serialS), the time spent only under
+  /// tests of the thread count that fail at this node's count
+  /// (program.guarded_serial): left out of uncoveredS and timeS.
+  double serialNotRunS = 0;
   /// The top-level regions' parts of timeS, in the phase file's order; the
-  /// rest is the serial code (Estimate::serialS, kept on every node), but
+  /// rest is the serial code (Estimate::serialS, kept on every node less
+  /// serialNotRunS), but
   /// where a region's leaves outlast it in the base file (medians of several
   /// runs, a hand-written file) and its part outside them is 0, not negative.
   std::vector<RegionEstimate> regions;

@@ -283,6 +283,16 @@ PHASEPROBE_API void __phaseprobe_alloc_note(void *p, uint64_t bytes);
 PHASEPROBE_API void __phaseprobe_guarded_alloc(void *p, const char *const *tests,
                                                uint32_t count);
 
+/** Serial code only one way of a tested branch on the thread count reaches,
+ *  where the other way does no work: the plugin calls
+ *  __phaseprobe_serial_guard_begin(tests, count) on the way in and
+ *  __phaseprobe_serial_guard_end() on every way out. The runtime times the
+ *  outermost such stretch of a thread outside regions, less the top-level
+ *  regions it forked meanwhile (the phase file's program.guarded_serial).
+ *  Referenced weakly and called only where they resolved. */
+PHASEPROBE_API void __phaseprobe_serial_guard_begin(const char *const *tests, uint32_t count);
+PHASEPROBE_API void __phaseprobe_serial_guard_end(void);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

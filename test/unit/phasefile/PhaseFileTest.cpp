@@ -172,6 +172,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.phases[0].pageFaults = 83353;
   F.phases[0].runsIf = {*parseThreadTestText("threads > 1"), *parseThreadTestText("threads != 4")};
   F.phases[0].guardedPageFaults = {{{*parseThreadTestText("threads > 1")}, 83000}};
+  F.program.guardedSerial = {{{*parseThreadTestText("threads > 1")}, 0.033}};
   F.phases[0].streams[0].accessesPerIter = 0.181;
   F.phases[0].streams[0].windowAccesses = 1000;
   F.phases[0].streams[0].windowRepeats = 987.5;
@@ -201,6 +202,10 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_EQ(G.phases[0].guardedPageFaults[0].pageFaults, 83000u);
   EXPECT_EQ(G.phases[0].guardedPageFaults[0].allocatedIf[0].text(), "threads > 1");
   EXPECT_TRUE(parsePhaseFile(Minimal, "in.json").phases[0].guardedPageFaults.empty());
+  ASSERT_EQ(G.program.guardedSerial.size(), 1u);
+  EXPECT_EQ(G.program.guardedSerial[0].timeS, 0.033);
+  EXPECT_EQ(G.program.guardedSerial[0].runsIf[0].text(), "threads > 1");
+  EXPECT_TRUE(parsePhaseFile(Minimal, "in.json").program.guardedSerial.empty());
   EXPECT_EQ(G.phases[0].streams[0].accessesPerIter, std::optional<double>(0.181));
   EXPECT_FALSE(G.phases[0].streams[1].accessesPerIter) << "absent: unknown";
   EXPECT_EQ(G.phases[0].streams[0].windowRepeats, std::optional<double>(987.5));
@@ -284,6 +289,14 @@ TEST(PhaseRuns, MediansPerPhase) {
   EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).phases[0].guardedPageFaults[0].pageFaults,
             950u)
       << "the median of 800, 1000 and 950, within page_faults' 1000";
+  // Guarded serial time: the median over the runs, a run without it 0.
+  R[0].program.guardedSerial = {{{Gt1}, 0.03}};
+  R[2].program.guardedSerial = {{{Gt1}, 0.04}};
+  PhaseFile S = mergePhaseRuns(R, {"1.json", "2.json", "3.json"});
+  ASSERT_EQ(S.program.guardedSerial.size(), 1u);
+  EXPECT_EQ(S.program.guardedSerial[0].timeS, 0.03);
+  R[2].program.guardedSerial.clear();
+  EXPECT_TRUE(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).program.guardedSerial.empty());
   R[0].phases[0].guardedPageFaults.clear();
   R[1].phases[0].guardedPageFaults.clear();
   EXPECT_TRUE(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).phases[0].guardedPageFaults.empty())

@@ -1,4 +1,4 @@
-//===- alloc_guards.cpp - Page faults on memory allocated under a test ----===//
+//===- guards.cpp - Memory and serial code only under a test of the count -===//
 //
 // Off the hot path: nothing happens at a fork while no guarded memory is
 // tracked (one relaxed load). A block is tracked from its allocation until
@@ -10,8 +10,9 @@
 // makes 512 pages resident: the charge of a fork is capped at its faults.
 //
 //===----------------------------------------------------------------------===//
-#include "alloc_guards.h"
+#include "guards.h"
 #include "runtime.h"
+#include "thread_state.h"
 
 #include "phaseprobe/interface.h"
 
@@ -46,7 +47,15 @@ struct Charge {
   uint64_t Faults;
 };
 
+// The calling thread's guarded stretch of serial code: nesting depth, and
+// where the outermost one started (0: it started inside a region, where
+// nothing is timed).
+__thread uint32_t SerialDepth = 0;
+__thread uint64_t SerialStartNs = 0, SerialStartForkNs = 0, ForkNs = 0;
+__thread uint32_t SerialSet = 0;
+
 pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
+uint64_t SerialNs[MaxSets];
 TestSet Sets[MaxSets];
 uint32_t NumSets = 0;
 Block Blocks[MaxBlocks];
@@ -151,6 +160,21 @@ void guardedForkEnd(uint32_t Phase, uint64_t Faults) {
   pthread_mutex_unlock(&Lock);
 }
 
+void guardedForkTime(uint64_t Ns) { ForkNs += Ns; }
+
+uint32_t guardedSerial(const char *const **Tests, uint32_t *Counts, double *Seconds, uint32_t Cap) {
+  pthread_mutex_lock(&Lock);
+  uint32_t N = 0;
+  for (uint32_t S = 0; S < NumSets && N < Cap; ++S)
+    if (SerialNs[S]) {
+      Tests[N] = Sets[S].Tests;
+      Counts[N] = Sets[S].N;
+      Seconds[N++] = double(SerialNs[S]) * 1e-9;
+    }
+  pthread_mutex_unlock(&Lock);
+  return N;
+}
+
 uint32_t guardedFaults(uint32_t Phase, const char *const **Tests, uint32_t *Counts,
                        uint64_t *Faults, uint32_t Cap) {
   pthread_mutex_lock(&Lock);
@@ -205,6 +229,35 @@ void __phaseprobe_guarded_alloc(void *P, const char *const *Tests, uint32_t Coun
       NumBlocks.store(N + 1, std::memory_order_relaxed);
     }
   }
+  pthread_mutex_unlock(&Lock);
+}
+
+void __phaseprobe_serial_guard_begin(const char *const *Tests, uint32_t Count) {
+  if (SerialDepth++ || !Tests || Count == 0 || currentPhase() != NoPhase) {
+    SerialStartNs = SerialDepth == 1 ? 0 : SerialStartNs;
+    return;
+  }
+  pthread_mutex_lock(&Lock);
+  uint32_t Set = internSet(Tests, Count);
+  pthread_mutex_unlock(&Lock);
+  if (Set == MaxSets) {
+    SerialStartNs = 0;
+    return;
+  }
+  SerialSet = Set;
+  SerialStartForkNs = ForkNs;
+  SerialStartNs = nowNs();
+}
+
+void __phaseprobe_serial_guard_end(void) {
+  if (SerialDepth == 0 || --SerialDepth || SerialStartNs == 0)
+    return;
+  uint64_t Ns = nowNs() - SerialStartNs, InRegions = ForkNs - SerialStartForkNs;
+  SerialStartNs = 0;
+  if (Ns <= InRegions)
+    return;
+  pthread_mutex_lock(&Lock);
+  SerialNs[SerialSet] += Ns - InRegions;
   pthread_mutex_unlock(&Lock);
 }
 

@@ -1,4 +1,4 @@
-//===- alloc_guards.h - Page faults on memory allocated under a test -*- C++ -*-===//
+//===- guards.h - Memory and serial code only under a test of the count -*- C++ -*-===//
 //
 // Internal to the runtime. A program that allocates memory only where a test
 // of the thread count holds (LULESH's per-element force arrays under
@@ -8,6 +8,8 @@
 // __phaseprobe_guarded_alloc); this keeps their pages and, around each
 // counted fork of a top-level region, counts with mincore(2) how many became
 // resident during it: the region's faults that happen only under the tests.
+// Serial code that runs only under a test (the plugin brackets it) is timed
+// the same way, per set of tests, without the regions forked inside it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -29,5 +31,14 @@ void guardedForkEnd(uint32_t Phase, uint64_t Faults);
 /// \p Faults; returns how many were stored.
 uint32_t guardedFaults(uint32_t Phase, const char *const **Tests, uint32_t *Counts,
                        uint64_t *Faults, uint32_t Cap);
+
+/// After a top-level region's fork of \p Ns (the forking thread's time in
+/// it, which a guarded stretch of serial code around it does not count).
+void guardedForkTime(uint64_t Ns);
+
+/// The serial time spent under each set of tests (the plugin's
+/// __phaseprobe_serial_guard_begin/end: LULESH's `numthreads > 1` setup
+/// and frees), as guardedFaults: returns how many were stored.
+uint32_t guardedSerial(const char *const **Tests, uint32_t *Counts, double *Seconds, uint32_t Cap);
 
 } // namespace __phaseprobe
