@@ -86,7 +86,8 @@ def estimate(build, phases, db, base, cfg, base_threads, extra):
 
 
 def without_fields(paths, keys, folder):
-    """Copies of the phase files in folder, every phase without keys."""
+    """Copies of the phase files in folder, every phase without keys (a key
+    "program.K": the program without K)."""
     out = []
     for path in paths:
         try:
@@ -94,8 +95,10 @@ def without_fields(paths, keys, folder):
                 doc = json.load(f)
         except (OSError, ValueError) as ex:
             fail("%s: %s" % (path, ex))
-        for p in doc.get("phases", []):
-            for k in keys:
+        for k in keys:
+            if k.startswith("program."):
+                doc.get("program", {}).pop(k[len("program."):], None)
+            for p in doc.get("phases", []):
                 p.pop(k, None)
         out.append(os.path.join(folder, "%d.%s" % (len(out), os.path.basename(path))))
         with open(out[-1], "w") as f:
@@ -125,8 +128,9 @@ def main():
                          "ratio to the base configuration's estimate")
     ap.add_argument("--drop-field", action="append", default=[], metavar="KEY",
                     help="estimate as if the base runs' phases lacked this field (page_faults, "
-                         "barriers, spin_rounds: the term it feeds off), to measure what it "
-                         "changes on the same data (repeatable)")
+                         "barriers, spin_rounds, guarded_page_faults: the term it feeds off; "
+                         "program.guarded_serial: the program's), to measure what it changes on "
+                         "the same data (repeatable)")
     ap.add_argument("--runs", type=int, default=1,
                     help="base runs to merge for a run that did not record its base files (the run's "
                          "tag.base.K.phases.json, K = 2..RUNS; default 1)")
