@@ -48,6 +48,36 @@ namespace {
 
 bool unsampled(const PhaseFile &F) { return F.program.sampling == false; }
 
+/// Per set of tests that some run's items carry (\p TestsOf), the median
+/// over the runs of the item's value (0 in a run without that set).
+template <typename Item, typename Value>
+std::vector<std::pair<std::vector<ThreadTest>, double>>
+mediansPerTestSet(const std::vector<const std::vector<Item> *> &Runs,
+                  std::vector<ThreadTest> Item::*TestsOf, Value ValueOf) {
+  auto Key = [](const std::vector<ThreadTest> &Tests) {
+    std::string K;
+    for (const ThreadTest &T : Tests)
+      K += T.text() + ";";
+    return K;
+  };
+  std::map<std::string, std::pair<std::vector<ThreadTest>, std::vector<double>>> Sets;
+  for (const std::vector<Item> *R : Runs)
+    for (const Item &I : *R)
+      Sets[Key(I.*TestsOf)].first = I.*TestsOf;
+  std::vector<std::pair<std::vector<ThreadTest>, double>> Out;
+  for (auto &[K, Set] : Sets) {
+    for (const std::vector<Item> *R : Runs) {
+      double V = 0;
+      for (const Item &I : *R)
+        if (Key(I.*TestsOf) == K)
+          V = ValueOf(I);
+      Set.second.push_back(V);
+    }
+    Out.push_back({Set.first, median(Set.second)});
+  }
+  return Out;
+}
+
 /// The merge proper: times and counts from \p Timed; streams, kind and
 /// parent from \p Shaped, the sampled runs when some runs did not sample
 /// (empty: from \p Timed too); a phase only in \p Shaped keeps its own times.
@@ -58,31 +88,16 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
   for (const PhaseFile *R : Timed)
     Totals.push_back(R->program.totalTimeS);
   Out.program.totalTimeS = median(Totals);
-  // Guarded serial time per set of tests, the median over the runs (a run
-  // without it: 0).
+  // Guarded serial time per set of tests: the median over the runs.
   {
-    std::map<std::string, std::pair<std::vector<ThreadTest>, std::vector<double>>> Sets;
-    auto Key = [](const std::vector<ThreadTest> &Tests) {
-      std::string K;
-      for (const ThreadTest &T : Tests)
-        K += T.text() + ";";
-      return K;
-    };
+    std::vector<const std::vector<GuardedSerial> *> Runs;
     for (const PhaseFile *R : Timed)
-      for (const GuardedSerial &G : R->program.guardedSerial)
-        Sets[Key(G.runsIf)].first = G.runsIf;
+      Runs.push_back(&R->program.guardedSerial);
     Out.program.guardedSerial.clear();
-    for (auto &[K, Set] : Sets) {
-      for (const PhaseFile *R : Timed) {
-        double S = 0;
-        for (const GuardedSerial &G : R->program.guardedSerial)
-          if (Key(G.runsIf) == K)
-            S = G.timeS;
-        Set.second.push_back(S);
-      }
-      if (double S = median(Set.second); S > 0)
-        Out.program.guardedSerial.push_back({Set.first, S});
-    }
+    for (auto &[Tests, S] : mediansPerTestSet(Runs, &GuardedSerial::runsIf,
+                                              [](const GuardedSerial &G) { return G.timeS; }))
+      if (S > 0)
+        Out.program.guardedSerial.push_back({Tests, S});
   }
   bool Split = !Shaped.empty();
   if (Split)
@@ -139,33 +154,19 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
     };
     P.spinRounds = CountOrNone(Spin);
     P.pageFaults = CountOrNone(Faults);
-    // Per set of tests, the median over the runs (a run without it: 0).
-    P.guardedPageFaults.clear();
-    std::map<std::string, std::pair<std::vector<ThreadTest>, std::vector<double>>> Guarded;
+    // Per set of tests, the median over the runs, within the page faults.
+    std::vector<const std::vector<GuardedFaults> *> Guarded;
     for (const Phase *X : T)
-      for (const GuardedFaults &G : X->guardedPageFaults) {
-        std::string Key;
-        for (const ThreadTest &Test : G.allocatedIf)
-          Key += Test.text() + ";";
-        Guarded[Key].first = G.allocatedIf;
+      Guarded.push_back(&X->guardedPageFaults);
+    P.guardedPageFaults.clear();
+    std::uint64_t Left = P.pageFaults.value_or(0);
+    for (auto &[Tests, N] :
+         mediansPerTestSet(Guarded, &GuardedFaults::allocatedIf,
+                           [](const GuardedFaults &G) { return double(G.pageFaults); }))
+      if (std::uint64_t F = std::min(std::uint64_t(N + 0.5), Left)) {
+        P.guardedPageFaults.push_back({Tests, F});
+        Left -= F;
       }
-    for (auto &[Key, Set] : Guarded) {
-      for (const Phase *X : T) {
-        double N = 0;
-        for (const GuardedFaults &G : X->guardedPageFaults)
-          if (G.allocatedIf.size() == Set.first.size() &&
-              std::equal(G.allocatedIf.begin(), G.allocatedIf.end(), Set.first.begin(),
-                         [](const ThreadTest &A, const ThreadTest &B) { return A.text() == B.text(); }))
-            N = double(G.pageFaults);
-        Set.second.push_back(N);
-      }
-      std::optional<std::uint64_t> N = CountOrNone(Set.second);
-      std::uint64_t Left = P.pageFaults.value_or(0);
-      for (const GuardedFaults &G : P.guardedPageFaults)
-        Left -= G.pageFaults;
-      if (N && Left)
-        P.guardedPageFaults.push_back({Set.first, std::min(*N, Left)});
-    }
     P.tpiUs = P.iterations > 0 ? P.timeS * 1e6 / P.iterations : 0;
     if (P.weight)
       P.weight = Out.program.totalTimeS > 0 ? P.timeS / Out.program.totalTimeS : 0;

@@ -17,7 +17,6 @@
 #include "phaseprobe/interface.h"
 
 #include <atomic>
-#include <cerrno>
 #include <cstring>
 #include <pthread.h>
 #include <sys/mman.h>
