@@ -20,6 +20,13 @@ namespace {
 constexpr const char *OpText[] = {">", ">=", "<", "<=", "==", "!="};
 } // namespace
 
+bool allHold(const std::vector<ThreadTest> &Tests, unsigned Threads) {
+  for (const ThreadTest &T : Tests)
+    if (!T.holds(Threads))
+      return false;
+  return true;
+}
+
 bool ThreadTest::holds(unsigned Threads) const {
   long long T = Threads;
   switch (op) {

@@ -255,8 +255,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     double N = 0;
     if (Th != P.threads)
       for (const GuardedFaults &G : P.guardedPageFaults)
-        if (!std::all_of(G.allocatedIf.begin(), G.allocatedIf.end(),
-                         [Th](const ThreadTest &T) { return T.holds(Th); }))
+        if (!allHold(G.allocatedIf, Th))
           N += double(G.pageFaults);
     return N;
   };
@@ -308,8 +307,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       RegionEstimate &RE = Regions[I];
       RE.phase = I;
       RE.threads = Th;
-      RE.runs = Th == R.threads || std::all_of(R.runsIf.begin(), R.runsIf.end(),
-                                               [Th](const ThreadTest &T) { return T.holds(Th); });
+      RE.runs = Th == R.threads || allHold(R.runsIf, Th);
       NE.regionsNotRun += RE.runs ? 0 : 1;
     }
     auto Runs = [&](size_t Unit) { return Regions[Unit].runs; };
@@ -439,9 +437,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       Counts.push_back(R.threads);
     for (const GuardedSerial &G : F.program.guardedSerial)
       if (!Counts.empty() && std::all_of(Counts.begin(), Counts.end(), [&](unsigned Th) {
-            return Th != F.program.threads &&
-                   !std::all_of(G.runsIf.begin(), G.runsIf.end(),
-                                [Th](const ThreadTest &T) { return T.holds(Th); });
+            return Th != F.program.threads && !allHold(G.runsIf, Th);
           }))
         NE.serialNotRunS += G.timeS;
     NE.serialNotRunS = std::min(NE.serialNotRunS, E.serialS);

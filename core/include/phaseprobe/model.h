@@ -89,6 +89,9 @@ struct ThreadTest {
   std::string text() const; ///< "threads > 1"
 };
 
+/// Whether every test of \p Tests holds at \p Threads (none: true).
+bool allHold(const std::vector<ThreadTest> &Tests, unsigned Threads);
+
 /// Reads "threads > 1" (ThreadTest::text's form); nullopt if it is not one.
 std::optional<ThreadTest> parseThreadTestText(const std::string &Text);
 
