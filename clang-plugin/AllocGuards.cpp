@@ -58,14 +58,10 @@ void tellGuardedAllocs(Module &M, const std::vector<ThreadBranchReport::GuardedA
     std::vector<Constant *> Tests;
     for (const std::string &T : G.tests)
       Tests.push_back(Strings.get(T));
-    auto *Ty = ArrayType::get(Ptr, Tests.size());
-    auto *Arr = new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
-                                   ConstantArray::get(Ty, Tests), "__phaseprobe.alloc_tests");
-    Constant *Idx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, 0)};
     IRBuilder<> B(At);
     callIfResolved(At, Guarded,
                    {B.CreatePointerCast(G.call, Ptr),
-                    ConstantExpr::getInBoundsGetElementPtr(Ty, Arr, Idx),
+                    constArrayPtr(M, Ptr, Tests, "__phaseprobe.alloc_tests"),
                     ConstantInt::get(I32, Tests.size())},
                    G.call->getDebugLoc());
   }

@@ -51,11 +51,8 @@ void timeGuardedSerial(Module &M, const std::vector<ThreadBranchReport::GuardedE
     if (Pad)
       continue;
     Constant *Text[] = {Strings.get(G.test)};
-    auto *Ty = ArrayType::get(Ptr, 1);
-    auto *Arr = new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
-                                   ConstantArray::get(Ty, Text), "__phaseprobe.serial_tests");
-    Constant *Idx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, 0)};
-    Value *Args[] = {ConstantExpr::getInBoundsGetElementPtr(Ty, Arr, Idx), ConstantInt::get(I32, 1)};
+    Value *Args[] = {constArrayPtr(M, Ptr, Text, "__phaseprobe.serial_tests"),
+                     ConstantInt::get(I32, 1)};
     const DebugLoc &DL = G.branch->getDebugLoc();
     BasicBlock *In = SplitEdge(From, To);
     callIfResolved(&*In->getFirstInsertionPt(), Begin, Args, DL);

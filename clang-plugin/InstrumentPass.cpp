@@ -327,19 +327,13 @@ void Instrumenter::emitDescriptors() {
     B.CreateBr(Done);
     B.SetInsertPoint(Done);
   };
-  auto ConstArray = [&](Type *Elem, ArrayRef<Constant *> Elems, const char *Name) {
-    auto *Ty = ArrayType::get(Elem, Elems.size());
-    auto *G = new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
-                                 ConstantArray::get(Ty, Elems), Name);
-    return ConstantExpr::getInBoundsGetElementPtr(Ty, G, Idx);
-  };
   if (!ThreadBranches.sites.empty()) {
     std::vector<Constant *> Sites;
     for (const std::string &S : ThreadBranches.sites)
       Sites.push_back(Intern(S));
     TellIfResolved("__phaseprobe_thread_branches", {Str, compat::pointerTo(Str), I32},
                    {Intern(M.getSourceFileName()),
-                    ConstArray(Str, Sites, "__phaseprobe.thread_branches"),
+                    constArrayPtr(M, Str, Sites, "__phaseprobe.thread_branches"),
                     ConstantInt::get(I32, Sites.size())});
   }
   if (!RegionGuards.empty()) {
@@ -354,8 +348,8 @@ void Instrumenter::emitDescriptors() {
     TellIfResolved("__phaseprobe_region_guards",
                    {Str, compat::pointerTo(DescPtr), compat::pointerTo(Str), I32},
                    {Intern(M.getSourceFileName()),
-                    ConstArray(DescPtr, Regions, "__phaseprobe.guarded_regions"),
-                    ConstArray(Str, Tests, "__phaseprobe.region_guards"),
+                    constArrayPtr(M, DescPtr, Regions, "__phaseprobe.guarded_regions"),
+                    constArrayPtr(M, Str, Tests, "__phaseprobe.region_guards"),
                     ConstantInt::get(I32, Regions.size())});
   }
   B.CreateRetVoid();

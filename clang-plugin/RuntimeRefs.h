@@ -41,6 +41,18 @@ private:
   llvm::StringMap<llvm::Constant *> Strings;
 };
 
+/// A pointer to the first of \p Elems, kept in a private constant array
+/// \p Name (how the runtime is handed lists: sites, tests, regions).
+inline llvm::Constant *constArrayPtr(llvm::Module &M, llvm::Type *Elem,
+                                     llvm::ArrayRef<llvm::Constant *> Elems, const char *Name) {
+  auto *Ty = llvm::ArrayType::get(Elem, Elems.size());
+  auto *G = new llvm::GlobalVariable(M, Ty, true, llvm::GlobalValue::PrivateLinkage,
+                                     llvm::ConstantArray::get(Ty, Elems), Name);
+  llvm::Type *I32 = llvm::Type::getInt32Ty(M.getContext());
+  llvm::Constant *Idx[] = {llvm::ConstantInt::get(I32, 0), llvm::ConstantInt::get(I32, 0)};
+  return llvm::ConstantExpr::getInBoundsGetElementPtr(Ty, G, Idx);
+}
+
 /// The void runtime function \p Name, declared extern_weak if the module
 /// does not declare it yet: null at run time where the runtime lacks it.
 inline llvm::Function *weakRuntimeFunction(llvm::Module &M, llvm::StringRef Name,
