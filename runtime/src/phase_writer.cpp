@@ -153,6 +153,15 @@ Summary summarize(uint32_t P, uint32_t Kind, uint64_t *Scratch, uint32_t Scratch
   return S;
 }
 
+/// \p Key: an array of the \p N test strings ("threads > 1").
+void writeTests(JsonWriter &W, const char *Key, const char *const *Tests, uint32_t N) {
+  W.key(Key);
+  W.beginArray();
+  for (uint32_t I = 0; I < N; ++I)
+    W.string(Tests[I]);
+  W.endArray();
+}
+
 void writeStreams(JsonWriter &W, uint32_t P) {
   if (StreamsWriterFn Fn = StreamsWriter.load(std::memory_order_acquire)) {
     Fn(W, P);
@@ -213,11 +222,7 @@ void writeProgram(JsonWriter &W, uint64_t TotalNs) {
     W.beginArray();
     for (uint32_t G = 0; G < N; ++G) {
       W.beginObject();
-      W.key("runs_if");
-      W.beginArray();
-      for (uint32_t I = 0; I < Counts[G]; ++I)
-        W.string(Tests[G][I]);
-      W.endArray();
+      writeTests(W, "runs_if", Tests[G], Counts[G]);
       W.key("time_s");
       W.number(Seconds[G]);
       W.endObject();
@@ -327,13 +332,8 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
     W.key("invocations");
     W.unsignedInteger(S.Invocations);
     const char *Tests[8];
-    if (uint32_t NT = regionGuards(P, Tests, 8)) {
-      W.key("runs_if");
-      W.beginArray();
-      for (uint32_t I = 0; I < NT; ++I)
-        W.string(Tests[I]);
-      W.endArray();
-    }
+    if (uint32_t NT = regionGuards(P, Tests, 8))
+      writeTests(W, "runs_if", Tests, NT);
     if (isRegion(C->kind)) {
       W.key("barriers");
       W.unsignedInteger(S.Barriers);
@@ -382,11 +382,7 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
         W.beginArray();
         for (uint32_t G = 0; G < NG; ++G) {
           W.beginObject();
-          W.key("allocated_if");
-          W.beginArray();
-          for (uint32_t I = 0; I < Counts[G]; ++I)
-            W.string(Tests[G][I]);
-          W.endArray();
+          writeTests(W, "allocated_if", Tests[G], Counts[G]);
           W.key("page_faults");
           uint64_t F = AllForks(Guarded[G]);
           W.unsignedInteger(F < Faults ? F : Faults);
