@@ -34,10 +34,18 @@ def fail(msg):
 
 def line(i, ubench, streams):
     kernel, access, pattern = KERNELS[ubench]
+    tuples = streams.split(";")
+    if len(tuples) != len(access):
+        fail("--streams %r: %s takes %d stream(s)" % (streams, ubench, len(access)))
     ks = []
-    for t in streams.split(";"):
-        k, s = t.split(":")
-        ks += [k, s]
+    for t in tuples:
+        f = t.split(":")
+        try:
+            if len(f) != 2 or float(f[0]) <= 0 or float(f[1]) <= 0:
+                raise ValueError
+        except ValueError:
+            fail("--streams %r: %r is not K:S (KiB:bytes, positive)" % (streams, t))
+        ks += f
     ks += ["0"] * (6 - len(ks))
     return "%d %s double %d %s %s %s %s\n" % (i, kernel, len(access), access, pattern, " ".join(ks), POLICY)
 
@@ -67,6 +75,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     args = ap.parse_args()
+    if args.rounds < 1:
+        fail("--rounds must be 1 or more")
     kernels = os.path.join(args.build, "bin", "phaseprobe-ubench-kernels")
     if not os.access(kernels, os.X_OK):
         fail("%s: not built" % kernels)
@@ -76,6 +86,8 @@ def main():
         if len(f) != 3 or not f[1].isdigit():
             fail("--placement %r: expected NAME:THREADS:PLACES" % p)
         places.append((f[0], int(f[1]), f[2]))
+    if len(places) < 2:
+        fail("--placement: two or more, to compare")
     target = line(1, args.ubench, args.streams)
     lines = [target, target, line(2, "mbw1p", "65536:8"), target]
 

@@ -141,12 +141,12 @@ def main():
     args = ap.parse_args()
     if args.rounds < 1 or args.threads < 2:
         fail("--rounds must be 1 or more and --threads 2 or more")
+    apps = [parse_app(a) for a in args.app]
     if not shutil.which("perf"):
         fail("perf not found (apt-get install linux-perf)")
     kernels = os.path.join(args.build, "bin", "phaseprobe-ubench-kernels")
     if not os.access(kernels, os.X_OK):
         fail("%s: not built" % kernels)
-    apps = [parse_app(a) for a in args.app]
 
     rows = {name: [] for name, _, _ in apps}
     bars = []
