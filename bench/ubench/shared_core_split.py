@@ -11,7 +11,7 @@ For every round and program, side by side: the plain program at one thread
 and at THREADS threads on one core (OMP_PLACES=PLACE), each under `perf
 record` (cpu-clock sampling), then the bar1p and mbw1p kernels at BAR_KIB
 KiB (phaseprobe-ubench-kernels, the estimator's rule) on the same placement.
-The samples split each run's wall time into the program's own code, libomp
+The samples split each run's CPU time (on one core, its wall time) into the program's own code, libomp
 (the barrier's spin-wait) and the kernel (sched_yield, switches). Per
 program it prints, per round and as medians with their range:
 
@@ -36,7 +36,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import provenance  # noqa: E402  (bench/provenance.py)
@@ -72,14 +71,12 @@ def env_for(threads, place):
 
 
 def sampled_run(argv, env, freq, tmp):
-    """Wall seconds of one run and its CPU seconds per part: samples / FREQ
-    (cpu-clock; on one core the CPU time is the wall time, without perf's
-    start and the writing of its file)."""
+    """One run's CPU seconds per part: samples / FREQ (cpu-clock; on one
+    core the CPU time is the wall time, without perf's start and the
+    writing of its file)."""
     data = os.path.join(tmp, "perf.data")
-    t0 = time.perf_counter()
     p = subprocess.run(["perf", "record", "-q", "-B", "-N", "-F", str(freq), "-o", data, "--"] + argv,
                        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    wall = time.perf_counter() - t0
     if p.returncode != 0:
         fail("%s: exit %d under perf record: %s" % (" ".join(argv), p.returncode,
                                                       p.stderr.strip()[-300:]))
@@ -103,7 +100,7 @@ def sampled_run(argv, env, freq, tmp):
             parts["code"] += n  # the program, libc, libm: its own work
     if total == 0:
         fail("%s: perf took no samples" % " ".join(argv))
-    return wall, {k: v / freq for k, v in parts.items()}
+    return {k: v / freq for k, v in parts.items()}
 
 
 def barrier_cost_us(kernels, kib, threads, place):
@@ -153,8 +150,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
             for name, barriers, argv in apps:
-                _, s1 = sampled_run(argv, env_for(1, args.place), args.freq, tmp)
-                _, sn = sampled_run(argv, env_for(args.threads, args.place), args.freq, tmp)
+                s1 = sampled_run(argv, env_for(1, args.place), args.freq, tmp)
+                sn = sampled_run(argv, env_for(args.threads, args.place), args.freq, tmp)
                 w1, wn = sum(s1.values()), sum(sn.values())
                 rows[name].append({
                     "w1": w1, "wn": wn,
