@@ -11,8 +11,9 @@ For every round and program, side by side: the plain program at one thread
 and at THREADS threads on one core (OMP_PLACES=PLACE), each under `perf
 record` (cpu-clock sampling), then the bar1p and mbw1p kernels at BAR_KIB
 KiB (phaseprobe-ubench-kernels, the estimator's rule) on the same placement.
-The samples split each run's CPU time (on one core, its wall time) into the program's own code, libomp
-(the barrier's spin-wait) and the kernel (sched_yield, switches). Per
+The samples split each run's CPU time (on one core, its wall time) into
+the program's own code, libomp (the barrier's spin-wait) and the kernel
+(sched_yield, switches). Per
 program it prints, per round and as medians with their range:
 
   gap/barrier   (time on the shared core - time at one thread) / BARRIERS,
