@@ -284,12 +284,11 @@ void Instrumenter::emitDescriptors() {
   DescTy = StructType::create(Ctx, {I32, I32, I32, I32, Str, Str}, "struct.__phaseprobe_construct");
   std::vector<Constant *> Elems;
   StringPool Strings(M);
-  auto Intern = [&](const std::string &S) { return Strings.get(S); };
   for (const Desc &D : Descs)
     Elems.push_back(ConstantStruct::get(
         DescTy, {ConstantInt::get(I32, PHASEPROBE_DISABLED), ConstantInt::get(I32, D.Kind),
                  ConstantInt::get(I32, D.Loc.Line), ConstantInt::get(I32, D.Loc.Column),
-                 Intern(D.Loc.File), Intern(D.Loc.Function)}));
+                 Strings.get(D.Loc.File), Strings.get(D.Loc.Function)}));
   // A module without constructs registers an empty array.
   auto *ArrTy = ArrayType::get(DescTy, Elems.size());
   DescArray = new GlobalVariable(M, ArrTy, false, GlobalValue::InternalLinkage,
@@ -312,27 +311,22 @@ void Instrumenter::emitDescriptors() {
                                              Str, compat::pointerTo(DescTy), I32, I32);
   uint64_t Size = M.getDataLayout().getTypeAllocSize(DescTy);
   Constant *Idx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, 0)};
-  B.CreateCall(Reg, {ConstantInt::get(I32, PHASEPROBE_ABI_VERSION), Intern(M.getSourceFileName()),
+  B.CreateCall(Reg, {ConstantInt::get(I32, PHASEPROBE_ABI_VERSION), Strings.get(M.getSourceFileName()),
                      ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, Idx),
                      ConstantInt::get(I32, Elems.size()), ConstantInt::get(I32, Size)});
+  Instruction *Ret = B.CreateRetVoid();
   // Through weak references, as interface.h promises: a runtime that
-  // predates an entry point leaves it null and is simply not told.
+  // predates an entry point leaves it null and is simply not told. Each
+  // call goes before the return, so they run in the order made.
   auto TellIfResolved = [&](const char *Name, ArrayRef<Type *> Params, ArrayRef<Value *> Args) {
-    Function *Tell = weakRuntimeFunction(M, Name, Params);
-    BasicBlock *Call = BasicBlock::Create(Ctx, "tell", Ctor);
-    BasicBlock *Done = BasicBlock::Create(Ctx, "done", Ctor);
-    B.CreateCondBr(B.CreateICmpNE(Tell, ConstantPointerNull::get(Tell->getType())), Call, Done);
-    B.SetInsertPoint(Call);
-    B.CreateCall(Tell, Args);
-    B.CreateBr(Done);
-    B.SetInsertPoint(Done);
+    callIfResolved(Ret, weakRuntimeFunction(M, Name, Params), Args, DebugLoc());
   };
   if (!ThreadBranches.sites.empty()) {
     std::vector<Constant *> Sites;
     for (const std::string &S : ThreadBranches.sites)
-      Sites.push_back(Intern(S));
+      Sites.push_back(Strings.get(S));
     TellIfResolved("__phaseprobe_thread_branches", {Str, compat::pointerTo(Str), I32},
-                   {Intern(M.getSourceFileName()),
+                   {Strings.get(M.getSourceFileName()),
                     constArrayPtr(M, Str, Sites, "__phaseprobe.thread_branches"),
                     ConstantInt::get(I32, Sites.size())});
   }
@@ -342,17 +336,16 @@ void Instrumenter::emitDescriptors() {
       for (const std::string &T : RegionTests) {
         Constant *DIdx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, D)};
         Regions.push_back(ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, DIdx));
-        Tests.push_back(Intern(T));
+        Tests.push_back(Strings.get(T));
       }
     Type *DescPtr = compat::pointerTo(DescTy);
     TellIfResolved("__phaseprobe_region_guards",
                    {Str, compat::pointerTo(DescPtr), compat::pointerTo(Str), I32},
-                   {Intern(M.getSourceFileName()),
+                   {Strings.get(M.getSourceFileName()),
                     constArrayPtr(M, DescPtr, Regions, "__phaseprobe.guarded_regions"),
                     constArrayPtr(M, Str, Tests, "__phaseprobe.region_guards"),
                     ConstantInt::get(I32, Regions.size())});
   }
-  B.CreateRetVoid();
   // Priority 1: before every user constructor (which may open a region).
   appendToGlobalCtors(M, Ctor, 1);
 }

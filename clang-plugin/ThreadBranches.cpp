@@ -261,9 +261,10 @@ public:
         if (BI->getSuccessor(0) == BI->getSuccessor(1) || LI.getLoopFor(From))
           continue;
         BasicBlockEdge Then(From, BI->getSuccessor(0)), Else(From, BI->getSuccessor(1));
-        if (doesWork(Then, DT, LI) && !doesWork(Else, DT, LI))
+        bool ThenWorks = doesWork(Then, DT, LI), ElseWorks = doesWork(Else, DT, LI);
+        if (ThenWorks && !ElseWorks)
           Out.push_back({BI, 0, F.text()});
-        else if (doesWork(Else, DT, LI) && !doesWork(Then, DT, LI))
+        else if (ElseWorks && !ThenWorks)
           Out.push_back({BI, 1, F.negated().text()});
       }
     }
