@@ -62,9 +62,14 @@ std::atomic<uint32_t> NumBlocks{0};
 Charge Charges[MaxCharges];
 uint32_t NumCharges = 0;
 
+uint64_t pageSize() {
+  static const uint64_t Size = uint64_t(sysconf(_SC_PAGESIZE));
+  return Size;
+}
+
 /// Resident pages of \p B, or -1 when part of it is no longer mapped.
 int64_t resident(const Block &B) {
-  static const uint64_t PageSize = uint64_t(sysconf(_SC_PAGESIZE));
+  const uint64_t PageSize = pageSize();
   unsigned char Vec[1024];
   int64_t N = 0;
   for (uint64_t Done = 0; Done < B.Pages;) {
@@ -204,7 +209,7 @@ void __phaseprobe_guarded_alloc(void *P, const char *const *Tests, uint32_t Coun
     return;
   uint64_t Bytes = NoteBytes;
   NoteP = nullptr;
-  static const uint64_t PageSize = uint64_t(sysconf(_SC_PAGESIZE));
+  const uint64_t PageSize = pageSize();
   uintptr_t Start = (uintptr_t(P) + PageSize - 1) & ~uintptr_t(PageSize - 1);
   uintptr_t End = (uintptr_t(P) + Bytes) & ~uintptr_t(PageSize - 1);
   if (End <= Start)

@@ -501,9 +501,12 @@ void __phaseprobe_region_end(__phaseprobe_construct *C) {
     return; // unbalanced (a longjmp out of a region): drop it
   const Frame &F = T->Stack[--T->Depth];
   if (PhaseSlot *S = slot(T, F.Phase)) {
+    // A top-level fork: what guarded memory and serial code are measured
+    // around (guards.h).
+    bool TopLevel = T->CurrentRegion == NoPhase;
     uint64_t Ns = nowNs() - F.StartNs;
     S->ForkNs += Ns;
-    if (T->CurrentRegion == NoPhase)
+    if (TopLevel)
       guardedForkTime(Ns);
     S->ForkCount += 1;
     // The forking thread is thread 0 of the team and crosses every barrier
@@ -513,7 +516,7 @@ void __phaseprobe_region_end(__phaseprobe_construct *C) {
       uint64_t Faults = minorFaults() - F.StartFaults;
       S->ForkFaults += Faults;
       S->FaultForks += 1;
-      if (T->CurrentRegion == NoPhase)
+      if (TopLevel)
         guardedForkEnd(F.Phase, Faults);
     }
   }
