@@ -188,6 +188,30 @@ std::vector<ThreadTest> readTests(const Reader &R, const json &A, const std::str
   return Out;
 }
 
+/// Each object of the optional array \p Key of \p R, with a reader of it
+/// and its tests under \p TestsKey, which must be there and not empty
+/// (\p What: what they are the tests of).
+template <typename Each>
+void readTestedObjects(const Reader &R, const std::string &Key, const std::string &TestsKey,
+                       const std::string &What, Each Fn) {
+  const json *A = R.find(Key);
+  if (!A || A->is_null())
+    return;
+  if (!A->is_array())
+    R.fail(Key, std::string("expected an array, found ") + typeName(*A));
+  for (size_t I = 0; I < A->size(); ++I) {
+    std::string Where = Key + "[" + std::to_string(I) + "]";
+    const json &G = (*A)[I];
+    if (!G.is_object())
+      R.fail(Where, std::string("expected an object, found ") + typeName(G));
+    Reader GR(R.File, G, R.at(Where));
+    const json *If = GR.find(TestsKey);
+    if (!If || If->empty())
+      GR.fail(TestsKey, "missing or empty: " + What);
+    Fn(GR, readTests(R, *If, Where + "." + TestsKey));
+  }
+}
+
 /// Serializes tests as readTests reads them.
 nlohmann::ordered_json testTexts(const std::vector<ThreadTest> &Tests) {
   auto Out = nlohmann::ordered_json::array();
@@ -225,24 +249,10 @@ ProgramInfo readProgram(const std::string &File, const json &Doc) {
     }
   }
   Out.threadBranchesMore = unsigned(R.optCount("thread_branches_more").value_or(0));
-  if (const json *A = R.find("guarded_serial"); A && !A->is_null()) {
-    if (!A->is_array())
-      R.fail("guarded_serial", std::string("expected an array, found ") + typeName(*A));
-    for (size_t I = 0; I < A->size(); ++I) {
-      std::string Where = "guarded_serial[" + std::to_string(I) + "]";
-      const json &G = (*A)[I];
-      if (!G.is_object())
-        R.fail(Where, std::string("expected an object, found ") + typeName(G));
-      const json *If = G.contains("runs_if") ? &G["runs_if"] : nullptr;
-      if (!If || If->empty())
-        R.fail(Where + ".runs_if", "missing or empty: the tests the code runs under");
-      GuardedSerial S;
-      S.runsIf = readTests(R, *If, Where + ".runs_if");
-      Reader GR(R.File, G, R.at(Where));
-      S.timeS = GR.nonNegative("time_s");
-      Out.guardedSerial.push_back(std::move(S));
-    }
-  }
+  readTestedObjects(R, "guarded_serial", "runs_if", "the tests the code runs under",
+                    [&](const Reader &G, std::vector<ThreadTest> Tests) {
+                      Out.guardedSerial.push_back({std::move(Tests), G.nonNegative("time_s")});
+                    });
   Out.sampling = R.optBool("sampling");
   return Out;
 }
@@ -328,33 +338,20 @@ Phase readPhase(const std::string &File, const json &P, const std::string &Path)
   Out.barriers = R.optCount("barriers");
   Out.spinRounds = R.optCount("spin_rounds");
   Out.pageFaults = R.optCount("page_faults");
-  auto Tests = [&R](const json &A, const std::string &Where) { return readTests(R, A, Where); };
   if (const json *A = R.find("runs_if"); A && !A->is_null())
-    Out.runsIf = Tests(*A, "runs_if");
-  if (const json *A = R.find("guarded_page_faults"); A && !A->is_null()) {
-    if (!A->is_array())
-      R.fail("guarded_page_faults", std::string("expected an array, found ") + typeName(*A));
-    std::uint64_t Sum = 0;
-    for (size_t I = 0; I < A->size(); ++I) {
-      std::string Where = "guarded_page_faults[" + std::to_string(I) + "]";
-      const json &G = (*A)[I];
-      if (!G.is_object())
-        R.fail(Where, std::string("expected an object, found ") + typeName(G));
-      Reader GR(File, G, Path + "." + Where);
-      GuardedFaults F;
-      const json *If = GR.find("allocated_if");
-      if (!If || If->empty())
-        GR.fail("allocated_if", "missing or empty: the tests the memory was allocated under");
-      F.allocatedIf = Tests(*If, Where + ".allocated_if");
-      F.pageFaults = GR.count(GR.require("page_faults"), "page_faults");
-      Sum += F.pageFaults;
-      Out.guardedPageFaults.push_back(std::move(F));
-    }
-    if (Sum > Out.pageFaults.value_or(0))
-      R.fail("guarded_page_faults", "more faults (" + std::to_string(Sum) +
-                                        ") than the region's page_faults (" +
-                                        std::to_string(Out.pageFaults.value_or(0)) + ")");
-  }
+    Out.runsIf = readTests(R, *A, "runs_if");
+  std::uint64_t Sum = 0;
+  readTestedObjects(R, "guarded_page_faults", "allocated_if",
+                    "the tests the memory was allocated under",
+                    [&](const Reader &G, std::vector<ThreadTest> Tests) {
+                      std::uint64_t N = G.count(G.require("page_faults"), "page_faults");
+                      Sum += N;
+                      Out.guardedPageFaults.push_back({std::move(Tests), N});
+                    });
+  if (Sum > Out.pageFaults.value_or(0))
+    R.fail("guarded_page_faults", "more faults (" + std::to_string(Sum) +
+                                      ") than the region's page_faults (" +
+                                      std::to_string(Out.pageFaults.value_or(0)) + ")");
   Out.threads = R.positiveCount("threads");
   Out.timeS = R.nonNegative("time_s");
   Out.weight = R.optNumber("weight");
