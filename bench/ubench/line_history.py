@@ -16,14 +16,14 @@ pair the ratio of the first runs and of the second runs. Measures only.
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import provenance  # noqa: E402  (bench/provenance.py)
+import ubenchkernels  # noqa: E402  (bench/ubenchkernels.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-POLICY = "5 30 2 0.3 0.002"  # RepPolicy of the default grid (catalog.cpp)
+POLICY = (5, 30, 2, 0.3, 0.002)  # RepPolicy of the default grid (catalog.cpp)
 KERNELS = {"spmv3": ("gather", "ppc", "ssr"), "mbw1p": ("sum", "p", "s"), "mbw1c": ("sum", "c", "s")}
 
 
@@ -45,24 +45,16 @@ def line(i, ubench, streams):
                 raise ValueError
         except ValueError:
             fail("--streams %r: %r is not K:S (KiB:bytes, positive)" % (streams, t))
-        ks += f
-    ks += ["0"] * (6 - len(ks))
-    return "%d %s double %d %s %s %s %s\n" % (i, kernel, len(access), access, pattern, " ".join(ks), POLICY)
+        ks.append((float(f[0]), float(f[1])))
+    return ubenchkernels.line(i, kernel, "double", access, pattern, ks, POLICY)
 
 
 def run(kernels, lines, threads, places):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PLACES=places, OMP_PROC_BIND="close")
-    p = subprocess.run([kernels], input="".join(lines), env=env, capture_output=True, text=True)
-    tpi = []
-    for out in p.stdout.splitlines():
-        f = out.split()
-        if len(f) > 5 and f[1] == "ok":
-            tpi.append(statistics.median(float(x) for x in f[5].split(",")) / float(f[2]) * 1e9)
-        elif len(f) > 1 and f[1] == "error":
-            fail("%s: %s" % (kernels, out))
-    if p.returncode != 0 or len(tpi) != len(lines):
-        fail("%s: %s" % (kernels, (p.stderr or p.stdout).strip()[-300:]))
-    return tpi
+    try:
+        answers = ubenchkernels.run(kernels, lines, threads, places)
+    except ubenchkernels.RunError as e:
+        fail(str(e))
+    return [ubenchkernels.median_tpi(a) * 1e9 for a in answers]
 
 
 def main():
@@ -97,7 +89,7 @@ def main():
     print("commit  : %s" % provenance.commit(ROOT, ["ubench"]))
     print("command : %s" % " ".join(["bench/ubench/line_history.py"] + sys.argv[1:]))
     print("policy  : %s (min reps, max reps, CV %%, cap s, min repetition s); tpi = median repetition / "
-          "iterations, ns" % POLICY)
+          "iterations, ns" % " ".join("%g" % v for v in POLICY))
     print()
     print("%-5s %-10s %8s %8s %8s %8s %9s %9s" % ("round", "placement", "first", "second", "sum64M", "after",
                                                  "2nd/1st", "after/1st"))

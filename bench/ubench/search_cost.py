@@ -27,6 +27,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import provenance  # noqa: E402  (bench/provenance.py)
+import ubenchkernels  # noqa: E402  (bench/ubenchkernels.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -45,16 +46,12 @@ def numbers(text, what, kind=float):
 
 def run_kernel(program, threads, kib, stride):
     """One configuration in a fresh kernel process: (declared stride, tpi us)."""
-    line = "1 sum double 1 c r %g %g 0 0 0 0 5 9 3 3 0.1\n" % (kib, stride)
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PLACES="cores",
-               OMP_PROC_BIND="spread" if threads > 1 else "close")
-    p = subprocess.run([program], input=line, capture_output=True, text=True, env=env)
-    out = [l for l in p.stdout.splitlines() if l.startswith("1 ")]
-    if p.returncode != 0 or not out or out[0].split()[1] != "ok":
-        fail("%s: %s" % (program, (out[0] if out else p.stderr.strip()) or "no answer"))
-    f = out[0].split()
-    iters, streams, times = float(f[2]), f[4], [float(t) for t in f[5].split(",")]
-    return float(streams.split(":")[1]), statistics.median(times) / iters * 1e6
+    line = ubenchkernels.line(1, "sum", "double", "c", "r", [(kib, stride)], (5, 9, 3, 3, 0.1))
+    try:
+        [answer] = ubenchkernels.run(program, [line], threads, "cores", "spread" if threads > 1 else "close")
+    except ubenchkernels.RunError as e:
+        fail(str(e))
+    return float(answer[1].split(":")[1]), ubenchkernels.median_tpi(answer) * 1e6
 
 
 def main():

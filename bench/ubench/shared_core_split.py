@@ -40,6 +40,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import provenance  # noqa: E402  (bench/provenance.py)
+import ubenchkernels  # noqa: E402  (bench/ubenchkernels.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -106,20 +107,14 @@ def sampled_run(argv, env, freq, tmp):
 
 def barrier_cost_us(kernels, kib, threads, place):
     """bar1p - mbw1p at KIB on the placement, per barrier (sync.cpp's rule)."""
-    lines = "".join("%d %s double 1 p s %g 8 0 0 0 0 5 30 2 0.3 0.002\n" % (i, k, kib)
-                    for i, k in ((1, "sumb"), (2, "sum")))
-    p = subprocess.run([kernels], input=lines, env=env_for(threads, place), capture_output=True,
-                       text=True)
-    tpi = {}
-    for line in p.stdout.splitlines():
-        f = line.split()
-        if len(f) > 5 and f[1] == "ok":
-            times = [float(x) for x in f[5].split(",")]
-            tpi[f[0]] = statistics.median(times) / float(f[2])
-    if p.returncode != 0 or len(tpi) != 2:
-        fail("%s: no bar1p/mbw1p pair: %s" % (kernels, (p.stderr or p.stdout).strip()[-300:]))
+    lines = [ubenchkernels.line(i, k, "double", "p", "s", [(kib, 8)], (5, 30, 2, 0.3, 0.002))
+             for i, k in ((1, "sumb"), (2, "sum"))]
+    try:
+        bar, ref = (ubenchkernels.median_tpi(a) for a in ubenchkernels.run(kernels, lines, threads, place))
+    except ubenchkernels.RunError as e:
+        fail("no bar1p/mbw1p pair: %s" % e)
     iters = kib * 1024 / 8 / threads
-    return (tpi["1"] - tpi["2"]) * iters * 1e6
+    return (bar - ref) * iters * 1e6
 
 
 def spread(values, fmt):

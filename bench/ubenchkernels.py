@@ -1,0 +1,48 @@
+"""phaseprobe-ubench-kernels driven directly: the one writer of its input
+lines and reader of its answers for the benches that measure a uB
+configuration in a kernel process of their own (bench/ubench/
+search_cost.py, line_history.py, shared_core_split.py). The line format is
+ubench/kernels/ubench_kernels.c's header.
+
+Python 3 standard library only."""
+import os
+import statistics
+import subprocess
+
+
+class RunError(Exception):
+    """The kernel program failed or did not answer every line."""
+
+
+def line(ident, kernel, typ, access, pattern, streams, policy):
+    """One input line: `streams` a list of (KiB, stride bytes), at most
+    three; `policy` (min reps, max reps, CV %, cap s, min repetition s)."""
+    fields = [str(ident), kernel, typ, str(len(access)), access, pattern]
+    for k, s in list(streams) + [(0, 0)] * (3 - len(streams)):
+        fields += ["%.17g" % k, "%.17g" % s]
+    fields += ["%d" % policy[0], "%d" % policy[1]] + ["%.17g" % v for v in policy[2:]]
+    return " ".join(fields) + "\n"
+
+
+def run(program, lines, threads, places, bind="close"):
+    """Feeds `lines` to one kernel process on `threads` threads
+    (OMP_PLACES=`places`, OMP_PROC_BIND=`bind`); returns per line
+    (iterations of a repetition, declared streams, repetition times)."""
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PLACES=places, OMP_PROC_BIND=bind)
+    p = subprocess.run([program], input="".join(lines), env=env, capture_output=True, text=True)
+    out = []
+    for answer in p.stdout.splitlines():
+        f = answer.split()
+        if len(f) > 5 and f[1] == "ok":
+            out.append((float(f[2]), f[4], [float(t) for t in f[5].split(",")]))
+        elif len(f) > 1 and f[1] == "error":
+            raise RunError("%s: %s" % (program, answer))
+    if p.returncode != 0 or len(out) != len(lines):
+        raise RunError("%s: %s" % (program, (p.stderr or p.stdout).strip()[-300:] or "no answer"))
+    return out
+
+
+def median_tpi(answer):
+    """A run() answer's median repetition time per iteration, seconds."""
+    iterations, _, times = answer
+    return statistics.median(times) / iterations
