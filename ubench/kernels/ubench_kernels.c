@@ -15,6 +15,10 @@
  *  - one repetition is one parallel region (one invocation); inside it every
  *    thread sweeps its region R times (R calibrated so a repetition lasts at
  *    least min_rep_s), so the footprint is the span one invocation touches;
+ *  - where the threads outnumber the CPUs they are bound to (two on one
+ *    core), each yields the CPU after a sweep (HANDOVER), as a program's
+ *    threads hand the core over at every barrier; the ready line says
+ *    whether it does (shares_cpus=yes|no handover=on|off);
  *  - the loops have an application's shape: R sweeps around innermost loop
  *    executions in which every stream moves by its step without leaving its
  *    region or column (never a wrap inside one execution), because the
@@ -96,9 +100,11 @@
  *   Before the measured repetitions come one calibration invocation (one
  *   sweep) and one warm-up invocation (R sweeps).
  *===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE /* sched_getaffinity, CPU_* */
 #include <limits.h>
 #include <math.h>
 #include <omp.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,6 +300,57 @@ static struct {
 } Handoff[MAX_THREADS] __attribute__((aligned(64)));
 static long SweepsDone; /* sweeps of all invocations so far (phases) */
 
+/* Threads that outnumber the CPUs they are bound to (two threads on one
+ * core) take turns at the scheduler's time slice, several milliseconds,
+ * where a program's parallel loops hand the core over at every barrier:
+ * left alone, a thread would run several sweeps of its slice in a row and
+ * find them in the cache, which an application never does there (NPB CG
+ * A's sparse mat-vec clone, 10 ms repetitions: 1.73-1.79x per thread from
+ * one thread to one shared core, the program 2.0x; see
+ * bench/ubench/handover.py). So each thread, in such a placement, yields
+ * the core after every sweep, or after every few sweeps that together
+ * make HANDOVER_ITERS iterations, so that a yield (a context switch, a
+ * few microseconds) costs little beside the work. Sweeps that end in a
+ * synchronization of their own (sumb, sumf) and page-fault sweeps (touch,
+ * no reuse) do not yield. PHASEPROBE_UBENCH_HANDOVER=off turns it off,
+ * for the comparison. */
+#define HANDOVER_ITERS (1L << 18)
+static int Handover;
+
+/* Sweeps between two yields of a thread whose sweeps are ITERS long; 0:
+ * never. */
+static long handover_every(long iters) {
+  if (!Handover) return 0;
+  return iters >= HANDOVER_ITERS ? 1 : (HANDOVER_ITERS + iters - 1) / (iters > 0 ? iters : 1);
+}
+
+#define HANDOVER(r)                                                            \
+  if (hv && ((r) + 1) % hv == 0) sched_yield();
+
+/* Whether the team's threads outnumber the CPUs they may run on (the
+ * union of their affinity masks). */
+static int threads_share_cpus(void) {
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  int n = 1, known = 1;
+#pragma omp parallel
+  {
+    cpu_set_t m;
+    CPU_ZERO(&m);
+    int ok = sched_getaffinity(0, sizeof m, &m) == 0;
+#pragma omp critical
+    {
+      if (ok)
+        CPU_OR(&all, &all, &m);
+      else
+        known = 0;
+    }
+#pragma omp single
+    n = omp_get_num_threads();
+  }
+  return known && CPU_COUNT(&all) < n;
+}
+
 /* Index of stream Q's N-th access in the current loop execution. */
 #define IX_STRIDED(q) (p##q + n * st##q)
 #define IX_MIXED(q)                                                            \
@@ -356,6 +413,7 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
       walk_advance(&w[2], len);                                                \
       done += len;                                                             \
     }                                                                          \
+    HANDOVER(r)                                                                \
   }
 
 /* Kernel K over the streams, strided-only or with random streams. */
@@ -418,6 +476,7 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
       T *c = ns > 2 ? (T *)S[2].base : a;                                      \
       const int *ix = (const int *)b; /* gather's indices */                  \
       (void)ix;                                                                \
+      long hv = handover_every(iters); /* sweeps between yields */             \
       /* gather reads x through its indices, not a draw: strided loops. */    \
       int mixed = S[0].random || (ns > 1 && S[1].random) ||                    \
                   (ns > 2 && S[2].random && strcmp(K, "gather"));              \
@@ -444,10 +503,12 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
       int plain = ns == 1 && !S[0].random && !S[0].window;                     \
       long lo = w[0].lo, hi = w[0].hi, st = w[0].step;                         \
       if (!strcmp(K, "sum") && plain) {                                        \
-        for (long r = 0; r < R; ++r)                                           \
+        for (long r = 0; r < R; ++r) {                                         \
           for (long o = 0; o < st && lo + o < hi; ++o)                         \
             for (long i = lo + o; i < hi; i += st)                             \
               acc += a[i];                                                     \
+          HANDOVER(r)                                                          \
+        }                                                                      \
       } else if (!strcmp(K, "sumb") && plain) {                               \
         for (long r = 0; r < R; ++r) {                                         \
           for (long o = 0; o < st && lo + o < hi; ++o)                         \
@@ -489,15 +550,19 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
             *(volatile T *)p = (T)r;                                           \
         }                                                                      \
       } else if (!strcmp(K, "update") && plain) {                              \
-        for (long r = 0; r < R; ++r)                                           \
+        for (long r = 0; r < R; ++r) {                                         \
           for (long o = 0; o < st && lo + o < hi; ++o)                         \
             for (long i = lo + o; i < hi; i += st)                             \
               a[i] = a[i] * (T)3 + (T)1;                                       \
+          HANDOVER(r)                                                          \
+        }                                                                      \
       } else if (!strcmp(K, "store") && plain) {                               \
-        for (long r = 0; r < R; ++r)                                           \
+        for (long r = 0; r < R; ++r) {                                         \
           for (long o = 0; o < st && lo + o < hi; ++o)                         \
             for (long i = lo + o; i < hi; i += st)                             \
               a[i] = (T)r;                                                     \
+          HANDOVER(r)                                                          \
+        }                                                                      \
       } else if (K[0] == 'c' && K[1] != 'o') { /* cadd cmul cfma: 4 x 4 */     \
         int op = K[1] == 'a' ? 0 : K[1] == 'm' ? 1 : 2;                        \
         for (long r = 0; r < R; ++r)                                           \
@@ -833,7 +898,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   int threads = omp_get_max_threads();
-  printf("ready threads=%d\n", threads);
+  int shared = threads_share_cpus();
+  const char *hv = getenv("PHASEPROBE_UBENCH_HANDOVER");
+  Handover = shared && !(hv && !strcmp(hv, "off"));
+  /* The runner reads the thread count; the rest says how sweeps are run. */
+  printf("ready threads=%d shares_cpus=%s handover=%s\n", threads, shared ? "yes" : "no",
+         Handover ? "on" : "off");
   fflush(stdout);
   char line[1024];
   while (fgets(line, sizeof line, stdin)) {
