@@ -305,12 +305,15 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
  * where a program's parallel loops hand the core over at every barrier:
  * left alone, a thread would run several sweeps of its slice in a row and
  * find them in the cache, which an application never does there (NPB CG
- * A's sparse mat-vec clone, 10 ms repetitions: 1.73-1.79x per thread from
- * one thread to one shared core, the program 2.0x; see
- * bench/ubench/handover.py). So each thread, in such a placement, yields
- * the core after every sweep, or after every few sweeps that together
- * make HANDOVER_ITERS iterations, so that a yield (a context switch, a
- * few microseconds) costs little beside the work. Sweeps that end in a
+ * A's sparse mat-vec clone, 10 ms repetitions: 1.85x per thread from one
+ * thread to one shared core, 2.11x with the yields, the program's own code
+ * 2.0x; bench/results/handover-2026-11-24-quick.txt). So each thread, in
+ * such a placement, yields the core after every sweep, or after every few
+ * sweeps that together make HANDOVER_ITERS iterations, so that a yield (a
+ * context switch, a few microseconds) costs little beside the work (0.2-
+ * 1.2% of a dependent sum's time; small update, store and copy slices pay
+ * 4-7%, the L2 refill after a switch that a program's threads pay too:
+ * handover-2026-11-24-quick-clones.txt). Sweeps that end in a
  * synchronization of their own (sumb, sumf) and page-fault sweeps (touch,
  * no reuse) do not yield. PHASEPROBE_UBENCH_HANDOVER=off turns it off,
  * for the comparison. */
