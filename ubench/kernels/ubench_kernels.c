@@ -312,7 +312,7 @@ static long SweepsDone; /* sweeps of all invocations so far (phases) */
  * sweeps that together make HANDOVER_ITERS iterations, so that a yield (a
  * context switch, a few microseconds) costs little beside the work (0.2-
  * 1.2% of a dependent sum's time; small update, store and copy slices pay
- * 4-7%, the L2 refill after a switch that a program's threads pay too:
+ * 4-9%, the L2 refill after a switch that a program's threads pay too:
  * handover-2026-11-24-quick-clones.txt). Sweeps that end in a
  * synchronization of their own (sumb, sumf) and page-fault sweeps (touch,
  * no reuse) do not yield. PHASEPROBE_UBENCH_HANDOVER=off turns it off,
