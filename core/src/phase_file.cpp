@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -559,6 +560,18 @@ bool isSignificantStream(const PhaseStream &S, double L1dKiB) {
   if (S.significant)
     return *S.significant;
   return L1dKiB <= 0 || S.tuple.footprintKiB > L1dKiB;
+}
+
+std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB, bool IgnoreFlags) {
+  std::vector<unsigned> Out;
+  for (unsigned I = 0; I < P.streams.size(); ++I)
+    if (IgnoreFlags ? P.streams[I].tuple.footprintKiB > StreamKiB
+                    : isSignificantStream(P.streams[I], StreamKiB))
+      Out.push_back(I);
+  std::stable_sort(Out.begin(), Out.end(), [&](unsigned A, unsigned B) {
+    return P.streams[A].tuple.footprintKiB > P.streams[B].tuple.footprintKiB;
+  });
+  return Out;
 }
 
 } // namespace phaseprobe

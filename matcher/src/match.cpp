@@ -210,18 +210,6 @@ const char *tieBreakRule(const Candidate &Winner, const Candidate &Other) {
   return Names[Rule];
 }
 
-std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB, bool IgnoreFlags) {
-  std::vector<unsigned> Out;
-  for (unsigned I = 0; I < P.streams.size(); ++I)
-    if (IgnoreFlags ? P.streams[I].tuple.footprintKiB > StreamKiB
-                    : isSignificantStream(P.streams[I], StreamKiB))
-      Out.push_back(I);
-  std::stable_sort(Out.begin(), Out.end(), [&](unsigned A, unsigned B) {
-    return P.streams[A].tuple.footprintKiB > P.streams[B].tuple.footprintKiB;
-  });
-  return Out;
-}
-
 PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
                       const ProfileSource &Src, const MatchConfig &C, const MatchOptions &O) {
   PhaseMatch M;

@@ -58,4 +58,11 @@ double phaseWeight(const Phase &P, const ProgramInfo &Program);
 /// decide performance). \p L1dKiB <= 0 means unknown: every stream counts.
 bool isSignificantStream(const PhaseStream &S, double L1dKiB);
 
+/// Significant streams of \p P, ordered by footprint, largest first (stable:
+/// equal footprints keep file order): the matcher's queries and the clones
+/// that grow the grid for them. \p IgnoreFlags: every stream larger than
+/// \p StreamKiB, whatever the phase file's `significant` says.
+std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB,
+                                         bool IgnoreFlags = false);
+
 } // namespace phaseprobe

@@ -267,12 +267,6 @@ struct MatchOptions {
   std::function<void(size_t PhaseIndex)> onPhase;
 };
 
-/// Significant streams of \p P, ordered by footprint, largest first (stable:
-/// equal footprints keep file order). \p IgnoreFlags: every stream larger
-/// than \p StreamKiB, whatever the phase file's `significant` says.
-std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB,
-                                         bool IgnoreFlags = false);
-
 /// Matches one phase (already known to be a significant leaf) against \p Src.
 PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
                       const ProfileSource &Src, const MatchConfig &C, const MatchOptions &O);

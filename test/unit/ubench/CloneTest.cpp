@@ -367,3 +367,22 @@ TEST(Clone, AWindowWithoutItsRepeatsIsAnInputError) {
         << E.what();
   }
 }
+
+// A leaf whose streams all fit in L1d is matched on them under
+// --relax-unmatched; its clones are grown like any other's, or the relaxed
+// query would find no profile of its size (LULESH's 1 KiB EOS loops).
+TEST(Clone, ALeafWithOnlyL1ResidentStreamsIsClonedOnThem) {
+  CloneSet C = cloneOne(
+      "[" +
+      phase("a.c:1:1", {stream("v1", 0.9609375, 8, 8, "private", R"(, "significant": false)"),
+                        stream("v2", 2, 8, 8, "private", R"(, "significant": false)")}) +
+      "," + phase("a.c:2:1", {stream("v1", 3000, 64, 8, "shared"), stream("v2", 4, 8, 8, "shared")}) +
+      "]");
+  // a.c:1:1: each stream alone and both together, largest first (123
+  // doubles: 62 a thread, 0.96875 KiB); a.c:2:1 has a significant stream,
+  // so its L1-resident one stays out. Catalogue order.
+  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 3000:64", "mbw1p 0.96875:8", "mbw1p 2:8",
+                                                "mbw2hp 2:8;0.96875:8"}));
+  ASSERT_EQ(C.targets.size(), 2u);
+  EXPECT_EQ(C.targets[0].phase, "a.c:1:1");
+}
