@@ -119,11 +119,11 @@ def main():
             print("%-5d %-6d %.3f / %.3f / %.3f" % (r + 1, i + 1, one[r][i], on[r][i], off[r][i]))
     print()
     width = max(len(t) for t in texts)
-    print("%-*s  %-22s %-22s %-22s" % (width, "line", "ratio on", "ratio off", "on / off"))
+    print("%-*s  %-22s %-22s %s" % (width, "line", "ratio on", "ratio off", "on / off"))
     for i, t in enumerate(texts):
-        print("%-*s  %-22s %-22s %-22s" % (width, t, spread([on[r][i] / one[r][i] for r in range(args.rounds)]),
-                                           spread([off[r][i] / one[r][i] for r in range(args.rounds)]),
-                                           spread([on[r][i] / off[r][i] for r in range(args.rounds)])))
+        print("%-*s  %-22s %-22s %s" % (width, t, spread([on[r][i] / one[r][i] for r in range(args.rounds)]),
+                                        spread([off[r][i] / one[r][i] for r in range(args.rounds)]),
+                                        spread([on[r][i] / off[r][i] for r in range(args.rounds)])))
 
 
 if __name__ == "__main__":
