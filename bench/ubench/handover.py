@@ -38,7 +38,7 @@ POLICIES = {"quick": (5, 20, 5, 1.0, 0.01), "default": (5, 30, 2, 0.3, 0.002)}
 KERNELS = {"spmv3": ("gather", "ppc", "ssr"), "mbw1p": ("sum", "p", "s"), "mbw1c": ("sum", "c", "s"),
            "upd1p": ("update", "p", "s"), "st1p": ("store", "p", "s"), "cpy2p": ("copy", "pp", "ss")}
 # CG A's sparse mat-vec; dependent sums from L1 to memory; the small
-# update / store / copy slices NPB BT W's clones walk (256-600 KiB).
+# update / store / copy streams like those NPB BT W's clones walk (0.5 and 4 MiB).
 DEFAULT_LINES = ["spmv3=14408.578125:8;7204.2890625:4;109.375:8", "mbw1p=32768:8", "mbw1p=8192:8",
                  "mbw1p=1024:8", "mbw1p=64:8", "upd1p=512:8", "st1p=512:8", "cpy2p=512:8;512:8",
                  "upd1p=4096:8"]
