@@ -1,13 +1,23 @@
 """phaseprobe-ubench-kernels driven directly: the one writer of its input
 lines and reader of its answers for the benches that measure a uB
 configuration in a kernel process of their own (bench/ubench/
-search_cost.py, line_history.py, shared_core_split.py). The line format is
-ubench/kernels/ubench_kernels.c's header.
+search_cost.py, line_history.py, shared_core_split.py, handover.py). The
+line format is ubench/kernels/ubench_kernels.c's header.
 
 Python 3 standard library only."""
 import os
 import statistics
 import subprocess
+
+
+# RepPolicy of the grids (ubench/src/catalog.cpp, repPolicy): min reps, max
+# reps, CV %, cap s, min repetition s. The accuracy runs use quick.
+POLICIES = {"quick": (5, 20, 5, 1.0, 0.01), "default": (5, 30, 2, 0.3, 0.002)}
+
+# The catalogue's uBs these benches run by name (ubench/src/catalog.cpp):
+# kernel, and per stream its access (c shared, p private) and pattern.
+UBENCHES = {"spmv3": ("gather", "ppc", "ssr"), "mbw1p": ("sum", "p", "s"), "mbw1c": ("sum", "c", "s"),
+            "upd1p": ("update", "p", "s"), "st1p": ("store", "p", "s"), "cpy2p": ("copy", "pp", "ss")}
 
 
 class RunError(Exception):
@@ -24,11 +34,33 @@ def line(ident, kernel, typ, access, pattern, streams, policy):
     return " ".join(fields) + "\n"
 
 
-def run(program, lines, threads, places, bind="close"):
+def ubench_line(ident, ubench, streams, policy):
+    """The line of uB `ubench` (a UBENCHES name, doubles) over `streams`,
+    "K:S;K:S" (KiB:stride bytes, one per stream of the uB); ValueError
+    saying what is wrong with them."""
+    kernel, access, pattern = UBENCHES[ubench]
+    tuples = streams.split(";")
+    if len(tuples) != len(access):
+        raise ValueError("%s takes %d stream(s)" % (ubench, len(access)))
+    ks = []
+    for t in tuples:
+        f = t.split(":")
+        try:
+            if len(f) != 2 or float(f[0]) <= 0 or float(f[1]) <= 0:
+                raise ValueError
+        except ValueError:
+            raise ValueError("%r is not K:S (KiB:bytes, positive)" % t) from None
+        ks.append((float(f[0]), float(f[1])))
+    return line(ident, kernel, "double", access, pattern, ks, policy)
+
+
+def run(program, lines, threads, places, bind="close", env=None):
     """Feeds `lines` to one kernel process on `threads` threads
-    (OMP_PLACES=`places`, OMP_PROC_BIND=`bind`); returns per line
-    (iterations of a repetition, declared streams, repetition times)."""
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PLACES=places, OMP_PROC_BIND=bind)
+    (OMP_PLACES=`places`, OMP_PROC_BIND=`bind`, and `env`'s variables);
+    returns per line (iterations of a repetition, declared streams,
+    repetition times)."""
+    env = dict(os.environ, **(env or {}), OMP_NUM_THREADS=str(threads), OMP_PLACES=places,
+               OMP_PROC_BIND=bind)
     p = subprocess.run([program], input="".join(lines), env=env, capture_output=True, text=True)
     out = []
     for answer in p.stdout.splitlines():

@@ -33,10 +33,6 @@ import provenance  # noqa: E402  (bench/provenance.py)
 import ubenchkernels  # noqa: E402  (bench/ubenchkernels.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# RepPolicy of the grids (ubench/src/catalog.cpp): the accuracy runs use quick.
-POLICIES = {"quick": (5, 20, 5, 1.0, 0.01), "default": (5, 30, 2, 0.3, 0.002)}
-KERNELS = {"spmv3": ("gather", "ppc", "ssr"), "mbw1p": ("sum", "p", "s"), "mbw1c": ("sum", "c", "s"),
-           "upd1p": ("update", "p", "s"), "st1p": ("store", "p", "s"), "cpy2p": ("copy", "pp", "ss")}
 # CG A's sparse mat-vec; dependent sums from L1 to memory; the small
 # update / store / copy streams like those NPB BT W's clones walk (0.5 and 4 MiB).
 DEFAULT_LINES = ["spmv3=14408.578125:8;7204.2890625:4;109.375:8", "mbw1p=32768:8", "mbw1p=8192:8",
@@ -51,28 +47,19 @@ def fail(msg):
 
 def parse_line(i, text, policy):
     name, sep, streams = text.partition("=")
-    if not sep or name not in KERNELS:
-        fail("--line %r: expected UB=K:S[;K:S...] with UB one of %s" % (text, ", ".join(sorted(KERNELS))))
-    kernel, access, pattern = KERNELS[name]
-    tuples = streams.split(";")
-    if len(tuples) != len(access):
-        fail("--line %r: %s takes %d stream(s)" % (text, name, len(access)))
-    ks = []
-    for t in tuples:
-        f = t.split(":")
-        try:
-            if len(f) != 2 or float(f[0]) <= 0 or float(f[1]) <= 0:
-                raise ValueError
-        except ValueError:
-            fail("--line %r: %r is not K:S (KiB:bytes, positive)" % (text, t))
-        ks.append((float(f[0]), float(f[1])))
-    return ubenchkernels.line(i, kernel, "double", access, pattern, ks, policy)
+    if not sep or name not in ubenchkernels.UBENCHES:
+        fail("--line %r: expected UB=K:S[;K:S...] with UB one of %s"
+             % (text, ", ".join(sorted(ubenchkernels.UBENCHES))))
+    try:
+        return ubenchkernels.ubench_line(i, name, streams, policy)
+    except ValueError as e:
+        fail("--line %r: %s" % (text, e))
 
 
 def run(kernels, lines, threads, place, handover):
-    os.environ["PHASEPROBE_UBENCH_HANDOVER"] = handover
     try:
-        answers = ubenchkernels.run(kernels, lines, threads, place)
+        answers = ubenchkernels.run(kernels, lines, threads, place,
+                                    env={"PHASEPROBE_UBENCH_HANDOVER": handover})
     except ubenchkernels.RunError as e:
         fail(str(e))
     return [ubenchkernels.median_tpi(a) * 1e9 for a in answers]
@@ -86,7 +73,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--line", action="append", help="UB=K:S;... (default: %s)" % " ".join(DEFAULT_LINES))
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--policy", choices=sorted(POLICIES), default="quick")
+    ap.add_argument("--policy", choices=sorted(ubenchkernels.POLICIES), default="quick")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--place", default="{0}", help="OMP_PLACES of both placements (default {0}: one CPU)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -99,7 +86,7 @@ def main():
     if not os.access(kernels, os.X_OK):
         fail("%s: not built" % kernels)
     texts = args.line or DEFAULT_LINES
-    lines = [parse_line(i + 1, t, POLICIES[args.policy]) for i, t in enumerate(texts)]
+    lines = [parse_line(i + 1, t, ubenchkernels.POLICIES[args.policy]) for i, t in enumerate(texts)]
 
     print("phaseprobe uB handover: tpi at %d threads on OMP_PLACES=%s against 1 thread there, "
           "handover on and off" % (args.threads, args.place))
@@ -107,7 +94,7 @@ def main():
     print("commit  : %s" % provenance.commit(ROOT, ["ubench"]))
     print("command : %s" % " ".join(["bench/ubench/handover.py"] + sys.argv[1:]))
     print("policy  : %s %s (min reps, max reps, CV %%, cap s, min repetition s); tpi = median repetition / "
-          "iterations, ns" % (args.policy, " ".join("%g" % v for v in POLICIES[args.policy])))
+          "iterations, ns" % (args.policy, " ".join("%g" % v for v in ubenchkernels.POLICIES[args.policy])))
     print()
     one, on, off = [], [], []
     print("%-5s %-6s %s" % ("round", "line", "tpi 1t / shared on / shared off (ns)"))

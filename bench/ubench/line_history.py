@@ -23,8 +23,7 @@ import provenance  # noqa: E402  (bench/provenance.py)
 import ubenchkernels  # noqa: E402  (bench/ubenchkernels.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-POLICY = (5, 30, 2, 0.3, 0.002)  # RepPolicy of the default grid (catalog.cpp)
-KERNELS = {"spmv3": ("gather", "ppc", "ssr"), "mbw1p": ("sum", "p", "s"), "mbw1c": ("sum", "c", "s")}
+POLICY = ubenchkernels.POLICIES["default"]
 
 
 def fail(msg):
@@ -33,20 +32,10 @@ def fail(msg):
 
 
 def line(i, ubench, streams):
-    kernel, access, pattern = KERNELS[ubench]
-    tuples = streams.split(";")
-    if len(tuples) != len(access):
-        fail("--streams %r: %s takes %d stream(s)" % (streams, ubench, len(access)))
-    ks = []
-    for t in tuples:
-        f = t.split(":")
-        try:
-            if len(f) != 2 or float(f[0]) <= 0 or float(f[1]) <= 0:
-                raise ValueError
-        except ValueError:
-            fail("--streams %r: %r is not K:S (KiB:bytes, positive)" % (streams, t))
-        ks.append((float(f[0]), float(f[1])))
-    return ubenchkernels.line(i, kernel, "double", access, pattern, ks, POLICY)
+    try:
+        return ubenchkernels.ubench_line(i, ubench, streams, POLICY)
+    except ValueError as e:
+        fail("--streams %r: %s" % (streams, e))
 
 
 def run(kernels, lines, threads, places):
@@ -59,7 +48,7 @@ def run(kernels, lines, threads, places):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--ubench", default="spmv3", choices=sorted(KERNELS))
+    ap.add_argument("--ubench", default="spmv3", choices=sorted(ubenchkernels.UBENCHES))
     ap.add_argument("--streams", default="14408.578125:8;7204.2890625:4;109.375:8",
                     help="K:S per stream (default: NPB CG A's spmv3 of the accuracy runs)")
     ap.add_argument("--placement", action="append",

@@ -107,7 +107,7 @@ def sampled_run(argv, env, freq, tmp):
 
 def barrier_cost_us(kernels, kib, threads, place):
     """bar1p - mbw1p at KIB on the placement, per barrier (sync.cpp's rule)."""
-    lines = [ubenchkernels.line(i, k, "double", "p", "s", [(kib, 8)], (5, 30, 2, 0.3, 0.002))
+    lines = [ubenchkernels.line(i, k, "double", "p", "s", [(kib, 8)], ubenchkernels.POLICIES["default"])
              for i, k in ((1, "sumb"), (2, "sum"))]
     try:
         bar, ref = (ubenchkernels.median_tpi(a) for a in ubenchkernels.run(kernels, lines, threads, place))
