@@ -574,4 +574,14 @@ std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB, bool 
   return Out;
 }
 
+std::vector<unsigned> relaxedStreams(const Phase &P, double StreamKiB, bool *L1Resident) {
+  std::vector<unsigned> Out = significantStreams(P, StreamKiB);
+  bool L1 = Out.empty();
+  if (L1)
+    Out = significantStreams(P, 0, /*IgnoreFlags=*/true);
+  if (L1Resident)
+    *L1Resident = L1;
+  return Out;
+}
+
 } // namespace phaseprobe

@@ -351,14 +351,13 @@ void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchCon
       // A leaf left out for its weight or for streams that fit in L1 still
       // runs on every node; under the ratio rule its own streams say more
       // about how it scales than keeping its base time would.
-      Streams = significantStreams(P, StreamKiB);
+      bool L1Resident = false;
+      Streams = relaxedStreams(P, StreamKiB, &L1Resident);
       if (PM.status == MatchStatus::NotSignificant)
         Why = "weight below the significance threshold";
-      if (Streams.empty()) {
-        Streams = significantStreams(P, 0, /*IgnoreFlags=*/true);
+      if (L1Resident)
         Why += std::string(Why.empty() ? "" : "; ") +
                "no significant stream, queried with its L1-resident ones";
-      }
     } else {
       continue;
     }

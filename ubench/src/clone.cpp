@@ -268,14 +268,11 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
     for (std::size_t PI : leafPhases(F.phases)) {
       const Phase &P = F.phases.phases[PI];
       std::string Where = F.file + ": " + P.id;
-      // The streams the matcher queries, in its order. A leaf whose streams
-      // all fit in L1 is matched on those under --relax-unmatched
-      // (relaxUnmatched): without their clones it finds no profile of its
-      // size and keeps its base time on every node (LULESH's EOS loops,
-      // 1 KiB streams, 5% of its time).
-      std::vector<unsigned> Idx = significantStreams(P, Sig);
-      if (Idx.empty())
-        Idx = significantStreams(P, 0, /*IgnoreFlags=*/true);
+      // The streams the matcher queries, in its order, L1-resident ones
+      // included where a leaf has no other (LULESH's EOS loops, 1 KiB
+      // streams, 5% of its time, kept their base time on every node while
+      // the grid had no profile of their size).
+      std::vector<unsigned> Idx = relaxedStreams(P, Sig);
       std::vector<Wanted> Ws;
       bool AllWalkable = true;
       // The clone of its largest walkable stream: the phase's own clone when

@@ -65,4 +65,12 @@ bool isSignificantStream(const PhaseStream &S, double L1dKiB);
 std::vector<unsigned> significantStreams(const Phase &P, double StreamKiB,
                                          bool IgnoreFlags = false);
 
+/// The streams a leaf is queried with under --relax-unmatched: its
+/// significant ones or, where it has none, every stream it touched (those
+/// that fit in L1; \p L1Resident, when given, says which). The clones that
+/// grow the grid walk the same streams, or a relaxed query of an
+/// L1-resident leaf finds no profile of its size.
+std::vector<unsigned> relaxedStreams(const Phase &P, double StreamKiB,
+                                     bool *L1Resident = nullptr);
+
 } // namespace phaseprobe
