@@ -85,9 +85,20 @@ def estimate(build, phases, db, base, cfg, base_threads, extra):
     fail("%s: no estimate for %s" % (phases, cfg["node"]))
 
 
-def without_fields(paths, keys, folder):
-    """Copies of the phase files in folder, every phase without keys (a key
-    "program.K": the program without K)."""
+def parse_set_field(spec):
+    key, eq, value = spec.partition("=")
+    try:
+        if not key or not eq:
+            raise ValueError("no '='")
+        return key, json.loads(value)
+    except ValueError as ex:
+        raise argparse.ArgumentTypeError("expected KEY=JSON, found %r (%s)" % (spec, ex))
+
+
+def edited_fields(paths, drop, put, folder):
+    """Copies of the phase files in folder, every phase without the keys in
+    drop and with the (key, value) pairs of put (a key "program.K": the
+    program's K)."""
     out = []
     for path in paths:
         try:
@@ -95,11 +106,17 @@ def without_fields(paths, keys, folder):
                 doc = json.load(f)
         except (OSError, ValueError) as ex:
             fail("%s: %s" % (path, ex))
-        for k in keys:
+        edits = [(k, None) for k in drop] + list(put)
+        for k, v in edits:
             if k.startswith("program."):
-                doc.get("program", {}).pop(k[len("program."):], None)
-            for p in doc.get("phases", []):
-                p.pop(k, None)
+                objs, k = [doc.setdefault("program", {})], k[len("program."):]
+            else:
+                objs = doc.get("phases", [])
+            for o in objs:
+                if v is None:
+                    o.pop(k, None)
+                else:
+                    o[k] = v
         out.append(os.path.join(folder, "%d.%s" % (len(out), os.path.basename(path))))
         with open(out[-1], "w") as f:
             json.dump(doc, f)
@@ -131,6 +148,11 @@ def main():
                          "barriers, spin_rounds, guarded_page_faults: the term it feeds off; "
                          "program.guarded_serial: the program's), to measure what it changes on "
                          "the same data (repeatable)")
+    ap.add_argument("--set-field", action="append", default=[], type=parse_set_field,
+                    metavar="KEY=JSON",
+                    help="estimate as if the base runs' phases had this field with this value "
+                         "(program.threads_share_cpus=false: a run recorded before the runtime "
+                         "wrote it, on the cores of its own it had), repeatable")
     ap.add_argument("--runs", type=int, default=1,
                     help="base runs to merge for a run that did not record its base files (the run's "
                          "tag.base.K.phases.json, K = 2..RUNS; default 1)")
@@ -165,8 +187,8 @@ def main():
                 fail("%s: missing (was the run complete, with --base-runs %d?)" % (f, args.runs))
         if args.statistic == "min":
             phases = [min(phases, key=program_time)]
-        if args.drop_field:
-            phases = without_fields(phases, args.drop_field, work.name)
+        if args.drop_field or args.set_field:
+            phases = edited_fields(phases, args.drop_field, args.set_field, work.name)
         app_ests = {}  # (row index, label) -> estimate
         for ri, row in enumerate(app["rows"]):
             cfg = configs[row["config"]]

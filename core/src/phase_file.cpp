@@ -255,6 +255,7 @@ ProgramInfo readProgram(const std::string &File, const json &Doc) {
                       Out.guardedSerial.push_back({std::move(Tests), G.nonNegative("time_s")});
                     });
   Out.sampling = R.optBool("sampling");
+  Out.threadsShareCpus = R.optBool("threads_share_cpus");
   return Out;
 }
 
@@ -360,6 +361,16 @@ Phase readPhase(const std::string &File, const json &P, const std::string &Path)
     R.fail("weight", "must be >= 0");
   Out.iterations = R.nonNegative("iterations");
   Out.tpiUs = R.nonNegative("tpi_us");
+  if (const json *T = R.find("thread_time_s"); T && !T->is_null()) {
+    if (!T->is_object())
+      R.fail("thread_time_s", std::string("expected an object, found ") + typeName(*T));
+    Reader TR(File, *T, R.at("thread_time_s"));
+    Phase::ThreadTimes TT{TR.nonNegative("min"), TR.nonNegative("median"),
+                          TR.nonNegative("max")};
+    if (!(TT.minS <= TT.medianS && TT.medianS <= TT.maxS))
+      R.fail("thread_time_s", "expected min <= median <= max");
+    Out.threadTimeS = TT;
+  }
   const json &Streams = R.array("streams");
   std::set<std::string> Ids;
   for (size_t I = 0; I < Streams.size(); ++I) {
@@ -444,6 +455,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
   }
   if (File.program.sampling)
     Prog["sampling"] = *File.program.sampling;
+  if (File.program.threadsShareCpus)
+    Prog["threads_share_cpus"] = *File.program.threadsShareCpus;
   Doc["program"] = Prog;
   if (File.node) {
     const NodeInfo &N = *File.node;
@@ -501,6 +514,10 @@ std::string formatPhaseFile(const PhaseFile &File) {
       J["weight"] = *P.weight;
     J["iterations"] = P.iterations;
     J["tpi_us"] = P.tpiUs;
+    if (P.threadTimeS)
+      J["thread_time_s"] = {{"min", P.threadTimeS->minS},
+                            {"median", P.threadTimeS->medianS},
+                            {"max", P.threadTimeS->maxS}};
     ojson Streams = ojson::array();
     for (const PhaseStream &S : P.streams) {
       ojson SJ;

@@ -99,6 +99,12 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
       if (S > 0)
         Out.program.guardedSerial.push_back({Tests, S});
   }
+  // Shared CPUs in any run: a thread's own time is then not its work alone.
+  Out.program.threadsShareCpus.reset();
+  for (const PhaseFile *R : Timed)
+    if (R->program.threadsShareCpus)
+      Out.program.threadsShareCpus =
+          Out.program.threadsShareCpus.value_or(false) || *R->program.threadsShareCpus;
   bool Split = !Shaped.empty();
   if (Split)
     Out.program.sampling = true;
@@ -168,6 +174,18 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
         Left -= F;
       }
     P.tpiUs = P.iterations > 0 ? P.timeS * 1e6 / P.iterations : 0;
+    // The per-thread times: each the median over the timed runs that wrote
+    // them (medians of ordered triples stay ordered).
+    std::vector<double> TMin, TMed, TMax;
+    for (const Phase *X : T)
+      if (X->threadTimeS) {
+        TMin.push_back(X->threadTimeS->minS);
+        TMed.push_back(X->threadTimeS->medianS);
+        TMax.push_back(X->threadTimeS->maxS);
+      }
+    P.threadTimeS.reset();
+    if (!TMax.empty())
+      P.threadTimeS = Phase::ThreadTimes{median(TMin), median(TMed), median(TMax)};
     if (P.weight)
       P.weight = Out.program.totalTimeS > 0 ? P.timeS / Out.program.totalTimeS : 0;
     Out.phases.push_back(std::move(P));

@@ -230,6 +230,10 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
   Doc["sync"] = {{"rule", syncRuleName(E.sync)}, {"barriers", E.barriers}};
   if (E.spinRounds > 0)
     Doc["sync"]["spin_rounds"] = E.spinRounds;
+  if (E.forkJoinRegions > 0) {
+    Doc["sync"]["fork_join_s"] = tidy(E.forkJoinS);
+    Doc["sync"]["fork_join_regions"] = E.forkJoinRegions;
+  }
   if (E.pageFaults > 0) {
     Doc["sync"]["page_faults"] = E.pageFaults;
     Doc["sync"]["page_fault_base_cost_us"] = tidy(E.faultBaseCostUs);

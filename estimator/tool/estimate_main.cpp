@@ -152,6 +152,12 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                    "minus %s's\n",
                    fmt("%.6g", L.count).c_str(), L.noun, L.what, L.cost, In.base.c_str());
   }
+  if (E.forkJoinRegions > 0)
+    std::fprintf(Out,
+                 "forks and joins: %s s of %u top-level region(s) that are their own phase "
+                 "(fork-to-join time beyond the slowest thread's own), kept as measured on %s "
+                 "instead of scaled with the work\n",
+                 fmt("%.6g", E.forkJoinS).c_str(), E.forkJoinRegions, In.base.c_str());
   if (E.pageFaults > 0)
     std::fprintf(Out,
                  E.sync == SyncRule::Off

@@ -171,6 +171,24 @@ void writeStreams(JsonWriter &W, uint32_t P) {
   W.endArray();
 }
 
+/// Whether the threads that ran region bodies had fewer CPUs among them than
+/// the largest team had threads: 1 yes, 0 no, -1 unknown (none read them).
+int threadsShareCpus() {
+  cpu_set_t Union;
+  CPU_ZERO(&Union);
+  bool Any = false;
+  for (ThreadState *T = threadList(); T; T = T->Next) {
+    if (T->CpusTeam == 0 || T->CpusTeam == ~0u)
+      continue;
+    CPU_OR(&Union, &Union, &T->Cpus);
+    Any = true;
+  }
+  uint32_t Team = maxTeamSize();
+  if (!Any || Team == 0)
+    return -1;
+  return uint32_t(CPU_COUNT(&Union)) < Team ? 1 : 0;
+}
+
 void writeProgram(JsonWriter &W, uint64_t TotalNs) {
   const ProcessInfo &PI = processInfo();
   const char *Argv0 = PI.ArgvLen ? PI.Argv : "";
@@ -199,6 +217,10 @@ void writeProgram(JsonWriter &W, uint64_t TotalNs) {
   if (SamplingQueryFn Q = SamplingQuery.load(std::memory_order_acquire)) {
     W.key("sampling");
     W.boolean(Q());
+  }
+  if (int Share = threadsShareCpus(); Share >= 0) {
+    W.key("threads_share_cpus");
+    W.boolean(Share == 1);
   }
   const char *const *Sites = nullptr;
   uint32_t More = 0;

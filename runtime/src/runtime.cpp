@@ -534,6 +534,10 @@ void __phaseprobe_thread_begin(__phaseprobe_construct *C) {
     T->CurrentRegion = P;
     T->CurrentTeam = Team;
   }
+  // After the fork bound it: whether the team shares CPUs decides how the
+  // estimator reads a region's time beyond its slowest thread's.
+  if (Team > T->CpusTeam)
+    T->CpusTeam = sched_getaffinity(0, sizeof(T->Cpus), &T->Cpus) == 0 ? Team : ~0u;
 }
 
 void __phaseprobe_thread_end(__phaseprobe_construct *C) {

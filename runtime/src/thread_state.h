@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <sched.h>
 
 namespace __phaseprobe {
 
@@ -79,6 +80,11 @@ struct ThreadState {
   bool Starter = false;             ///< the thread that started the runtime
   uint64_t RemovedNs = 0;           ///< sampling overhead taken out of its frames
   uint64_t SpinRounds = 0;          ///< worksharing shares that entered a spin loop
+  /// The CPUs the thread may run on, read as a member of a team of
+  /// CpusTeam threads (0: never read; ~0u: reading failed); read again only
+  /// in a larger team, since the OpenMP runtime binds threads at forks.
+  cpu_set_t Cpus;
+  uint32_t CpusTeam = 0;
 };
 
 /// The calling thread's state, created on first use (never null).

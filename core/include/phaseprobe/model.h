@@ -138,6 +138,13 @@ struct Phase {
   std::optional<double> weight; ///< absent: derived as time / total time
   double iterations = 0;        ///< kernel iterations of the slowest thread
   double tpiUs = 0;             ///< timeS * 1e6 / iterations
+  /// The per-thread sums of body times (regions) or shares (worksharing):
+  /// min, median and max over the team's threads; absent in hand-written
+  /// files. A region's time beyond the max is its forks and joins.
+  struct ThreadTimes {
+    double minS = 0, medianS = 0, maxS = 0;
+  };
+  std::optional<ThreadTimes> threadTimeS;
   std::vector<PhaseStream> streams;
 };
 
@@ -179,6 +186,10 @@ struct ProgramInfo {
   /// Whether the run sampled memory streams (PHASEPROBE_SAMPLING); absent in
   /// files of older runtimes and hand-written ones.
   std::optional<bool> sampling;
+  /// Whether the run's threads had fewer CPUs in their affinity masks
+  /// than the largest team had threads (time-sliced on shared CPUs);
+  /// absent in files of older runtimes and hand-written ones.
+  std::optional<bool> threadsShareCpus;
 };
 
 /// A whole phase file (schema phaseprobe.phases/1).

@@ -311,6 +311,12 @@ struct Estimate {
   double spinRounds = 0;
   /// Page faults of the top-level regions (0 when the phase file has none).
   double pageFaults = 0;
+  /// SyncRule::Barriers: of the matched top-level regions that are their own
+  /// phase, the base time beyond their slowest thread's own (their forks and
+  /// joins), in uncoveredS and kept rather than scaled with their work; only
+  /// where the base run's threads had CPUs of their own.
+  double forkJoinS = 0;
+  unsigned forkJoinRegions = 0;
   /// The base run's cost of one of them (µs, fault-weighted over the regions
   /// priced, at their own thread counts): what the fault term takes out.
   double faultBaseCostUs = 0;

@@ -754,6 +754,117 @@ TEST(Regions, ARegionWhoseTestFailsAtTheNodesCountIsNotRunThere) {
     }
 }
 
+namespace {
+
+/// 1.1 s: 0.1 s serial and a `parallel for` p that is its own phase (1 s
+/// fork to join over 1000 forks, its slowest thread 0.8 s of it, 4e6
+/// iterations); on "tn" p's uB runs 2x slower and a barrier costs 41 us
+/// instead of 1.
+struct ForkJoin {
+  PhaseFile F;
+  std::vector<PhaseMatch> M;
+  ProfileLookup L;
+  explicit ForkJoin(double BaseTpiUs) {
+    F.program.totalTimeS = 1.1;
+    F.program.threads = 2;
+    F.program.threadsShareCpus = false;
+    Phase P;
+    P.id = "p";
+    P.kind = "parallel for";
+    P.threads = 2;
+    P.timeS = 1.0;
+    P.iterations = 4e6;
+    P.tpiUs = 0.25;
+    P.invocations = 1000;
+    P.barriers = 1000;
+    P.threadTimeS = Phase::ThreadTimes{0.7, 0.75, 0.8};
+    F.phases = {P};
+    Candidate C;
+    C.ubench = "k";
+    C.streams = {ProfileLookup::unit(256)};
+    C.threads = 2;
+    C.tpiUs = BaseTpiUs;
+    PhaseMatch PM;
+    PM.phaseIndex = 0;
+    PM.status = MatchStatus::Matched;
+    PM.candidate = C;
+    PM.ranked = {C};
+    M = {PM};
+    L.Rows.push_back({"bn", "k", 2, 256, BaseTpiUs});
+    L.Rows.push_back({"tn", "k", 2, 256, 2 * BaseTpiUs});
+    L.pair("bn", 2, 16, 0.01, 1);
+    L.pair("tn", 2, 16, 0.01, 41);
+  }
+};
+
+} // namespace
+
+// p's 0.2 s beyond its slowest thread (its forks and joins) is not scaled
+// with its work: the uB projects the 0.8 s, the rest is kept and the
+// barrier term prices the joins on tn. Under the absolute rule the 0.2 s
+// is in every node's estimate (the uB's tpi x iterations is work only).
+TEST(ForkJoin, ARegionThatIsItsOwnPhaseProjectsOnlyItsSlowestThreadsTime) {
+  for (Projection Rule : {Projection::Absolute, Projection::Ratio})
+    for (UncoveredRule U : {UncoveredRule::Kept, UncoveredRule::Scaled}) {
+      // Under the ratio rule the calibration scales the uB to the work.
+      ForkJoin X(Rule == Projection::Ratio ? 0.1 : 0.2);
+      Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own(), Rule,
+                            SyncRule::Barriers, U);
+      EXPECT_NEAR(E.forkJoinS, 0.2, 1e-12);
+      EXPECT_EQ(E.forkJoinRegions, 1u);
+      EXPECT_NEAR(E.coveredS, 0.8, 1e-12);
+      EXPECT_NEAR(E.uncoveredS, 0.3, 1e-12);
+      const NodeEstimate &Bn = node(E, "bn"), &Tn = node(E, "tn");
+      EXPECT_NEAR(Bn.phasesS, 0.8, 1e-9);
+      EXPECT_NEAR(Bn.timeS, 1.1, 1e-9) << "the base node gets its run back";
+      EXPECT_NEAR(Tn.phasesS, 1.6, 1e-9);
+      EXPECT_NEAR(Tn.uncoveredS, 0.3, 1e-9) << "kept under either rule";
+      EXPECT_NEAR(Tn.syncS, 1000 * 40e-6, 1e-12);
+      EXPECT_NEAR(Tn.timeS, 1.6 + 0.3 + 0.04, 1e-9);
+      ASSERT_TRUE(E.selfCheckPercent());
+      if (Rule == Projection::Absolute)
+        EXPECT_NEAR(*E.selfCheckPercent(), 0, 1e-9) << "the forks and joins are in it";
+    }
+}
+
+TEST(ForkJoin, OnlyWhereTheBaseRunsThreadsHadCpusOfTheirOwn) {
+  // Shared CPUs (a thread's time holds the others' turns), a runtime that
+  // did not say, no per-thread times, or --sync off: the whole 1 s is the
+  // phase's and scaled 2x.
+  for (int Case = 0; Case < 4; ++Case) {
+    ForkJoin X(0.25);
+    SyncRule Sync = SyncRule::Barriers;
+    if (Case == 0)
+      X.F.program.threadsShareCpus = true;
+    if (Case == 1)
+      X.F.program.threadsShareCpus.reset();
+    if (Case == 2)
+      X.F.phases[0].threadTimeS.reset();
+    if (Case == 3)
+      Sync = SyncRule::Off;
+    Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own(),
+                          Projection::Ratio, Sync);
+    EXPECT_EQ(E.forkJoinS, 0) << Case;
+    EXPECT_EQ(E.forkJoinRegions, 0u) << Case;
+    EXPECT_NEAR(node(E, "tn").phasesS, 2.0, 1e-9) << Case;
+    EXPECT_NEAR(node(E, "tn").uncoveredS, 0.1, 1e-9) << Case;
+  }
+  // A worksharing loop inside a region is not split: its region's time
+  // outside it holds the forks and joins already.
+  Uncovered Y(1);
+  Y.F.program.threadsShareCpus = false;
+  Y.F.phases[1].threadTimeS = Phase::ThreadTimes{1, 2, 3};
+  Estimate E = estimate(Y.F, Y.M, Y.L, "bn", {"tn"}, ThreadProjection::own());
+  EXPECT_EQ(E.forkJoinRegions, 0u);
+  EXPECT_NEAR(node(E, "tn").phasesS, 8, 1e-9);
+  // A node without the uB keeps the work as measured and the rest as well.
+  ForkJoin Z(0.25);
+  Estimate M = estimate(Z.F, Z.M, Z.L, "bn", {"mn"}, ThreadProjection::own(), Projection::Ratio,
+                        SyncRule::Barriers);
+  EXPECT_EQ(node(M, "mn").missing, 1u);
+  EXPECT_NEAR(node(M, "mn").phasesS + node(M, "mn").uncoveredS, 1.1, 1e-9);
+}
+
 TEST(Check, AnotherUncoveredRuleIsAnInputError) {
   nlohmann::ordered_json Cur = doc(100), Base = doc(100);
   Cur["uncovered"]["by"] = "scaled";

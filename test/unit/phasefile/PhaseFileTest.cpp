@@ -113,6 +113,14 @@ TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
             "in.json: phases[0].streams[0].window_accesses: must be >= 1, found 0");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"window_repeats\": 3, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].window_repeats: window_accesses and window_repeats come together");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"tpi_us\": 0.01325,", "\"tpi_us\": 0.01325, \"thread_time_s\": 3,")),
+            "in.json: phases[0].thread_time_s: expected an object, found a number");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"tpi_us\": 0.01325,", "\"tpi_us\": 0.01325, \"thread_time_s\": {\"min\": 1, \"median\": 2},")),
+            "in.json: phases[0].thread_time_s.max: missing (required)");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"tpi_us\": 0.01325,", "\"tpi_us\": 0.01325, \"thread_time_s\": {\"min\": 1, \"median\": 3, \"max\": 2},")),
+            "in.json: phases[0].thread_time_s: expected min <= median <= max");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"threads\": 4}", "\"threads\": 4, \"threads_share_cpus\": 1}")),
+            "in.json: program.threads_share_cpus: expected true or false, found a number");
   EXPECT_EQ(errorOf("[1, 2]"), "in.json: expected a JSON object, found an array");
   EXPECT_EQ(errorOf("{\"program\": {}}"), "in.json: schema: missing (required)");
 }
@@ -176,8 +184,16 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.phases[0].streams[0].accessesPerIter = 0.181;
   F.phases[0].streams[0].windowAccesses = 1000;
   F.phases[0].streams[0].windowRepeats = 987.5;
+  F.phases[0].threadTimeS = Phase::ThreadTimes{200.5, 201, 211.5};
+  F.program.threadsShareCpus = false;
   PhaseFile G = parsePhaseFile(formatPhaseFile(F), "out.json");
   EXPECT_EQ(formatPhaseFile(G), formatPhaseFile(F));
+  ASSERT_TRUE(G.phases[0].threadTimeS);
+  EXPECT_EQ(G.phases[0].threadTimeS->maxS, 211.5);
+  EXPECT_EQ(G.phases[0].threadTimeS->minS, 200.5);
+  EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").phases[0].threadTimeS) << "absent: unknown";
+  EXPECT_EQ(G.program.threadsShareCpus, std::optional<bool>(false));
+  EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").program.threadsShareCpus) << "absent: unknown";
   EXPECT_EQ(G.phases[0].streams[0].significant, std::optional<bool>(true));
   EXPECT_EQ(G.phases[0].kind, "parallel for");
   ASSERT_TRUE(G.node.has_value());
@@ -301,6 +317,24 @@ TEST(PhaseRuns, MediansPerPhase) {
   R[1].phases[0].guardedPageFaults.clear();
   EXPECT_TRUE(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).phases[0].guardedPageFaults.empty())
       << "a median of 0 is none";
+  // Per-thread times: each a median over the runs that wrote them.
+  R[0].phases[0].threadTimeS = Phase::ThreadTimes{0.5, 0.7, 0.9};
+  R[2].phases[0].threadTimeS = Phase::ThreadTimes{0.3, 0.8, 1.1};
+  std::optional<Phase::ThreadTimes> TT =
+      mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).phases[0].threadTimeS;
+  ASSERT_TRUE(TT);
+  EXPECT_NEAR(TT->minS, 0.4, 1e-12);
+  EXPECT_NEAR(TT->medianS, 0.75, 1e-12);
+  EXPECT_NEAR(TT->maxS, 1.0, 1e-12);
+  EXPECT_FALSE(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).phases[1].threadTimeS);
+  // Shared CPUs in any run that says: shared.
+  EXPECT_FALSE(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).program.threadsShareCpus);
+  R[0].program.threadsShareCpus = false;
+  EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).program.threadsShareCpus,
+            std::optional<bool>(false));
+  R[2].program.threadsShareCpus = true;
+  EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).program.threadsShareCpus,
+            std::optional<bool>(true));
   // One run comes back as it was.
   PhaseFile One = mergePhaseRuns({R[1]}, {"2.json"});
   EXPECT_EQ(One.program.totalTimeS, 3.0);
