@@ -26,6 +26,10 @@
 //    between them measured on the base node choosing the uB footprint and
 //    the region's thread count chosen as for its phases; a region the NPPDB
 //    cannot price keeps them in its measured time;
+//  - under SyncRule::Barriers a top-level region that is its own matched
+//    phase projects only its slowest thread's own time; the rest (its forks
+//    and joins) is kept with its time outside its phases, where the base
+//    run's threads had CPUs of their own (program.threads_share_cpus);
 //  - under SyncRule::Barriers each top-level region's page faults too: the
 //    base run's fault time (faults x pf1p's cost on the base node, at most
 //    the region's time) went into the projection with the region's matched
