@@ -530,14 +530,15 @@ void __phaseprobe_thread_begin(__phaseprobe_construct *C) {
   uint32_t Team = omp_get_num_threads ? omp_get_num_threads() : 1;
   atomicMax(Table.load(std::memory_order_acquire)[P].Team, Team);
   atomicMax(MaxTeam, Team);
+  // After the fork bound it, before its body's clock starts: whether the
+  // team shares CPUs decides how the estimator reads a region's time beyond
+  // its slowest thread's.
+  if (Team > T->CpusTeam)
+    T->CpusTeam = sched_getaffinity(0, sizeof(T->Cpus), &T->Cpus) == 0 ? Team : ~0u;
   if (push(T, P, FrameKind::RegionThread, Team)) {
     T->CurrentRegion = P;
     T->CurrentTeam = Team;
   }
-  // After the fork bound it: whether the team shares CPUs decides how the
-  // estimator reads a region's time beyond its slowest thread's.
-  if (Team > T->CpusTeam)
-    T->CpusTeam = sched_getaffinity(0, sizeof(T->Cpus), &T->Cpus) == 0 ? Team : ~0u;
 }
 
 void __phaseprobe_thread_end(__phaseprobe_construct *C) {
