@@ -522,42 +522,67 @@ def pad(args, state, configs, base_cfg, node_of, raw, work):
     return len(padded)
 
 
-def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
-    app, tag, instr, plain, ok = state["app"], state["tag"], state["instr"], state["plain"], state["ok"]
-    entry, base_phases, ph = state["entry"], state["base_phases"], state["ph"]
-
-    # Measured program times: plain, interleaved repetitions. With
-    # --base-alongside the base's instrumented runs take turns with them, so
-    # that the base time the estimates start from and the times they are
-    # compared with see the same machine (this VM's speed drifts by tens of
-    # percent over minutes; a real node's does not).
-    reps = {cfg["label"]: [] for cfg in configs}
-    alongside = []
+def measure_rounds(args, states, configs, base_cfg, work, raw):
+    """Measured program times: plain, interleaved repetitions, round by round
+    over every workload (round 1 of each, then round 2 of each, ...). With
+    --base-alongside the base's instrumented runs take turns with them, so
+    that the base time the estimates start from and the times they are
+    compared with see the same machine (this VM's speed drifts by tens of
+    percent over minutes; a real node's does not). Rounds of one workload
+    are a whole pass over the others apart, so that a slow spell of the VM
+    (15 s in run di) falls in one round of several workloads, which their
+    medians shed, rather than in most rounds of one. A workload whose run
+    fails gets state["failed"] and no further rounds."""
     rounds = max(args.reps, args.base_runs) if args.base_alongside else args.reps
     # Spread over the rounds: first, last and evenly between (one: the middle).
     base_rounds = set()
     if args.base_alongside:
         n = args.base_runs
         base_rounds = {rounds // 2} if n == 1 else {round(k * (rounds - 1) / (n - 1)) for k in range(n)}
+    for state in states:
+        state["reps"] = {cfg["label"]: [] for cfg in configs}
+        state["alongside"] = []
     for i in range(rounds):
-        if i in base_rounds:
-            k = len(alongside) + 1
-            more = os.path.join(raw, "%s.base.a%d.phases.json" % (tag, k))
-            log("%s: instrumented run alongside %d/%d on %s" % (tag, k, args.base_runs, base_cfg["label"]))
-            run([instr] + app_argv(app, base_cfg),
-                dict(state["env"], PHASEPROBE_OUT=more, **timing_env(args)), work,
-                "%s instrumented on %s (alongside %d)" % (tag, base_cfg["label"], k), args.timeout, ok=ok)
-            if not os.path.exists(more):
-                raise WorkError("%s: the instrumented run wrote no phase file %s" % (tag, more))
-            alongside.append(more)
-        if i >= args.reps:
-            continue
-        for cfg in configs:
-            wall, _ = run([plain] + app_argv(app, cfg), clean_env(cfg["env"]), work,
-                          "%s plain on %s" % (tag, cfg["label"]), args.timeout, ok=ok)
-            reps[cfg["label"]].append(wall)
-        log("%s: plain repetition %d/%d: %s" % (tag, i + 1, args.reps, ", ".join(
-            "%s %.3fs" % (c["label"], reps[c["label"]][-1]) for c in configs)))
+        for state in states:
+            if state.get("failed"):
+                continue
+            try:
+                measure_round(args, state, i, i in base_rounds, configs, base_cfg, work, raw)
+            except WorkError as ex:
+                state["failed"] = str(ex)  # finish_workload reports it
+
+
+def measure_round(args, state, i, with_base, configs, base_cfg, work, raw):
+    app, tag, instr, plain, ok = state["app"], state["tag"], state["instr"], state["plain"], state["ok"]
+    reps, alongside = state["reps"], state["alongside"]
+    if with_base:
+        k = len(alongside) + 1
+        more = os.path.join(raw, "%s.base.a%d.phases.json" % (tag, k))
+        log("%s: instrumented run alongside %d/%d on %s" % (tag, k, args.base_runs, base_cfg["label"]))
+        run([instr] + app_argv(app, base_cfg),
+            dict(state["env"], PHASEPROBE_OUT=more, **timing_env(args)), work,
+            "%s instrumented on %s (alongside %d)" % (tag, base_cfg["label"], k), args.timeout, ok=ok)
+        if not os.path.exists(more):
+            raise WorkError("%s: the instrumented run wrote no phase file %s" % (tag, more))
+        alongside.append(more)
+    if i >= args.reps:
+        return
+    for cfg in configs:
+        wall, _ = run([plain] + app_argv(app, cfg), clean_env(cfg["env"]), work,
+                      "%s plain on %s" % (tag, cfg["label"]), args.timeout, ok=ok)
+        reps[cfg["label"]].append(wall)
+    log("%s: plain repetition %d/%d: %s" % (tag, i + 1, args.reps, ", ".join(
+        "%s %.3fs" % (c["label"], reps[c["label"]][-1]) for c in configs)))
+
+
+def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
+    """Everything after the measured rounds (measure_rounds): the base
+    files, padded clones, estimates, timing runs and the table's rows."""
+    if state.get("failed"):
+        raise WorkError(state["failed"])
+    tag, entry, ph = state["tag"], state["entry"], state["ph"]
+    base_phases = state["base_phases"]
+    reps, alongside = state["reps"], state["alongside"]
     if alongside:
         # Unsampled runs have no streams: the first, sampled one gives them.
         files = ([base_phases] if args.base_timing == "unsampled" else []) + alongside
@@ -870,7 +895,7 @@ def main(argv=None):
                        "alt": {"label": args.alt[0], "estimate_args": args.alt[1]}, "loadavg_start": list(os.getloadavg()),
                        "grid": args.grid, "repetitions": args.reps, "base_runs": args.base_runs,
                        "interleaved": args.interleave, "base_alongside": args.base_alongside,
-                       "base_timing": args.base_timing,
+                       "base_timing": args.base_timing, "rounds_across_workloads": True,
                        "pad_clones": args.pad_clones, "rounds": args.rounds,
                        "tie_pct": args.tie_pct,
                        "top_phases": args.top_phases, "db": args.db, "build": args.build,
@@ -893,6 +918,7 @@ def main(argv=None):
             log("FAILED: %s" % ex)
     if args.grow_grid:
         doc["context"]["grown_ubench_configs"] = grow(args, configs, node_of, states, raw, work)
+    measure_rounds(args, states, configs, base_cfg, work, raw)
     for st in states:
         try:
             doc["apps"].append(finish_workload(args, st, configs, base_cfg, node_of, work, raw))
