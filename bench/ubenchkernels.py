@@ -78,3 +78,8 @@ def median_tpi(answer):
     """A run() answer's median repetition time per iteration, seconds."""
     iterations, _, times = answer
     return statistics.median(times) / iterations
+
+
+def median_tpis_ns(program, lines, threads, places, env=None):
+    """run()'s answers as median times per iteration, nanoseconds, per line."""
+    return [median_tpi(a) * 1e9 for a in run(program, lines, threads, places, env=env)]

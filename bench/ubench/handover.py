@@ -58,11 +58,10 @@ def parse_line(i, text, policy):
 
 def run(kernels, lines, threads, place, handover):
     try:
-        answers = ubenchkernels.run(kernels, lines, threads, place,
-                                    env={"PHASEPROBE_UBENCH_HANDOVER": handover})
+        return ubenchkernels.median_tpis_ns(kernels, lines, threads, place,
+                                            env={"PHASEPROBE_UBENCH_HANDOVER": handover})
     except ubenchkernels.RunError as e:
         fail(str(e))
-    return [ubenchkernels.median_tpi(a) * 1e9 for a in answers]
 
 
 def spread(values):

@@ -40,10 +40,9 @@ def line(i, ubench, streams):
 
 def run(kernels, lines, threads, places):
     try:
-        answers = ubenchkernels.run(kernels, lines, threads, places)
+        return ubenchkernels.median_tpis_ns(kernels, lines, threads, places)
     except ubenchkernels.RunError as e:
         fail(str(e))
-    return [ubenchkernels.median_tpi(a) * 1e9 for a in answers]
 
 
 def main():
