@@ -226,7 +226,10 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
                          ": use the same rule, or refresh the baseline");
   // Priced synchronization adds a term the other estimate lacks. A document
   // prices a kind when its rule is "barriers" and its phase file counted
-  // some; older documents (no "sync", or no "spin_rounds") never did.
+  // some; older documents (no "sync", or no "spin_rounds") never did. Forks
+  // and joins kept apart move time out of the phases' projection the same
+  // way (older runtimes wrote no threads_share_cpus, older estimators no
+  // fork_join_regions).
   auto Prices = [](const auto &D, const char *Key) {
     if (!D.contains("sync") || !D["sync"].is_object())
       return false;
@@ -235,15 +238,20 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
            S[Key].is_number() && S[Key].template get<double>() > 0;
   };
   struct SyncKindView {
-    const char *key, *noun, *advice;
+    const char *key, *did, *didNot, *noun, *advice;
   };
   for (const SyncKindView &K :
-       {SyncKindView{"barriers", "barriers", "(and a runtime that counts barriers for both)"},
-        SyncKindView{"spin_rounds", "spin-wait rounds", "and phaseprobe version for both"}}) {
+       {SyncKindView{"barriers", "priced", "did not price", "barriers",
+                     "(and a runtime that counts barriers for both)"},
+        SyncKindView{"spin_rounds", "priced", "did not price", "spin-wait rounds",
+                     "and phaseprobe version for both"},
+        SyncKindView{"fork_join_regions", "kept", "did not keep",
+                     "the forks and joins of regions that are their own phase",
+                     "and a runtime that writes threads_share_cpus for both"}}) {
     bool InBase = Prices(Base, K.key), InCurrent = Prices(Current, K.key);
     if (InBase != InCurrent)
       throw InputError(BaselinePath, "sync",
-                       std::string("the baseline ") + (InBase ? "priced" : "did not price") + " " +
+                       std::string("the baseline ") + (InBase ? K.did : K.didNot) + " " +
                            K.noun + " apart, this run " + (InCurrent ? "does" : "does not") +
                            ": use the same --sync " + K.advice + ", or refresh the baseline");
   }

@@ -1000,6 +1000,23 @@ TEST(Check, PricedBarriersOnOneSideOnlyIsAnInputError) {
   EXPECT_FALSE(checkAgainstBaseline(Cur, Base.dump(), "b.json", 0).regressed);
   Cur["sync"] = {{"rule", "off"}, {"barriers", 27760}};
   EXPECT_FALSE(checkAgainstBaseline(Cur, Base.dump(), "b.json", 0).regressed);
+  // Forks and joins kept apart on one side only (a baseline of an older
+  // runtime or estimator): the same.
+  Cur["sync"] = {{"rule", "barriers"}, {"barriers", 27760}, {"fork_join_s", 0.02},
+                 {"fork_join_regions", 25}};
+  Base["sync"] = {{"rule", "barriers"}, {"barriers", 27760}};
+  try {
+    checkAgainstBaseline(Cur, Base.dump(), "b.json", 0);
+    FAIL() << "no error";
+  } catch (const InputError &E) {
+    EXPECT_NE(std::string(E.what()).find("b.json: sync: the baseline did not keep the forks and "
+                                         "joins of regions that are their own phase apart, this "
+                                         "run does"),
+              std::string::npos)
+        << E.what();
+  }
+  Base["sync"] = Cur["sync"];
+  EXPECT_FALSE(checkAgainstBaseline(Cur, Base.dump(), "b.json", 0).regressed);
 }
 
 TEST(Check, BadBaselinesAreInputErrors) {
