@@ -363,35 +363,44 @@ def timing_run(args, state, cfg, node_of, work, out):
         return None
 
 
+def timing_path(args, state, cfg, k, raw):
+    """Where timing run k (1-based) of cfg goes: raw/TAG.CONFIG.timing.aK
+    with several runs, raw/TAG.CONFIG.timing with one."""
+    return os.path.join(raw, "%s.%s.timing%s.phases.json" % (
+        state["tag"], cfg["label"], "" if args.timing_runs == 1 else ".a%d" % k))
+
+
+def merged_timing(args, state, cfg, runs, raw):
+    """One configuration's timing runs as one document: one run as it is;
+    several merged into raw/TAG.CONFIG.timing.phases.json, each phase's time
+    and the program's total the median over the runs that have it (one
+    run's time on this machine can be 20% off, the base runs' spread: too
+    much to say where an estimate's error sits). None without runs."""
+    if not runs:
+        return None
+    if args.timing_runs == 1:
+        return runs[0]
+    merged = median_times(runs)
+    textout.write_atomically(os.path.join(raw, "%s.%s.timing.phases.json" % (state["tag"], cfg["label"])),
+                             json.dumps(merged, indent=1) + "\n")
+    return merged
+
+
 def timing_runs(args, state, cfgs, node_of, work, raw):
     """--timing-runs instrumented runs (sampling off) on each of \p cfgs,
-    round-robin like the plain repetitions. One run is kept as it is; several
-    are kept as raw/TAG.CONFIG.timing.aK.phases.json and merged into
-    raw/TAG.CONFIG.timing.phases.json, each phase's time and the program's
-    total the median over the runs that have it: one run's time on this
-    machine can be 20% off (the base runs' spread), too much to say where
-    an estimate's error sits. Returns {label: the (merged) document}."""
-    tag, n = state["tag"], args.timing_runs
-    path = lambda cfg, k: os.path.join(raw, "%s.%s.timing%s.phases.json" % (
-        tag, cfg["label"], "" if n == 1 else ".a%d" % k))
+    round-robin like the plain repetitions (merged_timing). Returns {label:
+    the (merged) document}."""
     docs = {cfg["label"]: [] for cfg in cfgs}
-    for k in range(1, n + 1):
+    for k in range(1, args.timing_runs + 1):
         for cfg in cfgs:
-            doc = timing_run(args, state, cfg, node_of, work, path(cfg, k))
+            doc = timing_run(args, state, cfg, node_of, work, timing_path(args, state, cfg, k, raw))
             if doc:
                 docs[cfg["label"]].append(doc)
     out = {}
     for cfg in cfgs:
-        runs = docs[cfg["label"]]
-        if not runs:
-            continue
-        if n == 1:
-            out[cfg["label"]] = runs[0]
-            continue
-        merged = median_times(runs)
-        textout.write_atomically(os.path.join(raw, "%s.%s.timing.phases.json" % (tag, cfg["label"])),
-                                 json.dumps(merged, indent=1) + "\n")
-        out[cfg["label"]] = merged
+        doc = merged_timing(args, state, cfg, docs[cfg["label"]], raw)
+        if doc:
+            out[cfg["label"]] = doc
     return out
 
 
@@ -522,9 +531,11 @@ def pad(args, state, configs, base_cfg, node_of, raw, work):
     return len(padded)
 
 
-def measure_rounds(args, states, configs, base_cfg, work, raw):
+def measure_rounds(args, states, configs, base_cfg, node_of, work, raw):
     """Measured program times: plain, interleaved repetitions, round by round
-    over every workload (round 1 of each, then round 2 of each, ...). With
+    over every workload (round 1 of each, then round 2 of each, ...), and in
+    the same rounds the timing runs (measured phase times) of the
+    configurations the base run did not time. With
     --base-alongside the base's instrumented runs take turns with them, so
     that the base time the estimates start from and the times they are
     compared with see the same machine (this VM's speed drifts by tens of
@@ -539,20 +550,23 @@ def measure_rounds(args, states, configs, base_cfg, work, raw):
     if args.base_alongside:
         n = args.base_runs
         base_rounds = {rounds // 2} if n == 1 else {round(k * (rounds - 1) / (n - 1)) for k in range(n)}
+    if args.phase_times:
+        rounds = max(rounds, args.timing_runs)
     for state in states:
         state["reps"] = {cfg["label"]: [] for cfg in configs}
         state["alongside"] = []
+        state["timing_docs"] = {cfg["label"]: [] for cfg in configs if cfg["label"] not in state["timing"]}
     for i in range(rounds):
         for state in states:
             if state.get("failed"):
                 continue
             try:
-                measure_round(args, state, i, i in base_rounds, configs, base_cfg, work, raw)
+                measure_round(args, state, i, i in base_rounds, configs, base_cfg, node_of, work, raw)
             except WorkError as ex:
                 state["failed"] = str(ex)  # finish_workload reports it
 
 
-def measure_round(args, state, i, with_base, configs, base_cfg, work, raw):
+def measure_round(args, state, i, with_base, configs, base_cfg, node_of, work, raw):
     app, tag, instr, plain, ok = state["app"], state["tag"], state["instr"], state["plain"], state["ok"]
     reps, alongside = state["reps"], state["alongside"]
     if with_base:
@@ -565,14 +579,21 @@ def measure_round(args, state, i, with_base, configs, base_cfg, work, raw):
         if not os.path.exists(more):
             raise WorkError("%s: the instrumented run wrote no phase file %s" % (tag, more))
         alongside.append(more)
-    if i >= args.reps:
-        return
-    for cfg in configs:
-        wall, _ = run([plain] + app_argv(app, cfg), clean_env(cfg["env"]), work,
-                      "%s plain on %s" % (tag, cfg["label"]), args.timeout, ok=ok)
-        reps[cfg["label"]].append(wall)
-    log("%s: plain repetition %d/%d: %s" % (tag, i + 1, args.reps, ", ".join(
-        "%s %.3fs" % (c["label"], reps[c["label"]][-1]) for c in configs)))
+    if i < args.reps:
+        for cfg in configs:
+            wall, _ = run([plain] + app_argv(app, cfg), clean_env(cfg["env"]), work,
+                          "%s plain on %s" % (tag, cfg["label"]), args.timeout, ok=ok)
+            reps[cfg["label"]].append(wall)
+        log("%s: plain repetition %d/%d: %s" % (tag, i + 1, args.reps, ", ".join(
+            "%s %.3fs" % (c["label"], reps[c["label"]][-1]) for c in configs)))
+    # The measured phase times (5a) of the configurations the base run did
+    # not time, in the same rounds.
+    if args.phase_times and i < args.timing_runs:
+        for cfg in configs:
+            if cfg["label"] in state["timing_docs"]:
+                doc = timing_run(args, state, cfg, node_of, work, timing_path(args, state, cfg, i + 1, raw))
+                if doc:
+                    state["timing_docs"][cfg["label"]].append(doc)
 
 
 def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
@@ -615,11 +636,14 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
         entry["coverage"] = any_est.get("coverage")
         entry["unmatched"] = [p["id"] for p in any_est.get("phases", []) if not p.get("matched")]
 
-    # 5a. Measured phase times: instrumented, sampling off, once per config.
+    # 5a. Measured phase times: instrumented, sampling off, taken in the
+    # measured rounds (the base configuration's with the base run).
     measured_phases = {}
     if args.phase_times:
         docs = dict(state["timing"])
-        docs.update(timing_runs(args, state, [c for c in configs if c["label"] not in docs], node_of, work, raw))
+        for cfg in configs:
+            if cfg["label"] in state["timing_docs"]:
+                docs[cfg["label"]] = merged_timing(args, state, cfg, state["timing_docs"][cfg["label"]], raw)
         for cfg in configs:
             if docs.get(cfg["label"]):
                 measured_phases[cfg["label"]] = {p["id"]: p for p in docs[cfg["label"]].get("phases", [])}
@@ -918,7 +942,7 @@ def main(argv=None):
             log("FAILED: %s" % ex)
     if args.grow_grid:
         doc["context"]["grown_ubench_configs"] = grow(args, configs, node_of, states, raw, work)
-    measure_rounds(args, states, configs, base_cfg, work, raw)
+    measure_rounds(args, states, configs, base_cfg, node_of, work, raw)
     for st in states:
         try:
             doc["apps"].append(finish_workload(args, st, configs, base_cfg, node_of, work, raw))
