@@ -555,6 +555,31 @@ TEST(Sync, ReportsCarryTheTerm) {
 
 namespace {
 
+/// Phase \p Index matched to the uB "k" (one 256 KiB stream, 2 threads),
+/// whose tpi on the base node is \p BaseTpiUs.
+PhaseMatch matchedOnK(size_t Index, double BaseTpiUs) {
+  Candidate C;
+  C.ubench = "k";
+  C.streams = {ProfileLookup::unit(256)};
+  C.threads = 2;
+  C.tpiUs = BaseTpiUs;
+  PhaseMatch PM;
+  PM.phaseIndex = Index;
+  PM.status = MatchStatus::Matched;
+  PM.candidate = C;
+  PM.ranked = {C};
+  return PM;
+}
+
+/// Nodes "bn" and "tn" at 2 threads: "k" runs 2x slower on tn, a barrier
+/// costs 1 us on bn and 41 us on tn.
+void twoNodes(ProfileLookup &L, double BaseTpiUs) {
+  L.Rows.push_back({"bn", "k", 2, 256, BaseTpiUs});
+  L.Rows.push_back({"tn", "k", 2, 256, 2 * BaseTpiUs});
+  L.pair("bn", 2, 16, 0.01, 1);
+  L.pair("tn", 2, 16, 0.01, 41);
+}
+
 /// 10 s: 1 s serial; region r (8 s, 1000 barriers) with a matched leaf a
 /// (4 s, 4e6 iterations of 1 us) and an unmatched leaf b (3 s); region q
 /// (1 s) with nothing matched. On "tn" a's uB runs 2x slower and a barrier
@@ -579,24 +604,11 @@ struct Uncovered {
     };
     F.phases = {Ph("r", {}, 8), Ph("a", "r", 4), Ph("b", "r", 3), Ph("q", {}, 1)};
     F.phases[0].barriers = 1000;
-    Candidate C;
-    C.ubench = "k";
-    C.streams = {ProfileLookup::unit(256)};
-    C.threads = 2;
-    C.tpiUs = BaseTpiUs;
-    PhaseMatch PM;
-    PM.phaseIndex = 1;
-    PM.status = MatchStatus::Matched;
-    PM.candidate = C;
-    PM.ranked = {C};
     PhaseMatch U;
     U.phaseIndex = 2;
     U.status = MatchStatus::NoProfile;
-    M = {PM, U};
-    L.Rows.push_back({"bn", "k", 2, 256, BaseTpiUs});
-    L.Rows.push_back({"tn", "k", 2, 256, 2 * BaseTpiUs});
-    L.pair("bn", 2, 16, 0.01, 1);
-    L.pair("tn", 2, 16, 0.01, 41);
+    M = {matchedOnK(1, BaseTpiUs), U};
+    twoNodes(L, BaseTpiUs);
   }
 };
 
@@ -779,21 +791,8 @@ struct ForkJoin {
     P.barriers = 1000;
     P.threadTimeS = Phase::ThreadTimes{0.7, 0.75, 0.8};
     F.phases = {P};
-    Candidate C;
-    C.ubench = "k";
-    C.streams = {ProfileLookup::unit(256)};
-    C.threads = 2;
-    C.tpiUs = BaseTpiUs;
-    PhaseMatch PM;
-    PM.phaseIndex = 0;
-    PM.status = MatchStatus::Matched;
-    PM.candidate = C;
-    PM.ranked = {C};
-    M = {PM};
-    L.Rows.push_back({"bn", "k", 2, 256, BaseTpiUs});
-    L.Rows.push_back({"tn", "k", 2, 256, 2 * BaseTpiUs});
-    L.pair("bn", 2, 16, 0.01, 1);
-    L.pair("tn", 2, 16, 0.01, 41);
+    M = {matchedOnK(0, BaseTpiUs)};
+    twoNodes(L, BaseTpiUs);
   }
 };
 
