@@ -1,6 +1,7 @@
 //===- phase_runs.cpp - Median of several base runs ------------------------===//
 #include "phaseprobe/phase_runs.h"
 #include "phaseprobe/error.h"
+#include "phaseprobe/phase_file.h"
 
 #include <algorithm>
 #include <map>
@@ -239,6 +240,30 @@ RunSpread runSpread(const std::vector<PhaseFile> &Runs) {
   R.maxS = *Hi;
   R.medianS = median(R.totalS);
   R.spreadPct = R.medianS > 0 ? (R.maxS - R.minS) / R.medianS * 100 : 0;
+  // Leaves by id, in first-seen order, over the runs that have them.
+  std::vector<PhaseRunRange> Leaves;
+  std::map<std::string, size_t> At;
+  std::map<std::string, size_t> Seen;
+  for (const PhaseFile &F : Runs)
+    for (size_t I : leafPhases(F)) {
+      const Phase &P = F.phases[I];
+      auto [It, New] = At.emplace(P.id, Leaves.size());
+      if (New)
+        Leaves.push_back({P.id, P.timeS, P.timeS});
+      PhaseRunRange &L = Leaves[It->second];
+      L.minS = std::min(L.minS, P.timeS);
+      L.maxS = std::max(L.maxS, P.timeS);
+      ++Seen[P.id];
+    }
+  double Floor = (R.maxS - R.minS) / 10;
+  for (const PhaseRunRange &L : Leaves)
+    if (Seen[L.id] > 1 && L.maxS - L.minS > 0 && L.maxS - L.minS >= Floor)
+      R.phases.push_back(L);
+  std::stable_sort(R.phases.begin(), R.phases.end(), [](const auto &A, const auto &B) {
+    return A.maxS - A.minS > B.maxS - B.minS;
+  });
+  if (R.phases.size() > 3)
+    R.phases.resize(3);
   return R;
 }
 

@@ -258,11 +258,16 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
                               {"regions_not_run", V.regionsNotRun},
                               {"not_run_threads", V.notRunThreads}};
   }
-  if (In.runs > 1)
+  if (In.runs > 1) {
     // The timed runs: without those that only gave streams.
+    ojson Phases = ojson::array();
+    for (const PhaseRunRange &P : In.runSpread.phases)
+      Phases.push_back({{"id", P.id}, {"min_s", tidy(P.minS)}, {"max_s", tidy(P.maxS)}});
     Doc["base_runs"] = {{"n", In.runSpread.totalS.size()},
                         {"total_time_s", In.runSpread.totalS},
-                        {"spread_pct", tidy(In.runSpread.spreadPct)}};
+                        {"spread_pct", tidy(In.runSpread.spreadPct)},
+                        {"phases", Phases}};
+  }
   // Last: the time rule of every estimate above (--check compares it).
   Doc["projection"] = projectionName(E.rule);
   return Doc;

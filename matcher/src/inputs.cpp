@@ -109,9 +109,16 @@ std::string baseRunsLine(const MatchInputs &In, double WarnPct) {
   std::snprintf(Buf, sizeof Buf, "base runs: %zu, program time %.4g-%.4g s (median %.4g s, spread %.1f%%)",
                 R.totalS.size(), R.minS, R.maxS, R.medianS, R.spreadPct);
   std::string S = Buf;
-  if (R.spreadPct > WarnPct)
-    S += ": the base node was noisy; every estimate inherits that uncertainty (more runs or a "
-         "quieter base node narrow it)";
+  if (R.spreadPct <= WarnPct)
+    return S;
+  S += ": the base node was noisy";
+  for (size_t I = 0; I < R.phases.size(); ++I) {
+    const PhaseRunRange &P = R.phases[I];
+    std::snprintf(Buf, sizeof Buf, "%s (%.4g-%.4g s)", P.id.c_str(), P.minS, P.maxS);
+    S += std::string(I == 0 ? " (the phases that varied most: " : ", ") + Buf;
+  }
+  S += R.phases.empty() ? "" : ")";
+  S += "; every estimate inherits that uncertainty (more runs or a quieter base node narrow it)";
   return S;
 }
 

@@ -41,12 +41,26 @@ PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
 std::vector<PhaseFile> timedRuns(const std::vector<PhaseFile> &Runs,
                                  const std::vector<std::string> &Paths);
 
+/// A leaf phase's time over several runs.
+struct PhaseRunRange {
+  std::string id;
+  double minS = 0, maxS = 0;
+};
+
 /// How far several runs' program times are apart: what every estimate built
 /// on their medians inherits, shown to the user instead of hidden in them.
 struct RunSpread {
   std::vector<double> totalS; ///< program.total_time_s of each run, in input order
   double minS = 0, medianS = 0, maxS = 0;
   double spreadPct = 0; ///< (max - min) / median x 100; 0 for one run
+  /// Where the spread sits: the leaf phases whose times differ most between
+  /// the runs (max - min, largest first; at most three, each at least a
+  /// tenth of the program's max - min). A noisy node seldom slows every
+  /// loop alike: on this project's VM a neighbour made NPB BT W's two
+  /// page-per-iteration column walks 5x slower and left the rest within
+  /// 10% (bench/results/bt-w-slow-spells-2026-11-24.txt), which tells the
+  /// user which phases' estimates to trust least.
+  std::vector<PhaseRunRange> phases;
 };
 
 /// The spread of \p Runs' program times (at least one run).

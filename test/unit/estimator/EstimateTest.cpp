@@ -821,8 +821,9 @@ TEST(ForkJoin, ARegionThatIsItsOwnPhaseProjectsOnlyItsSlowestThreadsTime) {
       EXPECT_NEAR(Tn.syncS, 1000 * 40e-6, 1e-12);
       EXPECT_NEAR(Tn.timeS, 1.6 + 0.3 + 0.04, 1e-9);
       ASSERT_TRUE(E.selfCheckPercent());
-      if (Rule == Projection::Absolute)
+      if (Rule == Projection::Absolute) {
         EXPECT_NEAR(*E.selfCheckPercent(), 0, 1e-9) << "the forks and joins are in it";
+      }
     }
 }
 

@@ -344,6 +344,42 @@ TEST(PhaseRuns, MediansPerPhase) {
 // Runs made with sampling off beside a sampled one: the times are the
 // unsampled runs' (sampling slows the sampled invocations), the streams the
 // sampled run's; each timed run alone gets the sampled run's streams.
+// The runs' spread, and the leaves it sits in: largest difference first,
+// at most three, none under a tenth of the program's; a region with leaves
+// inside and a phase of one run only are not listed.
+TEST(PhaseRuns, SpreadNamesTheLeavesThatVariedMost) {
+  std::vector<PhaseFile> R = {
+      run(2.0, {{"r", 1.9}, {"a", 0.2}, {"b", 0.5}, {"c", 0.30}, {"d", 0.10}, {"e", 0.1}}),
+      run(3.0, {{"r", 2.9}, {"a", 1.0}, {"b", 0.6}, {"c", 0.36}, {"d", 0.11}, {"f", 0.9}}),
+      run(2.2, {{"r", 2.1}, {"a", 0.3}, {"b", 0.9}, {"c", 0.31}, {"d", 0.10}})};
+  for (PhaseFile &F : R)
+    for (Phase &P : F.phases)
+      if (P.id != "r")
+        P.parent = "r";
+  RunSpread S = runSpread(R);
+  EXPECT_EQ(S.totalS, (std::vector<double>{2.0, 3.0, 2.2}));
+  EXPECT_EQ(S.medianS, 2.2);
+  EXPECT_NEAR(S.spreadPct, 100 / 2.2, 1e-9);
+  ASSERT_EQ(S.phases.size(), 2u) << "c's 0.06 s is under a tenth of 1 s; d's too; e and f ran once";
+  EXPECT_EQ(S.phases[0].id, "a");
+  EXPECT_EQ(S.phases[0].minS, 0.2);
+  EXPECT_EQ(S.phases[0].maxS, 1.0);
+  EXPECT_EQ(S.phases[1].id, "b");
+  // At most three, largest first.
+  for (PhaseFile &F : R)
+    for (Phase &P : F.phases)
+      if (P.id == "c" || P.id == "d")
+        P.timeS *= 1 + 3 * F.program.totalTimeS - 6;
+  S = runSpread(R);
+  ASSERT_EQ(S.phases.size(), 3u);
+  EXPECT_EQ(S.phases[0].id, "c") << "0.30-1.44 s";
+  EXPECT_EQ(S.phases[1].id, "a");
+  EXPECT_EQ(S.phases[2].id, "b") << "0.4 s, d's 0.34 left out";
+  // One run: no spread, no phases.
+  EXPECT_TRUE(runSpread({R[0]}).phases.empty());
+  EXPECT_EQ(runSpread({R[0]}).spreadPct, 0);
+}
+
 TEST(PhaseRuns, UnsampledRunsTimeAndSampledRunsShape) {
   PhaseFile Sampled = run(3.0, {{"a", 1.6}, {"b", 0.9}});
   Sampled.program.sampling = true;
