@@ -368,6 +368,12 @@ def render_text(doc):
         out.append("ranking: %s%s" % (ranking_word(rk),
             "" if not rk.get("measured_ties") else "  (measured ties: %s)" % ", ".join(
                 "%s~%s" % tuple(t) for t in rk["measured_ties"])))
+        bs = a.get("base_runs_spread")
+        if bs and bs.get("spread_pct") is not None:
+            out.append("base runs: %d, program times %.1f%% apart%s" % (
+                a.get("base_runs", 0), bs["spread_pct"],
+                "; varied most: " + ", ".join("%s %.4g-%.4g s" % (p["id"], p["min_s"], p["max_s"])
+                                              for p in bs.get("phases") or []) if bs.get("phases") else ""))
         ph = [p for p in a.get("phases", []) if p.get("per_config")]
         if ph:
             top = sorted(ph, key=lambda p: -(p.get("weight") or 0))[: doc.get("context", {}).get("top_phases", 5)]

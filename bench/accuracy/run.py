@@ -634,6 +634,9 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
     any_est = next((e for e in ests.values() if e), None)
     if any_est:
         entry["coverage"] = any_est.get("coverage")
+        if any_est.get("base_runs"):
+            # The base runs' spread and the leaves it sits in (phaseprobe-estimate).
+            entry["base_runs_spread"] = {k: any_est["base_runs"].get(k) for k in ("spread_pct", "phases")}
         entry["unmatched"] = [p["id"] for p in any_est.get("phases", []) if not p.get("matched")]
 
     # 5a. Measured phase times: instrumented, sampling off, taken in the
