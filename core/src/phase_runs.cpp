@@ -240,24 +240,23 @@ RunSpread runSpread(const std::vector<PhaseFile> &Runs) {
   R.maxS = *Hi;
   R.medianS = median(R.totalS);
   R.spreadPct = R.medianS > 0 ? (R.maxS - R.minS) / R.medianS * 100 : 0;
-  // Leaves by id, in first-seen order, over the runs that have them.
-  std::vector<PhaseRunRange> Leaves;
+  // Leaves by id, in first-seen order, with the number of runs that have them.
+  std::vector<std::pair<PhaseRunRange, size_t>> Leaves;
   std::map<std::string, size_t> At;
-  std::map<std::string, size_t> Seen;
   for (const PhaseFile &F : Runs)
     for (size_t I : leafPhases(F)) {
       const Phase &P = F.phases[I];
       auto [It, New] = At.emplace(P.id, Leaves.size());
       if (New)
-        Leaves.push_back({P.id, P.timeS, P.timeS});
-      PhaseRunRange &L = Leaves[It->second];
+        Leaves.push_back({{P.id, P.timeS, P.timeS}, 0});
+      auto &[L, N] = Leaves[It->second];
       L.minS = std::min(L.minS, P.timeS);
       L.maxS = std::max(L.maxS, P.timeS);
-      ++Seen[P.id];
+      ++N;
     }
   double Floor = (R.maxS - R.minS) / 10;
-  for (const PhaseRunRange &L : Leaves)
-    if (Seen[L.id] > 1 && L.maxS - L.minS > 0 && L.maxS - L.minS >= Floor)
+  for (const auto &[L, N] : Leaves)
+    if (N > 1 && L.maxS > L.minS && L.maxS - L.minS >= Floor)
       R.phases.push_back(L);
   std::stable_sort(R.phases.begin(), R.phases.end(), [](const auto &A, const auto &B) {
     return A.maxS - A.minS > B.maxS - B.minS;

@@ -341,9 +341,6 @@ TEST(PhaseRuns, MediansPerPhase) {
   EXPECT_EQ(One.phases[0].timeS, 1.6);
 }
 
-// Runs made with sampling off beside a sampled one: the times are the
-// unsampled runs' (sampling slows the sampled invocations), the streams the
-// sampled run's; each timed run alone gets the sampled run's streams.
 // The runs' spread, and the leaves it sits in: largest difference first,
 // at most three, none under a tenth of the program's; a region with leaves
 // inside and a phase of one run only are not listed.
@@ -380,6 +377,9 @@ TEST(PhaseRuns, SpreadNamesTheLeavesThatVariedMost) {
   EXPECT_EQ(runSpread({R[0]}).spreadPct, 0);
 }
 
+// Runs made with sampling off beside a sampled one: the times are the
+// unsampled runs' (sampling slows the sampled invocations), the streams the
+// sampled run's; each timed run alone gets the sampled run's streams.
 TEST(PhaseRuns, UnsampledRunsTimeAndSampledRunsShape) {
   PhaseFile Sampled = run(3.0, {{"a", 1.6}, {"b", 0.9}});
   Sampled.program.sampling = true;
