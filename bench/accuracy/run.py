@@ -337,7 +337,7 @@ def base_run(args, app, base_cfg, node_of, work, raw):
     if args.phase_times:
         # The base's timing run (sampling off) gives both the base's measured
         # phase times and the times of the unsampled alternative estimate.
-        timing = timing_runs(args, state, [base_cfg], node_of, work, raw).get(base_cfg["label"])
+        timing = timing_runs(args, state, base_cfg, node_of, work, raw)
         if timing:
             state["timing"][base_cfg["label"]] = timing
             merged = unsampled_phase_file(ph, timing)
@@ -386,22 +386,17 @@ def merged_timing(args, state, cfg, runs, raw):
     return merged
 
 
-def timing_runs(args, state, cfgs, node_of, work, raw):
-    """--timing-runs instrumented runs (sampling off) on each of \p cfgs,
-    round-robin like the plain repetitions (merged_timing). Returns {label:
-    the (merged) document}."""
-    docs = {cfg["label"]: [] for cfg in cfgs}
+def timing_runs(args, state, cfg, node_of, work, raw):
+    """--timing-runs instrumented runs (sampling off) on cfg, one after the
+    other; the (merged) document (merged_timing), None without runs. The
+    other configurations' timing runs go into the measured rounds
+    (measure_round)."""
+    docs = []
     for k in range(1, args.timing_runs + 1):
-        for cfg in cfgs:
-            doc = timing_run(args, state, cfg, node_of, work, timing_path(args, state, cfg, k, raw))
-            if doc:
-                docs[cfg["label"]].append(doc)
-    out = {}
-    for cfg in cfgs:
-        doc = merged_timing(args, state, cfg, docs[cfg["label"]], raw)
+        doc = timing_run(args, state, cfg, node_of, work, timing_path(args, state, cfg, k, raw))
         if doc:
-            out[cfg["label"]] = doc
-    return out
+            docs.append(doc)
+    return merged_timing(args, state, cfg, docs, raw)
 
 
 def with_times(doc, times, total):
