@@ -121,13 +121,14 @@ def main():
         tag = report.raw_tag(app["app"], app["workload"])
         if args.workload not in tag:
             continue
-        files = [os.path.join(raw, f) for f in app.get("base_files") or []] or \
+        files = report.base_paths(args.results, app) or \
             [os.path.join(raw, "%s.base.phases.json" % tag)]
         for f in files:
             if not os.path.exists(f):
                 fail("%s: missing (was the run complete?)" % f)
         structure = load(files[0])
-        for label in args.config or [c for c in configs if c != base["label"]]:
+        # Another machine's configurations (a run of cross.py) have no timing runs here.
+        for label in args.config or [c for c in configs if c != base["label"] and not configs[c].get("stored")]:
             cfg = configs[label]
             timing_path = os.path.join(raw, "%s.%s.timing.phases.json" % (tag, label))
             if not os.path.exists(timing_path):

@@ -44,6 +44,14 @@ def raw_tag(app, workload):
     return "%s.%s" % (app, re.sub(r"[^A-Za-z0-9._-]+", "_", workload))
 
 
+def base_paths(results, app):
+    """The base phase files a stored run's estimates of \p app used: in
+    its raw/, or, for a run of cross.py, in the stored run's raw/ that
+    app["base_dir"] names (relative to \p results)."""
+    d = os.path.join(results, app.get("base_dir") or "raw")
+    return [os.path.join(d, f) for f in app.get("base_files") or []]
+
+
 def error_pct(est, meas):
     """Signed relative error of an estimate, in % of the measurement."""
     if est is None or meas is None or meas <= 0:
@@ -142,6 +150,10 @@ def derive(doc):
     alt_ok_all = True
     strict_ok_all, dist_ok_all = True, True
     turns = {c["label"] for c in doc.get("configs", []) if shares_cores(c)}
+    # Configurations of another machine measured in a stored run (cross.py):
+    # ranked with the others, left out of every error summary, which are
+    # about this run's measurements.
+    stored = {c["label"] for c in doc.get("configs", []) if c.get("stored")}
     busy = 0  # per-phase estimates left out: worksharing phases on cores taken in turns
     for a in doc.get("apps", []):
         rows = a.get("rows", [])
@@ -151,6 +163,8 @@ def derive(doc):
             r["spread_pct"] = spread(r.get("measured_reps") or [])
             r["inside_reps"] = inside(r.get("estimated_s"), r.get("measured_reps"))
             r["inside_reps_alt"] = inside(r.get("estimated_alt_s"), r.get("measured_reps"))
+        counted = [r for r in rows if r["config"] not in stored]
+        for r in counted:
             sibling_errs += sibling_errors(list(r.get("measured_reps") or []))
             for key, tally in (("estimated_runs_s", in_runs), ("estimated_alt_runs_s", in_runs_alt)):
                 ok = inside(r.get("measured_s"), r.get(key))
@@ -189,16 +203,16 @@ def derive(doc):
                         "distinguishable_pairs": pairs - len(ties)}
         strict_ok_all &= a["ranking"]["strict"]
         dist_ok_all &= a["ranking"]["distinguishable"]
-        all_err += [abs(r["error_pct"]) for r in rows if r.get("error_pct") is not None]
-        unwarned_err += [abs(r["error_pct"]) for r in rows
+        all_err += [abs(r["error_pct"]) for r in counted if r.get("error_pct") is not None]
+        unwarned_err += [abs(r["error_pct"]) for r in counted
                          if r.get("error_pct") is not None and not r.get("thread_branches")]
-        unwarned_alt += [abs(r["error_alt_pct"]) for r in rows
+        unwarned_alt += [abs(r["error_alt_pct"]) for r in counted
                          if r.get("error_alt_pct") is not None and not r.get("thread_branches")]
-        warned += sum(1 for r in rows if r.get("thread_branches"))
+        warned += sum(1 for r in counted if r.get("thread_branches"))
         for key, tally in (("inside_reps", inside_n), ("inside_reps_alt", inside_alt_n)):
-            tally[0] += sum(1 for r in rows if r[key])
-            tally[1] += sum(1 for r in rows if r[key] is not None)
-        all_alt += [abs(r["error_alt_pct"]) for r in rows if r.get("error_alt_pct") is not None]
+            tally[0] += sum(1 for r in counted if r[key])
+            tally[1] += sum(1 for r in counted if r[key] is not None)
+        all_alt += [abs(r["error_alt_pct"]) for r in counted if r.get("error_alt_pct") is not None]
         alt_est = [r.get("estimated_alt_s") for r in rows]
         if rows and None not in alt_est:
             # The alternative estimate's ranking, with the same tie rule.
@@ -218,6 +232,8 @@ def derive(doc):
                 # core that is a part of the construct's wall time, which the
                 # estimate is. Shown, left out of the per-phase summary.
                 v["busy_time"] = is_worksharing(p) and c in turns
+                if c in stored:
+                    continue
                 if v["busy_time"]:
                     if v["error_pct"] is not None:
                         busy += 1
@@ -322,6 +338,13 @@ def header_lines(doc):
             "%s=%s" % kv for kv in sorted(k.get("env", {}).items())))
             for k in doc.get("configs", [])),
     ]
+    st = c.get("stored")
+    if st:
+        sm = st.get("machine") or {}
+        lines.append("stored  : the base runs and the (stored) rows' measured times are run %s's, on %s, "
+                     "%s cores (%s), commit %s, %s; those rows are ranked with this machine's and left out "
+                     "of the summary" % (st.get("folder", "?"), sm.get("cpu", "?"), sm.get("cores", "?"),
+                                        sm.get("host", "?"), st.get("commit", "?"), st.get("date", "?")))
     return lines
 
 
@@ -355,7 +378,8 @@ def render_text(doc):
             len(a.get("phases", [])), len(a.get("unmatched", []))))
         rows = []
         for r in a.get("rows", []):
-            rows.append([r["config"] + (" (base)" if r["config"] == doc.get("base") else ""),
+            rows.append([r["config"] + (" (base)" if r["config"] == doc.get("base") else "")
+                         + (" (stored)" if r.get("stored") else ""),
                          fmt(r.get("estimated_s")), fmt(r.get("measured_s")),
                          fmt(r.get("error_pct"), "%+.1f"), fmt(r.get("spread_pct"), "%.1f"),
                          "%s / %s" % (fmt(r.get("rank_estimated"), "%d"),
@@ -550,9 +574,15 @@ def render_html(doc):
                  ("uB grid", "%s%s" % (c.get("grid", "?"), " + %d configurations grown from the phases"
                                        % c["grown_ubench_configs"] if c.get("grown_ubench_configs") else "")),
                  ("repetitions", "%s (median of plain runs)" % c.get("repetitions", "?")),
+                 ("stored rows", "" if not c.get("stored") else
+                  "base runs and (stored) rows' measured times from %s (%s, commit %s, %s): ranked with "
+                  "this machine's rows, left out of the summary" % (
+                      c["stored"].get("folder", "?"), (c["stored"].get("machine") or {}).get("cpu", "?"),
+                      c["stored"].get("commit", "?"), c["stored"].get("date", "?"))),
                  ("configurations", "; ".join("%s = %s" % (k2["label"], " ".join(
                      "%s=%s" % kv for kv in sorted(k2.get("env", {}).items()))) for k2 in doc.get("configs", [])))):
-        out.append("<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(str(v))))
+        if v != "" or k != "stored rows":
+            out.append("<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(str(v))))
     out.append("</table>")
 
     def verdict(ok):
@@ -605,7 +635,8 @@ def render_html(doc):
             acls = "" if alt is None else (' class="bad"' if abs(alt) > 10 else "")
             out.append("<tr><td>%s%s</td><td>%s</td><td>%s</td><td%s>%s</td><td>%s</td><td>%s</td><td>%s</td>"
                        "<td>%s</td><td%s>%s</td><td>%s</td></tr>" % (
-                           e(r["config"]), " (base)" if r["config"] == doc.get("base") else "",
+                           e(r["config"]), (" (base)" if r["config"] == doc.get("base") else "")
+                           + (" (stored)" if r.get("stored") else ""),
                            fmt(r.get("estimated_s")), fmt(r.get("measured_s")), cls, fmt(err, "%+.1f"),
                            fmt(r.get("spread_pct"), "%.1f"), fmt(r.get("rank_estimated"), "%d"),
                            fmt(r.get("rank_measured"), "%d"), fmt(r.get("estimated_alt_s")), acls,

@@ -177,7 +177,7 @@ def main():
     for ai, app in enumerate(data["apps"]):
         tag = report.raw_tag(app["app"], app["workload"])
         if app.get("base_files"):  # the files that run's estimates used
-            phases = [os.path.join(raw, f) for f in app["base_files"]]
+            phases = report.base_paths(args.results, app)
         else:
             phases = [os.path.join(raw, "%s.base.phases.json" % tag)]
             phases += [os.path.join(raw, "%s.base.%d.phases.json" % (tag, k))
@@ -195,13 +195,16 @@ def main():
             for label, extra in args.rule:
                 app_ests[(ri, label)], warned, runs = estimate(args.build, phases, args.db, base["node"],
                                                                cfg, base["threads"], extra)
-                if warned:
+                if warned and not cfg.get("stored"):
                     warned_rows.add((ai, ri))
-                if runs and args.statistic == "median":
+                if runs and args.statistic == "median" and not cfg.get("stored"):
                     in_runs[label][0] += int(report.inside(row["measured_s"], runs))
                     in_runs[label][1] += 1
         base_ri = next((ri for ri, row in enumerate(app["rows"]) if row["config"] == base["label"]),
                        None)
+        if args.statistic == "paired" and base["label"] in [c for c in configs if configs[c].get("stored")]:
+            fail("%s: --statistic paired: the base row was measured on another machine (a run of cross.py)"
+                 % args.results)
         if args.statistic == "paired" and base_ri is None:
             fail("%s: no row of the base configuration %s to pair with" % (tag, base["label"]))
         for ri, row in enumerate(app["rows"]):
@@ -230,7 +233,8 @@ def main():
                 else:
                     shown, meas = est, row["measured_s"]
                 err = report.error_pct(shown, meas)
-                errors[label].append((row["config"], abs(err), (ai, ri) in warned_rows))
+                if not configs[row["config"]].get("stored"):  # another machine's row (cross.py): ranked, not counted
+                    errors[label].append((row["config"], abs(err), (ai, ri) in warned_rows))
                 cells.append("%9.4f %+7.1f" % (shown, err))
             lines.append("%-44s %-9s %9.4f  %s" % (tag[:44], row["config"],
                                                    rel if args.statistic == "paired" else row["measured_s"],

@@ -646,6 +646,17 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
             if docs.get(cfg["label"]):
                 measured_phases[cfg["label"]] = {p["id"]: p for p in docs[cfg["label"]].get("phases", [])}
 
+    tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_of)
+    return entry
+
+
+def tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_of):
+    """The table's rows of one workload into \p entry: per configuration its
+    estimate (\p ests, \p alts: estimate documents by label), its measured
+    repetitions (\p reps) and notes; per phase its estimate and measured
+    time (\p measured_phases: label -> id -> timing-run phase) on each
+    configuration. \p ph is the base phase document (kinds, weights).
+    Shared with cross.py, whose configurations come from two machines."""
     for cfg in configs:
         est = ests[cfg["label"]]
         node = node_of(cfg)
@@ -681,6 +692,7 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
         entry["rows"].append(row)
 
     # Per-phase: estimated (from the estimate JSON) vs measured (timing runs).
+    any_est = next((e for e in ests.values() if e), None)
     if any_est:
         base_by_id = {p["id"]: p for p in ph.get("phases", [])}
         for p in any_est.get("phases", []):
@@ -707,7 +719,6 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
                                     "matched": bool(p.get("matched")), "ubench": cand.get("ubench"),
                                     "streams": cand.get("streams"), "similarity": cand.get("similarity"),
                                     "per_config": per})
-    return entry
 
 
 # --------------------------------------------------------------------------
