@@ -205,7 +205,11 @@ def main(argv=None):
                                                    "accuracy-cross-" + date.strftime("%Y-%m-%d-%H%M")))
     raw = os.path.join(out, "raw")
     args.work = os.path.abspath(args.work or os.path.join(tempfile.gettempdir(), "phaseprobe-accuracy-work"))
-    for d in (out, raw, args.work):
+    os.makedirs(args.work, exist_ok=True)
+    # Every workload's executables first: a missing one is bad input, and
+    # then nothing is written.
+    binaries = local_binaries(args, stored["apps"])
+    for d in (out, raw):
         os.makedirs(d, exist_ok=True)
     # What the reused steps of run.py read from their args.
     args.db = os.path.join(out, "nppdb.sqlite")
@@ -214,8 +218,6 @@ def main(argv=None):
     args.interleave = True
     alt_label = (sctx.get("alt") or {}).get("label", "unsampled")
     alt_args = (sctx.get("alt") or {}).get("estimate_args", [])
-
-    binaries = local_binaries(args, stored["apps"])
 
     # 1. This machine, with the stored run's uB configurations.
     if not os.path.exists(args.db):
@@ -233,8 +235,9 @@ def main(argv=None):
         acc.run_params(args, todo, node_of, ppath, raw, args.work, "stored")
     coverage = {}
     for c in local:
-        # Which stored profiles have no counterpart here (a kernel that
-        # refused a configuration at this thread count, say).
+        # Which stored profiles (of a stored node at the same thread count)
+        # have no counterpart here: a kernel that refused a configuration at
+        # this thread count, say.
         mine = {k[0] + " " + k[1] for k in profile_keys(args.db, c["node"])}
         theirs = {k[0] + " " + k[1] for k in profile_keys(args.db, next(
             s["node"] for s in scfgs if s["threads"] == c["threads"]))}
