@@ -49,7 +49,7 @@ sys.path.insert(1, os.path.dirname(HERE))
 import report  # noqa: E402
 import run as acc  # noqa: E402  (the single-machine harness: its steps are reused)
 import textout  # noqa: E402  (bench/textout.py)
-from apps import InputError, clean_env, load_apps, ok_codes, parse_ok_exit  # noqa: E402
+from apps import InputError, load_apps, ok_codes, parse_ok_exit  # noqa: E402
 
 
 def load_stored(folder):
@@ -252,42 +252,25 @@ def main(argv=None):
         tag = report.raw_tag(a["app"], a["workload"])
         states.append({"app": spec, "tag": tag, "instr": instr, "plain": plain, "stored": a,
                        "ok": ok_codes(args.ok_exit, a["app"]),
-                       "reps": {c["label"]: [] for c in local}, "timing_docs": {c["label"]: [] for c in local},
+                       "timing": {},  # no timing run outside the rounds (measure_rounds)
                        "entry": {"app": a["app"], "workload": a["workload"], "args": a["args"],
                                  "path": spec["path"], "rows": [], "phases": [], "unmatched": [],
                                  "warnings": [], "base_runs": a.get("base_runs"),
                                  "base_files": a.get("base_files"), "stored_from": args.stored,
                                  # Where rules.py and regions.py find them (report.base_paths).
                                  "base_dir": os.path.relpath(sraw, out)}})
-    failures = []
-    for i in range(max(args.reps, args.timing_runs if args.phase_times else 0)):
-        for st in states:
-            if st.get("failed"):
-                continue
-            try:
-                if i < args.reps:
-                    for c in local:
-                        wall, _ = acc.run([st["plain"]] + acc.app_argv(st["app"], c), clean_env(c["env"]),
-                                          args.work, "%s plain on %s" % (st["tag"], c["label"]), args.timeout,
-                                          ok=st["ok"])
-                        st["reps"][c["label"]].append(wall)
-                    acc.log("%s: plain repetition %d/%d: %s" % (st["tag"], i + 1, args.reps, ", ".join(
-                        "%s %.3fs" % (c["label"], st["reps"][c["label"]][-1]) for c in local)))
-                if args.phase_times and i < args.timing_runs:
-                    for c in local:
-                        d = acc.timing_run(args, st, c, node_of, args.work,
-                                           acc.timing_path(args, st, c, i + 1, raw))
-                        if d:
-                            st["timing_docs"][c["label"]].append(d)
-            except acc.WorkError as ex:
-                st["failed"] = str(ex)
-                failures.append(str(ex))
-                acc.log("FAILED: %s" % ex)
+    # run.py's rounds, without its base runs (the base runs are the stored ones).
+    args.base_alongside = False
+    acc.measure_rounds(args, states, local, None, node_of, args.work, raw)
+    failures = [st["failed"] for st in states if st.get("failed")]
+    for f in failures:
+        acc.log("FAILED: %s" % f)
 
     # 4. Estimates of both machines' configurations from the stored base runs.
+    commit, dirty = acc.git_commit(acc.SRC_ROOT)
     doc = {"schema": report.SCHEMA,
-           "context": {"machine": acc.machine(), "commit": acc.git_commit(acc.SRC_ROOT)[0],
-                       "dirty": acc.git_commit(acc.SRC_ROOT)[1], "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "context": {"machine": acc.machine(), "commit": commit,
+                       "dirty": dirty, "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"),
                        "command": " ".join(map(shlex.quote, ["bench/accuracy/cross.py"] + argv)),
                        "load_note": args.load_note, "alt": sctx.get("alt"), "loadavg_start": None,
                        "grid": "the stored run's %d uB configurations" % len(params),
