@@ -189,7 +189,7 @@ def main(argv=None):
     args = parse_args(argv)
     stored, stored_db = load_stored(os.path.abspath(args.stored))
     sctx = stored.get("context", {})
-    scfgs = [dict(c, label=c["node"], stored=True) for c in stored["configs"]]
+    scfgs = [dict(c, label=c["node"], stored=True, stored_label=c["label"]) for c in stored["configs"]]
     base_cfg = next(c for c in scfgs if c["label"] == next(
         k["node"] for k in stored["configs"] if k["label"] == stored["base"]))
     local = [acc.parse_config(s) for s in args.config] or acc.default_configs()
@@ -299,32 +299,21 @@ def main(argv=None):
             if alt_label != "unsampled":
                 alts[c["label"]], _ = acc.estimate(args, base_cfg, c, files, node_of, raw, tag,
                                                    "estimate-" + alt_label, alt_args)
-        any_est = next((e for e in ests.values() if e), None)
-        if any_est:
-            entry["coverage"] = any_est.get("coverage")
-            entry["unmatched"] = [p["id"] for p in any_est.get("phases", []) if not p.get("matched")]
-            if any_est.get("base_runs"):
-                entry["base_runs_spread"] = {k: any_est["base_runs"].get(k) for k in ("spread_pct", "phases")}
         reps = dict(st["reps"])
         srows = {r["node"]: r for r in a["rows"]}
         measured_phases = {}
         for c in scfgs:
             reps[c["label"]] = srows[c["node"]]["measured_reps"]
-            measured_phases[c["label"]] = {
-                p["id"]: {"time_s": p["per_config"][k]["measured_s"]}
-                for p in a.get("phases", []) for k in p.get("per_config", {})
-                if k == next(x["label"] for x in stored["configs"] if x["node"] == c["node"])
-                and p["per_config"][k].get("measured_s") is not None}
+            times = {p["id"]: (p.get("per_config") or {}).get(c["stored_label"], {}).get("measured_s")
+                     for p in a.get("phases", [])}
+            measured_phases[c["label"]] = {i: {"time_s": t} for i, t in times.items() if t is not None}
         for c in local:
             docs = st["timing_docs"][c["label"]]
-            merged = acc.merged_timing(args, st, c, docs, raw) if docs else None
+            merged = acc.merged_timing(args, st, c, docs, raw)
             if merged:
                 measured_phases[c["label"]] = {p["id"]: p for p in merged.get("phases", [])}
         ph = acc.load_json(files[0], "stored base phase file")
         acc.tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_of)
-        for r in entry["rows"]:
-            if r["config"] in {c["label"] for c in scfgs}:
-                r["stored"] = True
         doc["apps"].append(entry)
     doc["context"]["failures"] = failures
     report.derive(doc)

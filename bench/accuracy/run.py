@@ -626,14 +626,6 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
         for cfg in configs:
             alts[cfg["label"]], _ = estimate(args, base_cfg, cfg, state["unsampled_phases"], node_of, raw, tag,
                                              "estimate-unsampled")
-    any_est = next((e for e in ests.values() if e), None)
-    if any_est:
-        entry["coverage"] = any_est.get("coverage")
-        if any_est.get("base_runs"):
-            # The base runs' spread and the leaves it sits in (phaseprobe-estimate).
-            entry["base_runs_spread"] = {k: any_est["base_runs"].get(k) for k in ("spread_pct", "phases")}
-        entry["unmatched"] = [p["id"] for p in any_est.get("phases", []) if not p.get("matched")]
-
     # 5a. Measured phase times: instrumented, sampling off, taken in the
     # measured rounds (the base configuration's with the base run).
     measured_phases = {}
@@ -657,6 +649,14 @@ def tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_o
     time (\p measured_phases: label -> id -> timing-run phase) on each
     configuration. \p ph is the base phase document (kinds, weights).
     Shared with cross.py, whose configurations come from two machines."""
+    # What every estimate of the workload says alike, from the first there is.
+    any_est = next((e for e in ests.values() if e), None)
+    if any_est:
+        entry["coverage"] = any_est.get("coverage")
+        if any_est.get("base_runs"):
+            # The base runs' spread and the leaves it sits in (phaseprobe-estimate).
+            entry["base_runs_spread"] = {k: any_est["base_runs"].get(k) for k in ("spread_pct", "phases")}
+        entry["unmatched"] = [p["id"] for p in any_est.get("phases", []) if not p.get("matched")]
     for cfg in configs:
         est = ests[cfg["label"]]
         node = node_of(cfg)
@@ -665,6 +665,8 @@ def tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_o
                "estimated_alt_s": node_time(alts[cfg["label"]], node) if alts.get(cfg["label"]) else None,
                "measured_s": statistics.median(reps[cfg["label"]]),
                "measured_reps": reps[cfg["label"]], "note": ""}
+        if cfg.get("stored"):
+            row["stored"] = True  # another machine's, measured in a stored run (cross.py)
         # Each base run's own estimate (several base runs): the range the
         # base runs' noise leaves around the merged estimate.
         for key, doc in (("estimated_runs_s", est), ("estimated_alt_runs_s", alts.get(cfg["label"]))):
@@ -692,7 +694,6 @@ def tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_o
         entry["rows"].append(row)
 
     # Per-phase: estimated (from the estimate JSON) vs measured (timing runs).
-    any_est = next((e for e in ests.values() if e), None)
     if any_est:
         base_by_id = {p["id"]: p for p in ph.get("phases", [])}
         for p in any_est.get("phases", []):
