@@ -144,6 +144,7 @@ def derive(doc):
     tie_floor = float(doc.get("context", {}).get("tie_pct", 2.0))
     all_err, all_phase_err, all_alt, all_phase_alt = [], [], [], []
     unwarned_err, unwarned_alt, warned = [], [], 0
+    padding_ok, padding_warned = [], 0  # rows without / with a padding warning (another CPU)
     inside_n, inside_alt_n = [0, 0], [0, 0]  # estimates inside their rows' range, rows with both
     sibling_errs = []  # every plain repetition against its siblings' median
     in_runs, in_runs_alt = [0, 0], [0, 0]  # measured inside the base runs' estimates, rows with them
@@ -209,6 +210,9 @@ def derive(doc):
         unwarned_alt += [abs(r["error_alt_pct"]) for r in counted
                          if r.get("error_alt_pct") is not None and not r.get("thread_branches")]
         warned += sum(1 for r in counted if r.get("thread_branches"))
+        padding_ok += [abs(r["error_pct"]) for r in counted
+                       if r.get("error_pct") is not None and not r.get("padding_warned")]
+        padding_warned += sum(1 for r in counted if r.get("padding_warned"))
         for key, tally in (("inside_reps", inside_n), ("inside_reps_alt", inside_alt_n)):
             tally[0] += sum(1 for r in counted if r[key])
             tally[1] += sum(1 for r in counted if r[key] is not None)
@@ -263,6 +267,9 @@ def derive(doc):
         # The same errors without the rows the estimator warned about (a
         # program that branches on its thread count, projected onto another).
         "thread_branch_rows": warned,
+        # ... and without those it warned of padded arithmetic on another CPU.
+        "padding_warned_rows": padding_warned,
+        "program_padding_unwarned": summary_of(padding_ok),
         "program_unwarned": summary_of(unwarned_err),
         "program_alt_unwarned": summary_of(unwarned_alt),
         # The machine's own noise in the same units: one plain repetition
@@ -471,6 +478,12 @@ def render_text(doc):
                        "; est.%s %s%%, max %s%% (%d)" % (alt_label, fmt(pau.get("median_abs_pct"), "%.1f"),
                                                         fmt(pau.get("max_abs_pct"), "%.1f"), pau.get("n", 0))
                        if pau.get("n") else ""))
+    if s.get("padding_warned_rows"):
+        pp = s.get("program_padding_unwarned", {})
+        out.append("   without the %d estimates warned of padded arithmetic on another CPU: "
+                   "median |error| %s%%, max %s%% (%d)" % (
+                       s["padding_warned_rows"], fmt(pp.get("median_abs_pct"), "%.1f"),
+                       fmt(pp.get("max_abs_pct"), "%.1f"), pp.get("n", 0)))
     return "\n".join(out) + "\n"
 
 

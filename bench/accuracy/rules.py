@@ -81,7 +81,8 @@ def estimate(build, phases, db, base, cfg, base_threads, extra):
     warned = bool((doc.get("thread_branches") or {}).get("warning"))
     for n in doc["nodes"]:
         if n["node"] == cfg["node"]:
-            return n["time_s"], warned, n.get("time_s_runs")
+            # The node's own warning: padded arithmetic carried onto another CPU.
+            return n["time_s"], warned, n.get("time_s_runs"), bool(n.get("warning"))
     fail("%s: no estimate for %s" % (phases, cfg["node"]))
 
 
@@ -171,6 +172,7 @@ def main():
 
     errors = {label: [] for label, _ in args.rule}
     warned_rows = set()  # (app index, row index) the estimator warned of thread-count branches
+    padding_rows = set()  # ... of padded arithmetic on another CPU
     ests = {label: {} for label, _ in args.rule}  # (app index, row index) -> estimate
     in_runs = {label: [0, 0] for label, _ in args.rule}  # measured inside the base runs' range, rows
     lines = []
@@ -193,10 +195,12 @@ def main():
         for ri, row in enumerate(app["rows"]):
             cfg = configs[row["config"]]
             for label, extra in args.rule:
-                app_ests[(ri, label)], warned, runs = estimate(args.build, phases, args.db, base["node"],
-                                                               cfg, base["threads"], extra)
+                app_ests[(ri, label)], warned, runs, padded = estimate(
+                    args.build, phases, args.db, base["node"], cfg, base["threads"], extra)
                 if warned and not cfg.get("stored"):
                     warned_rows.add((ai, ri))
+                if padded and not cfg.get("stored"):
+                    padding_rows.add((ai, ri))
                 if runs and args.statistic == "median" and not cfg.get("stored"):
                     in_runs[label][0] += int(report.inside(row["measured_s"], runs))
                     in_runs[label][1] += 1
@@ -234,7 +238,8 @@ def main():
                     shown, meas = est, row["measured_s"]
                 err = report.error_pct(shown, meas)
                 if not configs[row["config"]].get("stored"):  # another machine's row (cross.py): ranked, not counted
-                    errors[label].append((row["config"], abs(err), (ai, ri) in warned_rows))
+                    errors[label].append((row["config"], abs(err), (ai, ri) in warned_rows,
+                                          (ai, ri) in padding_rows))
                 cells.append("%9.4f %+7.1f" % (shown, err))
             lines.append("%-44s %-9s %9.4f  %s" % (tag[:44], row["config"],
                                                    rel if args.statistic == "paired" else row["measured_s"],
@@ -280,11 +285,14 @@ def main():
         if args.statistic != "paired":
             inside[label] = doc["summary"]["inside_reps"]
     for label, _ in args.rule:
-        groups = [("all", [e for _, e, _ in errors[label]])]
+        groups = [("all", [e for _, e, _, _ in errors[label]])]
         for c in configs:
-            groups.append((c, [e for cc, e, _ in errors[label] if cc == c]))
-        if any(w for _, _, w in errors[label]):
-            groups.append(("unwarned", [e for _, e, w in errors[label] if not w]))
+            groups.append((c, [e for cc, e, _, _ in errors[label] if cc == c]))
+        if any(w for _, _, w, _ in errors[label]):
+            groups.append(("unwarned", [e for _, e, w, _ in errors[label] if not w]))
+        if any(p for _, _, _, p in errors[label]):
+            groups.append(("padwarned", [e for _, e, _, p in errors[label] if p]))
+            groups.append(("no-padwarn", [e for _, e, _, p in errors[label] if not p]))
         for name, es in groups:
             if es:
                 print("%-14s %-10s %8.1f %8.1f %4d" % (label, name, statistics.median(es), max(es),
@@ -304,6 +312,9 @@ def main():
     if warned_rows:
         print("(unwarned: without the %d estimates phaseprobe-estimate warned of code that branches "
               "on the thread count)" % len(warned_rows))
+    if padding_rows:
+        print("(padwarned: the %d estimates phaseprobe-estimate warned of padded arithmetic "
+              "carried onto another CPU design)" % len(padding_rows))
 
 
 if __name__ == "__main__":

@@ -687,6 +687,12 @@ def tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_o
             other = cfg["threads"] in (branches.get("other_code_threads") or [])
             row["note"] = "; ".join(x for x in (row["note"], "other code at this thread count" if other
                                                 else "branches on thread count") if x)
+        if nrec.get("warning"):
+            # phaseprobe-estimate's node warning: padded arithmetic carried
+            # onto another CPU design (cross.py's rows).
+            row["padding_warned"] = True
+            row["note"] = "; ".join(x for x in (row["note"], "padded arithmetic %.0f%%, another CPU"
+                                                % (100 * (nrec.get("padded_share") or 0))) if x)
         if est and row["estimated_s"] is None:
             row["note"] = "estimator gave no program time for %s" % node
         elif not est:

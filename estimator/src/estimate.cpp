@@ -76,6 +76,32 @@ std::vector<unsigned> NppdbTpiLookup::threadCounts(const std::string &Node) cons
   return Db.threadCounts(Node);
 }
 
+std::string TpiLookup::cpuModel(const std::string &) const { return ""; }
+
+std::string NppdbTpiLookup::cpuModel(const std::string &Node) const {
+  std::optional<NodeInfo> N = Db.node(Node);
+  return N ? N->cpu : "";
+}
+
+std::string unpaddedName(const std::string &UBench) {
+  // "+w<N>" or "+w<N>/<M>", always the name's last suffix (UBenchConfig::name).
+  std::size_t W = UBench.rfind("+w");
+  if (W == std::string::npos)
+    return "";
+  auto Digits = [&](std::size_t &I) {
+    std::size_t From = I;
+    while (I < UBench.size() && UBench[I] >= '0' && UBench[I] <= '9')
+      ++I;
+    return I > From;
+  };
+  std::size_t I = W + 2;
+  if (!Digits(I))
+    return "";
+  if (I < UBench.size() && UBench[I] == '/' && !Digits(++I))
+    return "";
+  return I == UBench.size() ? UBench.substr(0, W) : "";
+}
+
 std::string formatThreadList(const std::vector<unsigned> &Threads) {
   std::string S;
   for (unsigned T : Threads)
@@ -371,6 +397,22 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           NE.absoluteS += Absolute;
           PE.calibration = Calibration(PM.phaseIndex, C);
           PE.timeS = Absolute * PE.calibration;
+          if (std::string Twin = unpaddedName(C.ubench); !Twin.empty()) {
+            PE.padded = true;
+            auto Share = [&](const std::string &On, unsigned At,
+                             double Padded) -> std::optional<double> {
+              std::optional<double> U = L.tpi(On, Twin, C.streams, At);
+              if (!U || !(Padded > 0))
+                return std::nullopt;
+              return std::clamp(1 - *U / Padded, 0.0, 1.0);
+            };
+            PE.paddingShare = Share(Node, Th, *T);
+            if (!PE.paddingShare && Node != Base)
+              if (auto B = L.tpi(Base, C.ubench, C.streams, P.threads))
+                PE.paddingShare = Share(Base, P.threads, *B);
+            (PE.paddingShare ? NE.paddedS : NE.paddedUnknownS) +=
+                PE.timeS * PE.paddingShare.value_or(1);
+          }
           break;
         }
       }
@@ -486,6 +528,11 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   for (const NodeEstimate &N : E.nodes)
     if (N.node == Base)
       BaseS = N.timeS;
+  std::string BaseCpu = L.cpuModel(Base);
+  for (NodeEstimate &N : E.nodes) {
+    N.cpu = L.cpuModel(N.node);
+    N.otherCpu = !BaseCpu.empty() && !N.cpu.empty() && N.cpu != BaseCpu;
+  }
   for (NodeEstimate &N : E.nodes)
     N.relativeToBase = BaseS > 0 ? N.timeS / BaseS : 0;
   std::stable_sort(E.nodes.begin(), E.nodes.end(),

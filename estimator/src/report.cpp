@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace phaseprobe {
 
@@ -126,6 +127,21 @@ std::string threadBranchesWarning(const ProgramInfo &P, const ThreadBranchVerdic
   return W;
 }
 
+std::string paddingWarning(const Estimate &E, const NodeEstimate &N) {
+  if (!N.paddingWarned())
+    return "";
+  const NodeEstimate *B = E.baseNode();
+  char Pct[16];
+  std::snprintf(Pct, sizeof Pct, "%.0f%%", N.paddedShare() * 100);
+  return "another CPU (" + N.cpu + ") than the base node's" + (B ? " (" + B->cpu + ")" : "") +
+         ", and " + Pct +
+         " of this estimate is the padding of phase clones (the arithmetic they add to take "
+         "their phase's time on the base node): a padding step is four chains of dependent "
+         "multiply-adds, and across CPU designs it speeds up like them, not like the program's "
+         "own arithmetic, so expect errors of tens of percent here (README, \"Across two CPU "
+         "designs\")";
+}
+
 ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M,
                          const Estimate &E) {
   ojson Doc = matchReportJson(In.phases, In.base, M, In.config, In.pairing);
@@ -209,6 +225,15 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
         Runs.push_back(tidy(T));
       J["time_s_runs"] = Runs;
     }
+    if (N.paddedS > 0 || N.paddedUnknownS > 0) {
+      J["padded_share"] = tidy(N.paddedShare());
+      if (N.paddedUnknownS > 0)
+        J["padded_unknown_s"] = tidy(N.paddedUnknownS);
+    }
+    if (N.otherCpu)
+      J["cpu"] = N.cpu;
+    if (std::string W = paddingWarning(E, N); !W.empty())
+      J["warning"] = W;
     Nodes.push_back(J);
   }
   // CONTRACTS.md lists `nodes` before `coverage`.

@@ -42,6 +42,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -68,6 +69,10 @@ public:
   /// default has none, which leaves them unpriced).
   virtual std::vector<std::pair<StreamTuple, double>>
   family(const std::string &Node, const std::string &UBench, unsigned Threads) const;
+  /// \p Node's CPU model (nodes.cpu), empty when unknown (the default):
+  /// estimates onto another CPU design than the base node's are flagged
+  /// where padded arithmetic carries them (NodeEstimate::paddingWarned).
+  virtual std::string cpuModel(const std::string &Node) const;
 };
 
 /// TpiLookup over an NPPDB (Nppdb::find).
@@ -81,6 +86,7 @@ public:
   std::vector<std::pair<StreamTuple, double>> family(const std::string &Node,
                                                      const std::string &UBench,
                                                      unsigned Threads) const override;
+  std::string cpuModel(const std::string &Node) const override;
 
 private:
   const Nppdb &Db;
@@ -111,7 +117,18 @@ struct PhaseEstimate {
   /// phase's thread count: 1 under Projection::Absolute.
   double calibration = 1;
   double timeS = 0;
+  /// The profile is a padded phase clone ("<uB>+w<N>[/<M>]"): arithmetic
+  /// added until it took the phase's time per iteration on the base node.
+  bool padded = false;
+  /// Of a padded profile's tpi on the node, the share its padding adds:
+  /// 1 - tpi of the same clone unpadded / tpi padded (the node's pair, else
+  /// the base node's); unset where neither node has the unpadded twin.
+  std::optional<double> paddingShare;
 };
+
+/// The unpadded twin of a padded phase clone's uB name ("upd1p+e2+w8/3" ->
+/// "upd1p+e2"); empty when \p UBench has no padding suffix.
+std::string unpaddedName(const std::string &UBench);
 const char *phaseEstimateKindName(PhaseEstimate::Kind K);
 
 /// One top-level region's part of a node's estimate: where the program
@@ -191,6 +208,28 @@ struct NodeEstimate {
   /// were given; empty with one run. Their spread is what the base runs'
   /// noise leaves in the estimate.
   std::vector<double> runTimesS;
+  /// The node's CPU model (TpiLookup::cpuModel) and whether it is known to
+  /// differ from the base node's.
+  std::string cpu;
+  bool otherCpu = false;
+  /// Of timeS, the padding's part: each phase on a padded profile times its
+  /// padding share; paddedUnknownS: phases on padded profiles whose share is
+  /// unknown (no unpadded twin), left out of paddedS.
+  double paddedS = 0, paddedUnknownS = 0;
+  /// paddedS / timeS, at most 1 (a node's cheaper synchronization or page
+  /// faults can take timeS below its phases' sum).
+  double paddedShare() const { return timeS > 0 ? std::min(1.0, paddedS / timeS) : 0; }
+  /// A padding step is four chains of dependent multiply-adds: across CPU
+  /// designs it speeds up like those, not like the arithmetic it stands for
+  /// (EPYC -> Xeon: 1.16x against nbody's 1.5x and bt's 1.7-1.9x, runs du
+  /// and dx, README "Across two CPU designs"). Estimates onto another CPU
+  /// with at least this share of padding are flagged. Runs dt, du, dw and
+  /// dx re-estimated (their rules-padding-warning.txt): the shares of their
+  /// 60 cross-CPU rows fall in two groups, 0-4.9% (mm, NPB CG; absolute
+  /// rule within 9.0%) and 42-100% (nbody, the bt's, XSBench, LULESH;
+  /// -24...+87%), and any threshold between them flags the same rows.
+  static constexpr double PaddedShareWarning = 0.2;
+  bool paddingWarned() const { return otherCpu && paddedShare() >= PaddedShareWarning; }
 };
 
 /// Which thread count every node's profiles are looked up at.
@@ -365,6 +404,10 @@ ThreadBranchVerdict threadBranchVerdict(const PhaseFile &F, const Estimate &E);
 /// an estimate projects it onto a thread count where that code may differ
 /// (\p V, threadBranchVerdict's); "" when none does.
 std::string threadBranchesWarning(const ProgramInfo &P, const ThreadBranchVerdict &V);
+
+/// The warning of a node whose estimate padding carries onto another CPU
+/// design (NodeEstimate::paddingWarned); empty when there is none.
+std::string paddingWarning(const Estimate &E, const NodeEstimate &N);
 
 /// The full phaseprobe.estimate/1 document: the matcher's part plus per-phase
 /// `estimates` and the ranked `nodes` (CONTRACTS.md), `uncovered` and

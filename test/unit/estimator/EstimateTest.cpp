@@ -1040,3 +1040,106 @@ TEST(Check, BadBaselinesAreInputErrors) {
                 R"("threads": "x"}]})"),
             "b.json: nodes[0].threads: expected a thread count, a list of them or null");
 }
+
+TEST(Padding, UnpaddedNameStripsOnlyAWholePaddingSuffix) {
+  EXPECT_EQ(unpaddedName("upd1p+w8"), "upd1p");
+  EXPECT_EQ(unpaddedName("mbw1cr+e2+w10"), "mbw1cr+e2");
+  EXPECT_EQ(unpaddedName("mbw2hpc+r64+w38/5"), "mbw2hpc+r64");
+  EXPECT_EQ(unpaddedName("upd1p"), "");
+  EXPECT_EQ(unpaddedName("mbw1c+r64"), "");
+  EXPECT_EQ(unpaddedName("upd1p+w"), "");
+  EXPECT_EQ(unpaddedName("upd1p+w8/"), "");
+  EXPECT_EQ(unpaddedName("upd1p+w8x"), "");
+}
+
+namespace {
+/// MapLookup with CPU models.
+class CpuLookup : public MapLookup {
+public:
+  std::map<std::string, std::string> Cpu;
+  std::string cpuModel(const std::string &Node) const override {
+    auto It = Cpu.find(Node);
+    return It == Cpu.end() ? "" : It->second;
+  }
+};
+
+/// The worked example's phase on a padded clone whose padding is 3/4 of
+/// its time on the base node; tn1 has the base node's CPU, tn2 another.
+struct PaddedFixture : Fixture {
+  CpuLookup C;
+  PaddedFixture() {
+    M[0].candidate = cand("upd1p+w8", 100);
+    M[0].ranked = {*M[0].candidate};
+    C.Tpi = {{{"bn", "upd1p+w8", 4}, 0.01316}, {{"bn", "upd1p", 4}, 0.00329},
+             {{"tn1", "upd1p+w8", 4}, 0.01316}, {{"tn2", "upd1p+w8", 4}, 0.00658},
+             {{"tn2", "upd1p", 4}, 0.00329}};
+    C.Cpu = {{"bn", "AMD EPYC"}, {"tn1", "AMD EPYC"}, {"tn2", "Intel(R) Xeon(R) Processor"}};
+  }
+};
+} // namespace
+
+TEST(Padding, AnotherCpuCarriedByPaddingIsWarnedOf) {
+  PaddedFixture X;
+  Estimate E = estimate(X.F, X.M, X.C, "bn", {"tn1", "tn2"}, 0);
+  const NodeEstimate &Same = node(E, "tn1"), &Other = node(E, "tn2");
+  // The node's own pair where it has one (tn2: half its time is padding),
+  // else the base node's (tn1 lacks the unpadded twin: 3/4).
+  ASSERT_TRUE(Other.phases[0].padded && Other.phases[0].paddingShare);
+  EXPECT_NEAR(*Other.phases[0].paddingShare, 0.5, 1e-12);
+  ASSERT_TRUE(Same.phases[0].paddingShare);
+  EXPECT_NEAR(*Same.phases[0].paddingShare, 0.75, 1e-12);
+  EXPECT_NEAR(Other.paddedS, 0.5 * 105.28, 1e-9);
+  EXPECT_NEAR(Other.paddedShare(), 0.5 * 105.28 / (105.28 + E.uncoveredS), 1e-12);
+  EXPECT_TRUE(Other.otherCpu);
+  EXPECT_TRUE(Other.paddingWarned());
+  EXPECT_NE(paddingWarning(E, Other).find("another CPU (Intel(R) Xeon(R) Processor) than the "
+                                          "base node's (AMD EPYC), and 48% of this estimate"),
+            std::string::npos);
+  // The same CPU: the padding's share is reported, nothing is warned of.
+  EXPECT_FALSE(Same.otherCpu);
+  EXPECT_GT(Same.paddedShare(), 0.7);
+  EXPECT_FALSE(Same.paddingWarned());
+  EXPECT_EQ(paddingWarning(E, Same), "");
+  // In the JSON: the share on every node with padded phases, the CPU and
+  // the warning where it differs.
+  PhaseStream S;
+  S.id = "v1";
+  S.tuple = T(15624, 32000, 8, Access::Shared);
+  X.F.phases[0].streams = {S};
+  X.M[0].queries.resize(1);
+  X.M[0].queries[0].streams = {0};
+  MatchInputs In;
+  In.phases = X.F;
+  In.base = "bn";
+  In.config = MatchConfig::defaults();
+  auto J = estimateReportJson(In, X.M, E);
+  for (const auto &N : J["nodes"]) {
+    EXPECT_TRUE(N.contains("padded_share")) << N["node"];
+    EXPECT_EQ(N.contains("warning"), N["node"] == "tn2") << N["node"];
+    EXPECT_EQ(N.contains("cpu"), N["node"] == "tn2") << N["node"];
+  }
+}
+
+TEST(Padding, NoWarningWithoutBothCpusOrBelowTheShare) {
+  PaddedFixture X;
+  X.C.Cpu.erase("bn"); // an NPPDB node without its CPU model: nothing to compare
+  Estimate E = estimate(X.F, X.M, X.C, "bn", {"tn2"}, 0);
+  EXPECT_FALSE(node(E, "tn2").otherCpu);
+  EXPECT_FALSE(node(E, "tn2").paddingWarned());
+  // Padding a tenth of the clone's time on tn2: under the threshold.
+  PaddedFixture Y;
+  Y.C.Tpi[{"tn2", "upd1p", 4}] = 0.00658 * 0.9;
+  E = estimate(Y.F, Y.M, Y.C, "bn", {"tn2"}, 0);
+  EXPECT_TRUE(node(E, "tn2").otherCpu);
+  EXPECT_LT(node(E, "tn2").paddedShare(), NodeEstimate::PaddedShareWarning);
+  EXPECT_FALSE(node(E, "tn2").paddingWarned());
+  // No unpadded twin on either node: the share is unknown, not warned of.
+  PaddedFixture Z;
+  Z.C.Tpi.erase({"bn", "upd1p", 4});
+  Z.C.Tpi.erase({"tn2", "upd1p", 4});
+  E = estimate(Z.F, Z.M, Z.C, "bn", {"tn2"}, 0);
+  EXPECT_FALSE(node(E, "tn2").phases[0].paddingShare);
+  EXPECT_NEAR(node(E, "tn2").paddedUnknownS, 105.28, 1e-9);
+  EXPECT_EQ(node(E, "tn2").paddedS, 0);
+  EXPECT_FALSE(node(E, "tn2").paddingWarned());
+}
