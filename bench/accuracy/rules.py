@@ -82,7 +82,8 @@ def estimate(build, phases, db, base, cfg, base_threads, extra):
     for n in doc["nodes"]:
         if n["node"] == cfg["node"]:
             # The node's own warning: padded arithmetic carried onto another CPU.
-            return n["time_s"], warned, n.get("time_s_runs"), bool(n.get("warning"))
+            return (n["time_s"], warned, n.get("time_s_runs"), bool(n.get("warning")),
+                    n.get("padded_share", 0))
     fail("%s: no estimate for %s" % (phases, cfg["node"]))
 
 
@@ -173,6 +174,7 @@ def main():
     errors = {label: [] for label, _ in args.rule}
     warned_rows = set()  # (app index, row index) the estimator warned of thread-count branches
     padding_rows = set()  # ... of padded arithmetic on another CPU
+    shares = {label: {} for label, _ in args.rule}  # (app index, row index) -> padded share
     ests = {label: {} for label, _ in args.rule}  # (app index, row index) -> estimate
     in_runs = {label: [0, 0] for label, _ in args.rule}  # measured inside the base runs' range, rows
     lines = []
@@ -195,8 +197,10 @@ def main():
         for ri, row in enumerate(app["rows"]):
             cfg = configs[row["config"]]
             for label, extra in args.rule:
-                app_ests[(ri, label)], warned, runs, padded = estimate(
+                app_ests[(ri, label)], warned, runs, padded, share = estimate(
                     args.build, phases, args.db, base["node"], cfg, base["threads"], extra)
+                if not cfg.get("stored"):
+                    shares[label][(ai, ri)] = share
                 if warned and not cfg.get("stored"):
                     warned_rows.add((ai, ri))
                 if padded and not cfg.get("stored"):
@@ -297,6 +301,12 @@ def main():
             if es:
                 print("%-14s %-10s %8.1f %8.1f %4d" % (label, name, statistics.median(es), max(es),
                                                        len(es)))
+        if padding_rows:
+            def span(keys):
+                vals = [100 * shares[label][k] for k in keys if k in shares[label]]
+                return "%.1f-%.1f%%" % (min(vals), max(vals)) if vals else "-"
+            print("%-14s padded share of the estimate: padwarned %s, no-padwarn %s" % (
+                label, span(padding_rows), span(set(shares[label]) - padding_rows)))
         print("%-14s ranking right ignoring measured ties: %s" % (label, ranking[label]))
         if inside.get(label, {}).get("n"):
             print("%-14s inside the measured range (fastest..slowest repetition): %d of %d" % (
