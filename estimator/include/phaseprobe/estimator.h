@@ -225,7 +225,7 @@ struct NodeEstimate {
   /// and dx, README "Across two CPU designs"). Estimates onto another CPU
   /// with at least this share of padding are flagged. Runs dt, du, dw and
   /// dx re-estimated (their rules-padding-warning.txt): the shares of their
-  /// 60 cross-CPU rows fall in two groups, 0-4.9% (mm, NPB CG; absolute
+  /// 60 cross-CPU rows fall in two groups, 0-7.3% (mm, NPB CG; absolute
   /// rule within 9.0%) and 42-100% (nbody, the bt's, XSBench, LULESH;
   /// -24...+87%), and any threshold between them flags the same rows.
   static constexpr double PaddedShareWarning = 0.2;
