@@ -11,10 +11,18 @@ threads) is on both nodes, the step's cost on each, (padded - unpadded tpi)
 
     bench/accuracy/padding.py --db RUN/nppdb.sqlite --nodes vm-2t,xeon-2t
 
+With --phases RUN (a results folder of run.py or cross.py; --nodes then
+names two of its configurations) it sets each matched phase's measured
+speed-up from A to B (its timing runs) beside its clone's, padded and
+unpadded, with the padding's share of the clone's time on A: where the
+phase goes the unpadded clone's way, the padding stood in for stalls the
+clone's walk does not make, not for arithmetic.
+
 Python 3 standard library only. Exit 2 on bad input (one line).
 """
 
 import argparse
+import json
 import os
 import re
 import sqlite3
@@ -53,14 +61,73 @@ def profiles(db, nodes):
     return {(l, u, s, t): v for l, u, s, t, v in rows}
 
 
+def phase_table(args, a, b):
+    """Per matched phase of RUN: measured speed-up a -> b against its clone's."""
+    path = os.path.join(args.phases, "data.json")
+    try:
+        with open(path) as f:
+            data = json.load(f)
+        configs = {c["label"]: c for c in data["configs"]}
+    except (OSError, ValueError, KeyError, TypeError) as ex:
+        fail("%s: %s" % (path, ex))
+    for c in (a, b):
+        if c not in configs:
+            fail("%s: no configuration %s (have %s)" % (path, c, ", ".join(sorted(configs))))
+    na, nb = configs[a]["node"], configs[b]["node"]
+    db = args.db or os.path.join(args.phases, "nppdb.sqlite")
+    if not os.path.isfile(db):
+        fail("%s: no such database" % db)
+    tpi = profiles(db, [na, nb])
+
+    def one(node, ub, streams):
+        hits = [v for (l, u, s, _), v in tpi.items() if l == node and u == ub and s == streams]
+        return hits[0] if len(hits) == 1 else None
+
+    rows = []
+    for app in data.get("apps", []):
+        for ph in app.get("phases", []):
+            pa = (ph.get("per_config") or {}).get(a) or {}
+            pb = (ph.get("per_config") or {}).get(b) or {}
+            ub, streams = ph.get("ubench"), ph.get("streams")
+            if not ph.get("matched") or not ub or not pa.get("measured_s") or not pb.get("measured_s"):
+                continue
+            m = PADDED.match(ub)
+            ca, cb = one(na, ub, streams), one(nb, ub, streams)
+            ua = ub_ = None
+            if m:
+                ua, ub_ = one(na, m.group(1), streams), one(nb, m.group(1), streams)
+
+            def ratio(x, y):
+                return "%.2f" % (x / y) if x and y else "-"
+            rows.append(["%s %s" % (app["app"], app["workload"]), ph["id"], "%.2f" % ph.get("weight", 0),
+                         ub, ratio(pa["measured_s"], pb["measured_s"]), ratio(ca, cb), ratio(ua, ub_),
+                         "%.0f%%" % (100 * (1 - ua / ca)) if ua and ca else "-"])
+    print("phaseprobe: phases' speed-ups against their clones', padded and unpadded")
+    print("machine : %s" % provenance.machine())
+    print("commit  : %s" % provenance.commit(SRC_ROOT, ["bench/accuracy"]))
+    print("command : %s" % " ".join(sys.argv))
+    print("data    : %s (phase: median of its timing runs; clone: NPPDB tpi on %s / on %s)" % (
+        args.phases, na, nb))
+    print()
+    print("\n".join(textout.table(["workload", "phase", "weight", "clone", "phase %s/%s" % (a, b),
+                                   "clone", "unpadded", "padding on %s" % a], rows)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--db", required=True, help="NPPDB (a results folder's nppdb.sqlite)")
-    ap.add_argument("--nodes", required=True, metavar="A,B", help="the two nodes to compare")
+    ap.add_argument("--db", help="NPPDB (a results folder's nppdb.sqlite; with --phases, its own by default)")
+    ap.add_argument("--nodes", required=True, metavar="A,B",
+                    help="the two nodes to compare (with --phases: two of the run's configurations)")
+    ap.add_argument("--phases", metavar="RUN", help="a results folder: its phases against their clones")
     args = ap.parse_args()
     nodes = [n for n in args.nodes.split(",") if n]
     if len(nodes) != 2:
         fail("--nodes %s: expected two nodes A,B" % args.nodes)
+    if args.phases:
+        phase_table(args, *nodes)
+        return
+    if not args.db:
+        fail("--db: required without --phases")
     if not os.path.isfile(args.db):
         fail("%s: no such database" % args.db)
     tpi = profiles(args.db, nodes)
