@@ -125,11 +125,11 @@ struct PhaseEstimate {
   /// the base node's); unset where neither node has the unpadded twin.
   std::optional<double> paddingShare;
 };
+const char *phaseEstimateKindName(PhaseEstimate::Kind K);
 
 /// The unpadded twin of a padded phase clone's uB name ("upd1p+e2+w8/3" ->
 /// "upd1p+e2"); empty when \p UBench has no padding suffix.
 std::string unpaddedName(const std::string &UBench);
-const char *phaseEstimateKindName(PhaseEstimate::Kind K);
 
 /// One top-level region's part of a node's estimate: where the program
 /// estimate's time sits (the parts add up to timeS with the serial code).
