@@ -55,6 +55,7 @@
 #include "phaseprobe/error.h"
 #include "phaseprobe/estimator.h"
 #include "phaseprobe/nppdb.h"
+#include "phaseprobe/stream_notation.h"
 
 #include <algorithm>
 #include <map>
@@ -76,11 +77,18 @@ std::vector<unsigned> NppdbTpiLookup::threadCounts(const std::string &Node) cons
   return Db.threadCounts(Node);
 }
 
-std::string TpiLookup::cpuModel(const std::string &) const { return ""; }
+std::string TpiLookup::cpuDesign(const std::string &) const { return ""; }
 
-std::string NppdbTpiLookup::cpuModel(const std::string &Node) const {
+std::string NppdbTpiLookup::cpuDesign(const std::string &Node) const {
   std::optional<NodeInfo> N = Db.node(Node);
-  return N ? N->cpu : "";
+  if (!N || N->cpu.empty())
+    return "";
+  std::string D = N->cpu;
+  if (N->l1dKiB > 0)
+    D += ", L1d " + formatNumber(N->l1dKiB) + " KiB";
+  if (N->l2KiB > 0)
+    D += ", L2 " + formatNumber(N->l2KiB) + " KiB";
+  return D;
 }
 
 std::string unpaddedName(const std::string &UBench) {
@@ -528,9 +536,9 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   for (const NodeEstimate &N : E.nodes)
     if (N.node == Base)
       BaseS = N.timeS;
-  std::string BaseCpu = L.cpuModel(Base);
+  std::string BaseCpu = L.cpuDesign(Base);
   for (NodeEstimate &N : E.nodes) {
-    N.cpu = L.cpuModel(N.node);
+    N.cpu = L.cpuDesign(N.node);
     N.otherCpu = !BaseCpu.empty() && !N.cpu.empty() && N.cpu != BaseCpu;
   }
   for (NodeEstimate &N : E.nodes)

@@ -69,10 +69,12 @@ public:
   /// default has none, which leaves them unpriced).
   virtual std::vector<std::pair<StreamTuple, double>>
   family(const std::string &Node, const std::string &UBench, unsigned Threads) const;
-  /// \p Node's CPU model (nodes.cpu), empty when unknown (the default):
-  /// estimates onto another CPU design than the base node's are flagged
-  /// where padded arithmetic carries them (NodeEstimate::paddingWarned).
-  virtual std::string cpuModel(const std::string &Node) const;
+  /// \p Node's CPU design: its model (nodes.cpu) and, where known, its
+  /// per-core L1d and L2 sizes, since a VM may name two designs alike
+  /// ("AMD EPYC"); empty when unknown (the default). Estimates onto
+  /// another design than the base node's are flagged where padded
+  /// arithmetic carries them (NodeEstimate::paddingWarned).
+  virtual std::string cpuDesign(const std::string &Node) const;
 };
 
 /// TpiLookup over an NPPDB (Nppdb::find).
@@ -86,7 +88,7 @@ public:
   std::vector<std::pair<StreamTuple, double>> family(const std::string &Node,
                                                      const std::string &UBench,
                                                      unsigned Threads) const override;
-  std::string cpuModel(const std::string &Node) const override;
+  std::string cpuDesign(const std::string &Node) const override;
 
 private:
   const Nppdb &Db;
@@ -208,8 +210,8 @@ struct NodeEstimate {
   /// were given; empty with one run. Their spread is what the base runs'
   /// noise leaves in the estimate.
   std::vector<double> runTimesS;
-  /// The node's CPU model (TpiLookup::cpuModel) and whether it is known to
-  /// differ from the base node's.
+  /// The node's CPU design (TpiLookup::cpuDesign) and whether it is known
+  /// to differ from the base node's.
   std::string cpu;
   bool otherCpu = false;
   /// Of timeS, the padding's part: each phase on a padded profile times its

@@ -1057,7 +1057,7 @@ namespace {
 class CpuLookup : public MapLookup {
 public:
   std::map<std::string, std::string> Cpu;
-  std::string cpuModel(const std::string &Node) const override {
+  std::string cpuDesign(const std::string &Node) const override {
     auto It = Cpu.find(Node);
     return It == Cpu.end() ? "" : It->second;
   }
