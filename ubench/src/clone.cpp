@@ -70,7 +70,6 @@ struct Wanted {
   double window = 0; ///< accesses of a reuse window (0: none)
   long repeats = 1;  ///< walks of each window in a row
   std::string why;   ///< non-empty: no kernel can walk it
-  std::string caveat; ///< non-empty: walked, but not as the phase walks it
 };
 
 /// The most walks in a row of a clone's reuse window. The kernel's sweep
@@ -142,23 +141,6 @@ Wanted roundStream(const PhaseStream &S, char Pattern, unsigned Threads) {
       W.repeats = std::clamp<long>(std::lround(*S.windowRepeats), 2, CloneRepeats);
     }
   }
-  // A strided walk whose loop executions each span a small part of the
-  // slice (the example bt's y sweep: 64 accesses 2560 B apart, one plane
-  // of a 10 MiB stream) comes back to its lines far sooner than the
-  // clone, whose columns run over the whole slice; at one thread on the
-  // Xeon VM the clone was 2.08x slower per access than at two, such a
-  // walk not (bench/results/stride-span-2026-11-25-bt-y-clone.txt).
-  // With a step of one element there is one column, walked in the
-  // phase's order; with more, the next column comes back to the lines.
-  auto Kib = [](double Bytes) { return formatNumber(std::round(Bytes / 1024 * 10) / 10); };
-  if (!W.window && Step > 1 && S.accessesPerExec && *S.accessesPerExec >= 1 &&
-      *S.accessesPerExec * Step * 8 <= Slice)
-    W.caveat = "one loop execution walks " + formatNumber(std::round(*S.accessesPerExec)) +
-               " accesses (" + Kib(*S.accessesPerExec * Step * E) +
-               " KiB), the clone's columns the whole " + Kib(Slice * E) + " KiB" +
-               (Th > 1 ? " per thread" : "") +
-               ": it comes back to its lines later than the phase (the kernels do not "
-               "confine a column to an execution's span)";
   return W;
 }
 
@@ -307,8 +289,6 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
         std::vector<UBenchConfig> Cs = cloneStreams({W});
         if (Cs.empty())
           Note(Name + "no uB walks a " + describe(W));
-        else if (!W.caveat.empty())
-          Note(Name + W.caveat);
         for (const UBenchConfig &C : Cs)
           Keep(C);
         if (!Cs.empty() && !Largest)
