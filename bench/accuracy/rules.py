@@ -199,13 +199,14 @@ def main():
             for label, extra in args.rule:
                 app_ests[(ri, label)], warned, runs, padded, share = estimate(
                     args.build, phases, args.db, base["node"], cfg, base["threads"], extra)
-                if not cfg.get("stored"):
-                    shares[label][(ai, ri)] = share
-                if warned and not cfg.get("stored"):
+                if cfg.get("stored"):  # another machine's row (cross.py): ranked, not counted
+                    continue
+                shares[label][(ai, ri)] = share
+                if warned:
                     warned_rows.add((ai, ri))
-                if padded and not cfg.get("stored"):
+                if padded:
                     padding_rows.add((ai, ri))
-                if runs and args.statistic == "median" and not cfg.get("stored"):
+                if runs and args.statistic == "median":
                     in_runs[label][0] += int(report.inside(row["measured_s"], runs))
                     in_runs[label][1] += 1
         base_ri = next((ri for ri, row in enumerate(app["rows"]) if row["config"] == base["label"]),
