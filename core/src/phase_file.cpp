@@ -315,6 +315,7 @@ PhaseStream readStream(const std::string &File, const json &S, const std::string
   }
   Out.samples = R.optCount("samples").value_or(0);
   Out.accessesPerIter = R.optAtLeast("accesses_per_iteration", 0);
+  Out.accessesPerExec = R.optAtLeast("accesses_per_execution", 0);
   Out.windowAccesses = R.optAtLeast("window_accesses", 1);
   Out.windowRepeats = R.optAtLeast("window_repeats", 1);
   if (Out.windowAccesses.has_value() != Out.windowRepeats.has_value())
@@ -538,6 +539,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
         SJ["samples"] = S.samples;
       if (S.accessesPerIter)
         SJ["accesses_per_iteration"] = *S.accessesPerIter;
+      if (S.accessesPerExec)
+        SJ["accesses_per_execution"] = *S.accessesPerExec;
       if (S.windowAccesses && S.windowRepeats) {
         SJ["window_accesses"] = *S.windowAccesses;
         SJ["window_repeats"] = *S.windowRepeats;

@@ -163,6 +163,13 @@ void writeStreams(JsonWriter &W, uint32_t Phase) {
       W.key("accesses_per_iteration");
       W.number(R.AccessesPerIter);
     }
+    if (R.WindowAccesses > 0) {
+      // How long a loop execution of the stream's sites is: with the
+      // stride, the span one execution walks, which a clone walking its
+      // columns over the whole footprint does not reproduce.
+      W.key("accesses_per_execution");
+      W.number(R.WindowAccesses);
+    }
     if (R.WindowRepeats > 0 && R.WindowAccesses > 0) {
       W.key("window_accesses");
       W.number(R.WindowAccesses);

@@ -120,12 +120,19 @@ std::string UBenchConfig::requested() const {
   return S;
 }
 
+bool UBenchConfig::spans(std::size_t Q) const {
+  return span > 0 && Q < strideBytes.size() && def->pattern[Q] == 's' && !def->gathered(Q) &&
+         strideBytes[Q] > def->elemBytes(Q);
+}
+
 std::string UBenchConfig::name() const {
   std::string N = def->name;
   if (every > 1)
     N += "+e" + std::to_string(every);
   if (hasWindows())
     N += "+r" + std::to_string(repeats);
+  if (span)
+    N += "+c" + std::to_string(span);
   if (work)
     N += "+w" + std::to_string(work) + (workEvery > 1 ? "/" + std::to_string(workEvery) : "");
   return N;
@@ -366,8 +373,8 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     if (Sp == std::string::npos)
       throw InputError(File, Place, "expected 'UBENCH K:S[;K:S...]'");
     std::string Name = L.substr(B, Sp - B);
-    // "+e<E>", "+r<R>", "+w<N>[/<M>]": whole numbers in a range, each at
-    // most once.
+    // "+e<E>", "+r<R>", "+c<B>", "+w<N>[/<M>]": whole numbers in a range,
+    // each at most once.
     auto Whole = [&](const std::string &N, long Max, const std::string &What) {
       char *E = nullptr;
       long V = std::strtol(N.c_str(), &E, 10);
@@ -397,13 +404,23 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     }
     long Every = Suffix("+e", MaxEvery, "iterations per kernel iteration");
     long Repeats = Suffix("+r", MaxRepeats, "walks of a window");
-    std::size_t EPos = Name.find("+e"), RPos = Name.find("+r"), WPos = Name.find("+w");
+    long Span = Suffix("+c", MaxSpan, "accesses per column");
+    std::size_t EPos = Name.find("+e"), RPos = Name.find("+r"), CPos = Name.find("+c"),
+                WPos = Name.find("+w");
     auto Before = [](std::size_t A, std::size_t B) {
       return A == std::string::npos || B == std::string::npos || A < B;
     };
-    if (!Before(EPos, RPos) || !Before(EPos, WPos) || !Before(RPos, WPos))
-      throw InputError(File, Place, "'" + Name + "': the suffixes come in the order +e, +r, +w");
-    if (std::size_t Cut = std::min({EPos, RPos, WPos}); Cut != std::string::npos)
+    if (!Before(EPos, RPos) || !Before(EPos, CPos) || !Before(EPos, WPos) ||
+        !Before(RPos, CPos) || !Before(RPos, WPos) || !Before(CPos, WPos))
+      throw InputError(File, Place,
+                       "'" + Name + "': the suffixes come in the order +e, +r, +c, +w");
+    if (Repeats && Span)
+      throw InputError(File, Place,
+                       "'" + Name + "': a column span (+c) and reuse windows (+r) do not combine");
+    if (Span && Span < 4)
+      throw InputError(File, Place,
+                       "'" + Name + "': a column span (+c) holds at least 4 accesses");
+    if (std::size_t Cut = std::min({EPos, RPos, CPos, WPos}); Cut != std::string::npos)
       Name.resize(Cut);
     const UBenchDef *D = findUBench(Name);
     if (!D)
@@ -417,6 +434,9 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     if (Repeats && (D->compute() || isPricingUBench(D->name)))
       throw InputError(File, Place,
                        "'" + Name + "' takes no reuse windows (+r): only memory uBs do");
+    if (Span && (D->compute() || isPricingUBench(D->name)))
+      throw InputError(File, Place,
+                       "'" + Name + "' takes no column span (+c): only memory uBs do");
     std::string Rest = L.substr(Sp);
     Rest.erase(0, Rest.find_first_not_of(" \t"));
     Rest.erase(Rest.find_last_not_of(" \t\r") + 1);
@@ -426,6 +446,7 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     C.workEvery = WorkEvery;
     C.every = Every ? Every : 1;
     C.repeats = Repeats ? Repeats : 1;
+    C.span = Span;
     std::size_t P = 0;
     for (unsigned Q = 0;; ++Q) {
       std::size_t Semi = Rest.find(';', P);

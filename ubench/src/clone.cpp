@@ -70,6 +70,7 @@ struct Wanted {
   double window = 0; ///< accesses of a reuse window (0: none)
   long repeats = 1;  ///< walks of each window in a row
   std::string why;   ///< non-empty: no kernel can walk it
+  long span = 0;     ///< accesses of a column inside a block (0: whole slice)
 };
 
 /// The most walks in a row of a clone's reuse window. The kernel's sweep
@@ -141,6 +142,19 @@ Wanted roundStream(const PhaseStream &S, char Pattern, unsigned Threads) {
       W.repeats = std::clamp<long>(std::lround(*S.windowRepeats), 2, CloneRepeats);
     }
   }
+  // A strided walk whose loop executions each span a small part of the
+  // slice (the example bt's y sweep: 64 accesses 2560 B apart, one plane
+  // of a 10 MiB stream) comes back to the lines of the next column within
+  // that part, and its pages stay in the TLB; a clone whose columns run
+  // over the whole slice does neither. On the Xeon VM such a clone took
+  // 3.8 ns an access at one thread and 2.5 at two (10 MiB, 5 MiB a
+  // thread), the same walk a plane at a time 0.64 and 0.65, and the loop
+  // scales as the latter (bench/results/stride-span-2026-11-25-*). So
+  // the clone walks blocks of the execution's accesses a column. With a
+  // step of one element there is one column, walked in the phase's order.
+  if (!W.window && Step > 1 && S.accessesPerExec && *S.accessesPerExec >= 4 &&
+      *S.accessesPerExec * Step * 8 <= Slice)
+    W.span = std::lround(*S.accessesPerExec);
   return W;
 }
 
@@ -181,6 +195,23 @@ long everyFor(const std::vector<Wanted> &Ws) {
 /// the catalogue distinguishes (a private double that is written: upd1p or
 /// st1p, not mbw1p), the one that does what the phase does wins; where it
 /// does not (no uB writes a shared stream), every uB that walks it does.
+/// The column span of a clone of \p Ws (UBenchConfig::span): one count
+/// for the configuration, so only where every stream of a step above one
+/// element asks for the same span (one loop's streams); none with windows.
+long spanFor(const std::vector<Wanted> &Ws) {
+  long Span = 0;
+  for (const Wanted &W : Ws) {
+    if (W.window > 0)
+      return 0;
+    if (W.pattern != 's' || W.stride <= W.stream->tuple.elemBytes)
+      continue;
+    if (W.span == 0 || (Span && W.span != Span))
+      return 0;
+    Span = W.span;
+  }
+  return Span;
+}
+
 std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
   std::size_t N = Ws.size();
   const long Every = everyFor(Ws);
@@ -211,6 +242,7 @@ std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
       Best.strideBytes.assign(N, 0);
       Best.windowAccesses.assign(N, 0);
       Best.repeats = 1;
+      Best.span = spanFor(Ws);
       for (std::size_t I = 0; I < N; ++I) {
         bool G = D.gathered(Perm[I]);
         Best.footprintKiB[Perm[I]] = G ? Ws[I].gatheredKib : Ws[I].kib;
@@ -244,7 +276,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
   // Catalogue order, then footprints and strides numerically: deterministic
   // and readable, and equal configurations from several phases meet.
   std::map<std::tuple<std::size_t, long, std::vector<double>, std::vector<double>, long,
-                      std::vector<double>>,
+                      std::vector<double>, long>,
            UBenchConfig>
       Configs;
   std::set<std::string> SeenNotes;
@@ -255,7 +287,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
   const UBenchDef *First = &ubenchCatalog().front();
   auto Keep = [&](const UBenchConfig &C) {
     Configs.emplace(std::make_tuple(std::size_t(C.def - First), C.every, C.footprintKiB,
-                                    C.strideBytes, C.repeats, C.windowAccesses),
+                                    C.strideBytes, C.repeats, C.windowAccesses, C.span),
                     C);
   };
   for (const ClonePhases &F : Files) {

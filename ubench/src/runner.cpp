@@ -84,19 +84,21 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
   long Id = NextId++;
   char Buf[512];
   double K[3] = {0, 0, 0}, S[3] = {0, 0, 0};
-  long W[3] = {0, 0, 0};
+  long W[3] = {0, 0, 0}, B[3] = {0, 0, 0};
   for (std::size_t Q = 0; Q < C.footprintKiB.size() && Q < 3; ++Q) {
     K[Q] = C.footprintKiB[Q], S[Q] = C.strideBytes[Q];
     if (Q < C.windowAccesses.size())
       W[Q] = std::lround(C.windowAccesses[Q]);
+    if (C.spans(Q))
+      B[Q] = C.span;
   }
   std::snprintf(Buf, sizeof Buf,
                 "%ld %s %s %u %s %s %.17g %.17g %.17g %.17g %.17g %.17g %d %d %g %g %g %ld %ld "
-                "%ld %ld %ld %ld\n",
+                "%ld %ld %ld %ld %ld %ld %ld\n",
                 Id, D.kernel.c_str(), D.type.c_str(), D.streams(), D.access.c_str(),
                 D.pattern.c_str(), K[0], S[0], K[1], S[1], K[2], S[2], Pol.minReps, Pol.maxReps,
                 Pol.cvPct, Pol.capS, Pol.minRepS, C.work, C.repeats, W[0], W[1], W[2],
-                C.workEvery);
+                C.workEvery, B[0], B[1], B[2]);
   std::string Cmd = Buf;
   if (::write(ToChild, Cmd.data(), Cmd.size()) != ssize_t(Cmd.size()))
     throw WorkError("the uB kernel program stopped reading (crashed?)");
@@ -167,6 +169,8 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
     P.params["work_every"] = std::to_string(C.workEvery);
   if (C.hasWindows())
     P.params["repeats"] = std::to_string(C.repeats);
+  if (C.span)
+    P.params["span"] = std::to_string(C.span);
   if (C.every > 1) {
     P.params["every"] = std::to_string(C.every);
     Iters *= double(C.every); // the kernel's iterations each stand for C.every

@@ -50,6 +50,12 @@ struct PhaseStream {
   /// older runtimes'). Below 1 when the phase's iterations mostly run loops
   /// that do not touch it: phase clones take it into account.
   std::optional<double> accessesPerIter;
+  /// Accesses of one loop execution of the stream's sites, on average over
+  /// the sampled executions (the runtime's "accesses_per_execution"; absent
+  /// in hand-written files and older runtimes'). Times the stride, the span
+  /// one execution walks: the example bt's y sweep (bt_solve.c:48) walks a
+  /// 10 MiB stream plane by plane, 64 accesses 2560 B apart an execution.
+  std::optional<double> accessesPerExec;
   /// Reuse (the runtime's "window_accesses" and "window_repeats", written
   /// together): one loop execution of the stream's sites walks a window of
   /// that many accesses, and that many consecutive executions walk the same

@@ -11,7 +11,8 @@ footprint within 2 % (the matcher's best band), stride exact for strided
 streams and within 10 % for random ones (the runtime's mean jump is
 sampled), element size and access equal; and the kernel phase's iterations
 equal the profile's: one calibration sweep, a warm-up and the measured
-repetitions, each of SWEEPS sweeps.
+repetitions, each of SWEEPS sweeps; with a column span (+c), the runtime's
+accesses per loop execution equal the span.
 
 Prints one line per configuration: "OK ..." or "MISMATCH ..." with both
 tuples; exits 1 if any configuration mismatched.
@@ -76,6 +77,15 @@ def main():
                 problems.append("stream %d stride" % (i + 1))
             if m[2] != d[2] or m[3] != d[3]:
                 problems.append("stream %d element/access" % (i + 1))
+        # A column span (+c): the runtime sees loop executions of that many
+        # accesses of every stream it confines (within 10 %).
+        span = json.loads(params_json).get("span")
+        if span:
+            for s in kernel["streams"]:
+                if s["stride_bytes"] > s["elem_bytes"] and \
+                        abs(s.get("accesses_per_execution", 0) - int(span)) > 0.1 * int(span):
+                    problems.append("%s accesses per execution, span %s" %
+                                    (s.get("accesses_per_execution"), span))
         per_sweep = iters / sweeps
         expect = per_sweep * (1 + sweeps * (count + 1))
         # The runtime counts one extra body execution per invocation.

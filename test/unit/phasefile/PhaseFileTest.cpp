@@ -109,6 +109,8 @@ TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
             "(expected \" (threads OP N)\", OP one of > >= < <= == !=, N an integer)");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"accesses_per_iteration\": -0.5, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].accesses_per_iteration: must be >= 0, found -0.5");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"accesses_per_execution\": -1, \"footprint_kib\": 3906")),
+            "in.json: phases[0].streams[0].accesses_per_execution: must be >= 0, found -1");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"window_accesses\": 0, \"window_repeats\": 3, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].window_accesses: must be >= 1, found 0");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"window_repeats\": 3, \"footprint_kib\": 3906")),
@@ -182,6 +184,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.phases[0].guardedPageFaults = {{{*parseThreadTestText("threads > 1")}, 83000}};
   F.program.guardedSerial = {{{*parseThreadTestText("threads > 1")}, 0.033}};
   F.phases[0].streams[0].accessesPerIter = 0.181;
+  F.phases[0].streams[0].accessesPerExec = 64;
   F.phases[0].streams[0].windowAccesses = 1000;
   F.phases[0].streams[0].windowRepeats = 987.5;
   F.phases[0].threadTimeS = Phase::ThreadTimes{200.5, 201, 211.5};
@@ -224,6 +227,8 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_TRUE(parsePhaseFile(Minimal, "in.json").program.guardedSerial.empty());
   EXPECT_EQ(G.phases[0].streams[0].accessesPerIter, std::optional<double>(0.181));
   EXPECT_FALSE(G.phases[0].streams[1].accessesPerIter) << "absent: unknown";
+  EXPECT_EQ(G.phases[0].streams[0].accessesPerExec, std::optional<double>(64));
+  EXPECT_FALSE(G.phases[0].streams[1].accessesPerExec);
   EXPECT_EQ(G.phases[0].streams[0].windowRepeats, std::optional<double>(987.5));
   EXPECT_EQ(G.phases[0].streams[0].windowAccesses, std::optional<double>(1000));
   EXPECT_FALSE(G.phases[0].streams[1].windowRepeats) << "absent: no reuse seen";

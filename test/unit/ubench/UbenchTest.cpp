@@ -245,7 +245,7 @@ TEST(Params, ReuseWindowsAreAThirdFieldOfTheirStreamsAndNameTheRepeats) {
                 .find("whole number from 1 to 4096"),
             std::string::npos);
   EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w3+r2 64:8:4\n", "p.txt"); }),
-            "p.txt: line 1: 'mbw1p+w3+r2': the suffixes come in the order +e, +r, +w");
+            "p.txt: line 1: 'mbw1p+w3+r2': the suffixes come in the order +e, +r, +c, +w");
   EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+r2 4:8:4\n", "p.txt"); })
                 .find("takes no reuse windows (+r)"),
             std::string::npos);
@@ -289,9 +289,36 @@ TEST(Params, IterationsPerKernelIterationComeBeforeThePadding) {
               std::string::npos)
         << Bad;
   EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w3+e2 64:8\n", "p.txt"); }),
-            "p.txt: line 1: 'mbw1p+w3+e2': the suffixes come in the order +e, +r, +w");
+            "p.txt: line 1: 'mbw1p+w3+e2': the suffixes come in the order +e, +r, +c, +w");
   EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+e2 4:8\n", "p.txt"); })
                 .find("takes no iterations per kernel iteration (+e)"),
+            std::string::npos);
+}
+
+// The example bt's y sweep walks one 160 KiB plane of a 10 MiB stream at a
+// time: its clone walks blocks of 64 accesses a column ("+c64"), every
+// strided stream of a step above one element, and says so in its params.
+TEST(Params, ColumnSpanNamesItsAccesses) {
+  auto V = parseParamsFile("upd1p+c64+w13/7 10240:2560\nmbw2hp+e2+c63 1024:40;1024:8\n", "p.txt");
+  ASSERT_EQ(V.size(), 2u);
+  EXPECT_EQ(V[0].span, 64);
+  EXPECT_EQ(V[0].work, 13);
+  EXPECT_TRUE(V[0].spans(0));
+  EXPECT_EQ(paramsLine(V[0]), "upd1p+c64+w13/7 10240:2560");
+  EXPECT_EQ(V[1].name(), "mbw2hp+e2+c63");
+  EXPECT_TRUE(V[1].spans(0));
+  EXPECT_FALSE(V[1].spans(1)) << "a step of one element: one column, walked in order";
+  EXPECT_EQ(parseParamsFile("upd1p 1024:8\n", "p.txt")[0].span, 0);
+  EXPECT_FALSE(parseParamsFile("upd1p 1024:2560\n", "p.txt")[0].spans(0));
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+c3 1024:2560\n", "p.txt"); }),
+            "p.txt: line 1: 'mbw1p+c3': a column span (+c) holds at least 4 accesses");
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+r2+c8 1024:2560:16\n", "p.txt"); }),
+            "p.txt: line 1: 'mbw1p+r2+c8': a column span (+c) and reuse windows (+r) do not "
+            "combine");
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w2+c8 1024:2560\n", "p.txt"); }),
+            "p.txt: line 1: 'mbw1p+w2+c8': the suffixes come in the order +e, +r, +c, +w");
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+c8 4:8\n", "p.txt"); })
+                .find("takes no column span (+c)"),
             std::string::npos);
 }
 

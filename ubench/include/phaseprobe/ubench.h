@@ -91,9 +91,20 @@ struct UBenchConfig {
   /// field of their streams in requested(), "k:s:w".
   std::vector<double> windowAccesses;
   long repeats = 1;
+  /// Column span (memory uBs without windows; 0 = none): every strided
+  /// stream of a step above one element walks its slice in blocks of
+  /// `span` accesses a column, each block column by column before the
+  /// next, as a 3-D sweep along a slow axis walks one plane at a time (the
+  /// example bt's y sweep: 64 accesses 2560 B apart a plane, in a 10 MiB
+  /// stream). Walked over the whole slice, its clone ran 1.5x slower per
+  /// access at one thread than at two on the Xeon VM, the sweep not.
+  /// Named "<uB>+c<span>" (after "+e", before "+w").
+  long span = 0;
+  /// Whether stream \p Q walks in blocks of `span` accesses a column.
+  bool spans(std::size_t Q) const;
   bool hasWindows() const;
   std::string requested() const; ///< "k:s;k:s" (or "k:s:w") for params and messages
-  std::string name() const; ///< "mbw1c", "mbw1c+w24" padded, "mbw1c+e6+r64+w24", "mbw1p+w1/3"
+  std::string name() const; ///< "mbw1c", "mbw1c+w24" padded, "mbw1c+e6+r64+w24", "mbw1p+c64+w1/3"
 };
 
 /// The most padding a configuration may ask for (the kernel's limit).
@@ -104,6 +115,8 @@ constexpr long MaxWorkEvery = 64;
 constexpr long MaxEvery = 4096;
 /// The most walks of one reuse window in a row.
 constexpr long MaxRepeats = 4096;
+/// The most accesses of a column span.
+constexpr long MaxSpan = 1000000000;
 
 enum class GridLevel { Quick, Default, Full };
 
@@ -128,8 +141,10 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1dKiB, double L2KiB,
 /// `UBENCH K:S[;K:S...]` (footprint KiB : stride bytes per stream, in the
 /// uB's operand order; UBENCH may be `<uB>+e<E>` (one kernel iteration per
 /// E iterations), `+r<R>` (reuse windows walked R times in a row: the
-/// streams that have one say `K:S:W`, W accesses) and `+w<N>` (padded with
-/// N steps; `+wN/M`: after every M-th iteration), in that order),
+/// streams that have one say `K:S:W`, W accesses), `+c<B>` (column span:
+/// strided streams of a step above one element walk blocks of B accesses
+/// a column; not with +r) and `+w<N>` (padded with N steps; `+wN/M`: after
+/// every M-th iteration), in that order),
 /// '#' comments. Throws InputError(File, "line N", ...).
 std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::string &File);
 

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""bench/ubench/column_span.py — a strided clone's columns over its whole
+slice against columns confined to blocks of one loop execution's accesses
+(`+c<N>`), at one thread and at two.
+
+    bench/ubench/column_span.py [--build build] [--kib 10240] [--stride 2560]
+                                [--span 63] [--kernel update] [--rounds 7]
+
+Feeds phaseprobe-ubench-kernels one private double stream (the example bt's
+y sweep by default: 10 MiB, 2560 B apart, 63 accesses an execution), both
+walks in rounds that alternate them and the thread counts (1 thread on CPU
+0; 2 threads, one per core), so a drift of the machine moves all alike.
+Prints per walk and thread count the median time per access of one thread
+over the rounds (each round: the median of its repetitions), the spread
+(min-max) and the ratio of one thread's time per access to two threads'
+(the median of the per-round ratios): 1.0 where a thread walks as fast
+alone as beside another, as the loop the clone stands for does.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import provenance  # noqa: E402  (bench/provenance.py)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PLACES = {1: ("{0}", "close"), 2: ("cores", "spread")}
+
+
+def run(kernels, threads, lines):
+    """ns per access of one thread for each configuration line."""
+    places, bind = PLACES[threads]
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PLACES=places, OMP_PROC_BIND=bind)
+    out = subprocess.run([kernels], input="".join(lines), env=env, check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    got = {}
+    for line in out:
+        f = line.split()
+        if len(f) > 2 and f[1] == "error":
+            sys.exit("column_span.py: kernel configuration %s: %s" % (f[0], " ".join(f[2:])))
+        if len(f) > 5 and f[1] == "ok":
+            times = [float(t) for t in f[5].split(",")]
+            got[int(f[0])] = statistics.median(times) / float(f[2]) * 1e9
+    return got
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--kib", type=float, default=10240)
+    ap.add_argument("--stride", type=int, default=2560, help="bytes")
+    ap.add_argument("--span", type=int, default=63, help="accesses a column inside a block")
+    ap.add_argument("--kernel", default="update", help="update, sum or store")
+    ap.add_argument("--rounds", type=int, default=7)
+    args = ap.parse_args()
+    kernels = os.path.join(args.build, "bin", "phaseprobe-ubench-kernels")
+    if not os.access(kernels, os.X_OK):
+        sys.exit("column_span.py: %s: not built (cmake --build %s)" % (kernels, args.build))
+    # ID KERNEL TYPE NS ACCESS PATTERN K1 S1 K2 S2 K3 S3 MIN MAX CV CAP MIN_REP_S WORK REP W1 W2
+    # W3 WORK_EVERY B1 B2 B3: 9 repetitions of at least 20 ms each.
+    line = "%d {k} double 1 p s %.17g %d 0 0 0 0 9 9 100 10 0.02 0 1 0 0 0 1 %d 0 0\n"
+    walks = {"whole slice": line.format(k=args.kernel) % (1, args.kib, args.stride, 0),
+             "+c%d" % args.span: line.format(k=args.kernel) % (2, args.kib, args.stride, args.span)}
+    ids = {name: i + 1 for i, name in enumerate(walks)}
+    res = {(w, t): [] for w in walks for t in PLACES}
+    for _ in range(args.rounds):
+        for t in PLACES:
+            got = run(kernels, t, list(walks.values()))
+            for w in walks:
+                res[(w, t)].append(got[ids[w]])
+    print("column spans: a strided clone's columns over the whole slice or in blocks")
+    print("machine : %s" % provenance.machine())
+    print("commit  : %s" % provenance.commit(ROOT, ["ubench/kernels", "bench/ubench"]))
+    print("command : %s" % " ".join(sys.argv))
+    print("stream  : %s, private double, %g KiB, stride %d B (per thread: the slice / threads)"
+          % (args.kernel, args.kib, args.stride))
+    print()
+    print("%-12s %7s %12s %14s %10s" % ("walk", "threads", "ns/access", "spread", "1t/2t"))
+    for w in walks:
+        ratio = statistics.median(a / b for a, b in zip(res[(w, 1)], res[(w, 2)]))
+        for t in PLACES:
+            v = res[(w, t)]
+            print("%-12s %7d %12.3f %14s %10s" % (w, t, statistics.median(v),
+                                                  "%.3f-%.3f" % (min(v), max(v)),
+                                                  "%.2f" % ratio if t == 1 else ""))
+
+
+if __name__ == "__main__":
+    main()
