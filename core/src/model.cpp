@@ -1,6 +1,9 @@
 //===- model.cpp - Small helpers of the shared model ----------------------===//
 #include "phaseprobe/model.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace phaseprobe {
@@ -14,6 +17,49 @@ std::optional<Access> parseAccess(const std::string &S) {
   if (S == "shared" || S == "C" || S == "c") return Access::Shared;
   if (S == "private" || S == "P" || S == "p") return Access::Private;
   return std::nullopt;
+}
+
+namespace {
+/// Elements between consecutive accesses of a strided stream (at least 1).
+double stepOf(const StreamTuple &T) {
+  return std::max(1.0, std::round(std::fabs(T.strideBytes) / T.elemBytes));
+}
+} // namespace
+
+long columnSpan(const PhaseStream &S, unsigned Threads) {
+  const StreamTuple &T = S.tuple;
+  if (S.random || T.elemBytes == 0 || !S.accessesPerExec || *S.accessesPerExec < 4 ||
+      (S.windowRepeats && *S.windowRepeats >= 2))
+    return 0;
+  double Th = T.access == Access::Private ? std::max(1u, Threads) : 1;
+  double Slice = std::round(T.footprintKiB * 1024 / T.elemBytes / Th); // elements a thread
+  double Step = stepOf(T);
+  if (Step <= 1 || *S.accessesPerExec * Step * 8 > Slice)
+    return 0;
+  return std::lround(*S.accessesPerExec);
+}
+
+long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads) {
+  long Span = 0;
+  for (const PhaseStream *S : Streams) {
+    if (S->random || S->tuple.elemBytes == 0 || stepOf(S->tuple) <= 1)
+      continue;
+    long Own = columnSpan(*S, Threads);
+    if (Own == 0 || (Span && Own != Span))
+      return 0;
+    Span = Own;
+  }
+  return Span;
+}
+
+long columnSpanOf(std::string_view Name) {
+  std::size_t At = Name.find("+c");
+  if (At == std::string_view::npos)
+    return 0;
+  long N = 0;
+  for (std::size_t I = At + 2; I < Name.size() && Name[I] >= '0' && Name[I] <= '9'; ++I)
+    N = N * 10 + (Name[I] - '0');
+  return N;
 }
 
 namespace {

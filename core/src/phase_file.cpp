@@ -316,6 +316,11 @@ PhaseStream readStream(const std::string &File, const json &S, const std::string
   Out.samples = R.optCount("samples").value_or(0);
   Out.accessesPerIter = R.optAtLeast("accesses_per_iteration", 0);
   Out.accessesPerExec = R.optAtLeast("accesses_per_execution", 0);
+  if (auto Pattern = R.optString("pattern")) {
+    if (*Pattern != "strided" && *Pattern != "random")
+      R.fail("pattern", "'" + *Pattern + "' is not strided or random");
+    Out.random = *Pattern == "random";
+  }
   Out.windowAccesses = R.optAtLeast("window_accesses", 1);
   Out.windowRepeats = R.optAtLeast("window_repeats", 1);
   if (Out.windowAccesses.has_value() != Out.windowRepeats.has_value())
@@ -541,6 +546,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
         SJ["accesses_per_iteration"] = *S.accessesPerIter;
       if (S.accessesPerExec)
         SJ["accesses_per_execution"] = *S.accessesPerExec;
+      if (S.random)
+        SJ["pattern"] = "random";
       if (S.windowAccesses && S.windowRepeats) {
         SJ["window_accesses"] = *S.windowAccesses;
         SJ["window_repeats"] = *S.windowRepeats;

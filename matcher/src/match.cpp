@@ -67,7 +67,9 @@ namespace {
 
 /// The ranking key of a scored profile, without copying it.
 struct Key {
-  double index, sumDiff;
+  double index;
+  bool shape; ///< the profile's column span agrees with the query's
+  double sumDiff;
   unsigned n;
   std::string_view ubench;
   const StreamTuple *streams;
@@ -75,8 +77,8 @@ struct Key {
 };
 
 Key keyOf(const Candidate &C) {
-  return {C.score.index, C.score.sumDiff,  unsigned(C.streams.size()),
-          C.ubench,      C.streams.data(), C.profileId};
+  return {C.score.index, C.score.shapeAgrees, C.score.sumDiff, unsigned(C.streams.size()),
+          C.ubench,      C.streams.data(),     C.profileId};
 }
 
 int compareStreams(const StreamTuple *A, const StreamTuple *B, unsigned N) {
@@ -103,18 +105,20 @@ int compareKeys(const Key &A, const Key &B, int *Rule = nullptr) {
   };
   if (std::fabs(A.index - B.index) > 1e-9)
     return Ret(0, A.index > B.index ? -1 : 1);
+  if (A.shape != B.shape)
+    return Ret(1, A.shape ? -1 : 1);
   // Summed differences can be infinite (a zero phase value without discard).
   if (!(A.sumDiff == B.sumDiff) && std::fabs(A.sumDiff - B.sumDiff) > 1e-9)
-    return Ret(1, A.sumDiff < B.sumDiff ? -1 : 1);
+    return Ret(2, A.sumDiff < B.sumDiff ? -1 : 1);
   if (A.n != B.n)
-    return Ret(2, A.n < B.n ? -1 : 1);
+    return Ret(3, A.n < B.n ? -1 : 1);
   if (int C = A.ubench.compare(B.ubench))
-    return Ret(3, C < 0 ? -1 : 1);
+    return Ret(4, C < 0 ? -1 : 1);
   if (int C = compareStreams(A.streams, B.streams, A.n))
-    return Ret(4, C);
+    return Ret(5, C);
   if (A.id != B.id)
-    return Ret(5, A.id < B.id ? -1 : 1);
-  return Ret(6, 0);
+    return Ret(6, A.id < B.id ? -1 : 1);
+  return Ret(7, 0);
 }
 
 /// Distinct profiles, best first, at most Cap of them.
@@ -205,8 +209,8 @@ int compareCandidates(const Candidate &A, const Candidate &B) {
 const char *tieBreakRule(const Candidate &Winner, const Candidate &Other) {
   int Rule = 0;
   compareKeys(keyOf(Winner), keyOf(Other), &Rule);
-  static const char *Names[] = {
-      "similarity", "relative difference", "streams", "name", "parameters", "id", "identical"};
+  static const char *Names[] = {"similarity", "walk shape", "relative difference", "streams",
+                                "name",       "parameters", "id",                  "identical"};
   return Names[Rule];
 }
 
@@ -249,9 +253,15 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
     size_t Last = S + 1 < SizeStart.size() ? SizeStart[S + 1].second : M.queries.size();
     // The query tuples, contiguous per query for the scoring loop.
     std::vector<StreamTuple> Tuples;
-    for (size_t Q = First; Q < Last; ++Q)
-      for (unsigned Idx : M.queries[Q].streams)
+    std::vector<long> Spans; // the column span each query asks of a clone
+    for (size_t Q = First; Q < Last; ++Q) {
+      std::vector<const PhaseStream *> Qs;
+      for (unsigned Idx : M.queries[Q].streams) {
         Tuples.push_back(P.streams[Idx].tuple);
+        Qs.push_back(&P.streams[Idx]);
+      }
+      Spans.push_back(columnSpan(Qs, P.threads));
+    }
 
     ScanRequest R;
     R.threads = P.threads;
@@ -272,6 +282,7 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
       for (size_t Q = First; Q < Last; ++Q) {
         const StreamTuple *QT = Tuples.data() + (Q - First) * Sz;
         Score Sc = scoreQuery(C, O.pairing, QT, Sz, P.tpiUs, Ref.streams, Ref.tpiUs);
+        applyColumnSpan(Sc, Spans[Q - First], Ref.ubench);
         QueryResult &QR = M.queries[Q];
         ++QR.compared;
         if (O.explain)
@@ -280,7 +291,7 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
           ++QR.discarded;
           continue;
         }
-        Key K{Sc.index, Sc.sumDiff, Sz, Ref.ubench, Ref.streams, Ref.id};
+        Key K{Sc.index, Sc.shapeAgrees, Sc.sumDiff, Sz, Ref.ubench, Ref.streams, Ref.id};
         if (!QR.best || compareKeys(K, keyOf(*QR.best)) < 0)
           QR.best = RankedList::makeCandidate(Ref, Q, Sc);
         Ranked.offer(K, Ref, Q, Sc);

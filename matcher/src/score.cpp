@@ -92,6 +92,17 @@ static bool betterAssignment(const Score &A, const Score &B) {
   return A.sumDiff < B.sumDiff - 1e-9;
 }
 
+void applyColumnSpan(Score &S, long QuerySpan, std::string_view UBench) {
+  S.querySpan = QuerySpan;
+  S.profileSpan = columnSpanOf(UBench);
+  auto Near = [](long A, long B) { return std::labs(A - B) <= 0.1 * double(std::max(A, B)); };
+  S.shapeAgrees = S.profileSpan == 0 ? QuerySpan == 0 : QuerySpan > 0 && Near(S.profileSpan, QuerySpan);
+  if (S.profileSpan > 0 && !S.shapeAgrees && !S.discarded) {
+    S.discarded = true;
+    S.discardField = "column span";
+  }
+}
+
 Score scoreQuery(const MatchConfig &C, Pairing P, const StreamTuple *Q, unsigned N, double QTpi,
                  const StreamTuple *Prof, double ProfTpi) {
   N = std::min(N, MaxQueryStreams);

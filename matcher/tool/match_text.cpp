@@ -132,7 +132,11 @@ void ExplainLog::print(std::FILE *Out, const MatchInputs &In,
         const Score &S = R.score;
         std::string Name = R.ubench + " " + R.streams + " (" + formatNumber(R.tpiUs) + ")";
         std::string Result = pts(S.index);
-        if (S.discarded) {
+        if (S.discarded && std::string(S.discardField) == "column span") {
+          Result += " discarded: column span " + std::to_string(S.profileSpan) +
+                    (S.querySpan ? ", the phase's " + std::to_string(S.querySpan)
+                                 : ", the phase walks whole columns");
+        } else if (S.discarded) {
           Result += std::string(" discarded: ") + S.discardField;
           if (std::string(S.discardField) != "tpi")
             Result += " of " + P.streams[QR.streams[S.discardStream]].id;

@@ -95,14 +95,16 @@
  *           slower per iteration than its clone (NPB CG's sparse mat-vec)
  *           and for most phases within a few steps of theirs.
  *   Bn      column span (phase clones): strided stream n's region is cut
- *           into blocks of Bn x step elements, each walked column by column
- *           (Bn accesses a column, one loop execution) before the next
- *           block (0: one block, the whole region). A 3-D sweep along its
+ *           into blocks of Bn x step elements (the last one the rest), each
+ *           walked column by column (Bn accesses a column, one loop
+ *           execution) before the next block (0: one block, the whole
+ *           region). A 3-D sweep along its
  *           slowest axes walks one plane at a time: the example bt's y
  *           sweep, 64 accesses 2560 B apart, comes back to a plane's lines
  *           within the plane; walked over a whole 10 MiB slice instead its
- *           clone took 3.8 ns an access at one thread and 2.5 at two, in
- *           blocks 0.64 and 0.65 (the loop itself scales 2.0x).
+ *           clone took 4.5 ns an access at one thread and 2.5 at two, in
+ *           blocks 0.73 and 0.69 (the loop itself scales 2.0x;
+ *           bench/ubench/column_span.py).
  * Output line: ID ok ITERATIONS SWEEPS STREAMS T1,T2,...   or   ID error MESSAGE
  *   ITERATIONS per repetition (slowest thread), SWEEPS per repetition (R),
  *   STREAMS in the CSV notation k:s:e:access;... in kernel operand order.
@@ -154,13 +156,14 @@ typedef struct {
 } stream_t;
 
 /* Per-thread position of one stream: a strided stream is at element pos of
- * column off of the block that starts at blo, with left accesses to go in
- * that column (columns o < extra hold full + 1 elements, the others full;
- * without a span the block is the whole region, blen elements); a random
- * stream at LCG state x, whose draw is the next access (a random walk at
- * element lo + at). */
+ * column off of the block of bcur elements that starts at blo, with left
+ * accesses to go in that column (columns o < extra hold full + 1
+ * elements, the others full); blocks hold blen elements, the last one the
+ * rest (without a span one block, the whole region); a random stream at
+ * LCG state x, whose draw is the next access (a random walk at element
+ * lo + at). */
 typedef struct {
-  long lo, hi, step, off, pos, left, full, extra, at, half, reach, blo, blen;
+  long lo, hi, step, off, pos, left, full, extra, at, half, reach, blo, blen, bcur;
   uint64_t x;
   int random, shift;
   /* A reuse window: the next wlen accesses of the walk, walked wrep times
@@ -195,6 +198,17 @@ static inline void walk_restart(walk_t *w) {
   w->left = WALK_EXEC;
 }
 
+/* Enters the block that starts at blo: blen elements, or the rest of the
+ * region where fewer than blen + 4 steps are left (a last block of a few
+ * rows would make loop executions of a few accesses). The region is not
+ * cut to whole blocks: its footprint is the same at every thread count. */
+static inline void walk_block(walk_t *w) {
+  long rest = w->hi - w->blo;
+  w->bcur = rest < w->blen + 4 * w->step ? rest : w->blen;
+  w->full = w->bcur / w->step;
+  w->extra = w->bcur % w->step;
+}
+
 static void walk_init(walk_t *w, const stream_t *s, int t) {
   w->lo = s->priv ? (long)t * s->region : 0;
   w->hi = w->lo + s->region;
@@ -202,11 +216,10 @@ static void walk_init(walk_t *w, const stream_t *s, int t) {
   w->off = 0;
   w->pos = w->lo;
   w->blo = w->lo;
-  /* A span cuts the region into blocks of span columns' accesses, walked
-   * column by column one block after the other (run_config: whole blocks). */
+  /* A span cuts the region into blocks of span accesses a column, walked
+   * column by column one block after the other. */
   w->blen = s->span ? s->span * s->step : s->region;
-  w->full = w->blen / s->step;
-  w->extra = w->blen % s->step;
+  walk_block(w);
   w->left = w->full + (w->extra > 0);
   w->random = s->random;
   w->shift = s->shift;
@@ -240,7 +253,8 @@ static inline void walk_advance(walk_t *w, long len) {
   if (w->left == 0) {
     if (++w->off >= w->step) {
       w->off = 0;
-      if ((w->blo += w->blen) >= w->hi) w->blo = w->lo;
+      if ((w->blo += w->bcur) >= w->hi) w->blo = w->lo;
+      walk_block(w);
     }
     w->pos = w->blo + w->off;
     w->left = w->full + (w->off < w->extra);
@@ -260,9 +274,14 @@ static inline void walk_advance(walk_t *w, long len) {
  * column o holds ceil((region - o) / step) elements). No loop: the plugin
  * would count its iterations as the phase's. */
 static inline void walk_seek_plain(walk_t *w, long k) {
-  long full = w->full, extra = w->extra, o, j;
-  w->blo = w->lo + k / w->blen * w->blen;
-  k %= w->blen;
+  long o, j, region = w->hi - w->lo, b = k / w->blen;
+  /* the last block's index: the first with fewer than blen + 4 steps left */
+  long last = region >= w->blen + 4 * w->step ? (region - 4 * w->step) / w->blen : 0;
+  if (b > last) b = last;
+  w->blo = w->lo + b * w->blen;
+  k -= b * w->blen;
+  walk_block(w);
+  long full = w->full, extra = w->extra;
   if (k < extra * (full + 1)) {
     o = k / (full + 1);
     j = k % (full + 1);
@@ -825,15 +844,9 @@ static void run_config(const config_t *C, int threads) {
            q + 1);
     if (C->span[q] && C->span[q] < 4)
       FAIL("stream %d: a span of %ld accesses holds fewer than 4 strides", q + 1, C->span[q]);
-    /* Whole blocks, so that every column of a block holds span accesses. A
-     * slice smaller than one block (more threads than the phase ran with)
-     * is walked whole: its columns are shorter than the span already. */
-    if (C->span[q] && C->span[q] * s->step <= s->region) {
-      long blk = C->span[q] * s->step;
-      s->region -= s->region % blk;
-      s->span = C->span[q];
-      s->sweep = s->region;
-    }
+    /* A slice smaller than one block (more threads than the phase ran
+     * with) is walked whole: its columns are shorter than the span. */
+    if (C->span[q] && C->span[q] * s->step <= s->region) s->span = C->span[q];
     if (s->sweep > iters) iters = s->sweep;
     if (touch) iters = s->region / s->step; /* a page per iteration */
     size_t total = (size_t)(s->priv ? s->region * threads : s->region) * elem;

@@ -13,7 +13,6 @@
 #include "phaseprobe/stream_notation.h"
 #include "phaseprobe/ubench.h"
 
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -28,29 +27,7 @@ namespace phaseprobe {
 ClonePhases parseClonePhases(const std::string &Text, const std::string &File) {
   ClonePhases C;
   C.file = File;
-  C.phases = parsePhaseFile(Text, File); // every rule of the format, first
-  nlohmann::json Doc = nlohmann::json::parse(Text);
-  const nlohmann::json &Phases = Doc.at("phases");
-  for (std::size_t I = 0; I < C.phases.phases.size(); ++I) {
-    const nlohmann::json &Streams = Phases.at(I).at("streams");
-    std::vector<char> Pat;
-    for (std::size_t J = 0; J < Streams.size(); ++J) {
-      char P = 's';
-      if (auto It = Streams[J].find("pattern"); It != Streams[J].end()) {
-        std::string Where =
-            "phases[" + std::to_string(I) + "].streams[" + std::to_string(J) + "].pattern";
-        if (!It->is_string())
-          throw InputError(File, Where, "expected a string");
-        std::string V = It->get<std::string>();
-        if (V == "random")
-          P = 'r';
-        else if (V != "strided")
-          throw InputError(File, Where, "'" + V + "' is not strided or random");
-      }
-      Pat.push_back(P);
-    }
-    C.patterns.push_back(std::move(Pat));
-  }
+  C.phases = parsePhaseFile(Text, File);
   return C;
 }
 
@@ -70,7 +47,7 @@ struct Wanted {
   double window = 0; ///< accesses of a reuse window (0: none)
   long repeats = 1;  ///< walks of each window in a row
   std::string why;   ///< non-empty: no kernel can walk it
-  long span = 0;     ///< accesses of a column inside a block (0: whole slice)
+  unsigned threads = 1; ///< the phase's
 };
 
 /// The most walks in a row of a clone's reuse window. The kernel's sweep
@@ -97,6 +74,7 @@ Wanted roundStream(const PhaseStream &S, char Pattern, unsigned Threads) {
   Wanted W;
   W.stream = &S;
   W.pattern = Pattern;
+  W.threads = Threads;
   W.op = S.op.empty() ? std::string("load") : S.op;
   const StreamTuple &T = S.tuple;
   double E = T.elemBytes;
@@ -142,19 +120,6 @@ Wanted roundStream(const PhaseStream &S, char Pattern, unsigned Threads) {
       W.repeats = std::clamp<long>(std::lround(*S.windowRepeats), 2, CloneRepeats);
     }
   }
-  // A strided walk whose loop executions each span a small part of the
-  // slice (the example bt's y sweep: 64 accesses 2560 B apart, one plane
-  // of a 10 MiB stream) comes back to the lines of the next column within
-  // that part, and its pages stay in the TLB; a clone whose columns run
-  // over the whole slice does neither. On the Xeon VM such a clone took
-  // 3.8 ns an access at one thread and 2.5 at two (10 MiB, 5 MiB a
-  // thread), the same walk a plane at a time 0.64 and 0.65, and the loop
-  // scales as the latter (bench/results/stride-span-2026-11-25-*). So
-  // the clone walks blocks of the execution's accesses a column. With a
-  // step of one element there is one column, walked in the phase's order.
-  if (!W.window && Step > 1 && S.accessesPerExec && *S.accessesPerExec >= 4 &&
-      *S.accessesPerExec * Step * 8 <= Slice)
-    W.span = std::lround(*S.accessesPerExec);
   return W;
 }
 
@@ -187,6 +152,26 @@ long everyFor(const std::vector<Wanted> &Ws) {
   return std::clamp<long>(std::lround(1 / Busiest), 1, MaxEvery);
 }
 
+/// The column span of a clone of \p Ws (UBenchConfig::span; none with
+/// windows). A strided walk whose loop executions each span a small part
+/// of the slice (the example bt's y sweep: 63 accesses 2560 B apart, one
+/// plane of a 10 MiB stream) comes back to the lines of the next column
+/// within that part, and its pages stay in the TLB; a clone whose columns
+/// run over the whole slice does neither. On the Xeon VM such a clone took
+/// 4.5 ns an access at one thread and 2.5 at two (10 MiB, 5 MiB a thread),
+/// the same walk a plane at a time 0.73 and 0.69, and the loop scales as
+/// the latter (bench/results/column-span-2026-11-25-xeon.txt). The matcher
+/// asks the same of a phase's query (core's columnSpan).
+long spanFor(const std::vector<Wanted> &Ws) {
+  std::vector<const PhaseStream *> Streams;
+  for (const Wanted &W : Ws) {
+    if (W.window > 0)
+      return 0;
+    Streams.push_back(W.stream);
+  }
+  return Ws.empty() ? 0 : columnSpan(Streams, Ws.front().threads);
+}
+
 /// The uBs of \p N streams that reproduce \p Ws (one per stream, in the
 /// phase's order, at the phase's pace: everyFor): per uB the first operand
 /// assignment that declares every stream, preferring the one whose loads
@@ -195,23 +180,6 @@ long everyFor(const std::vector<Wanted> &Ws) {
 /// the catalogue distinguishes (a private double that is written: upd1p or
 /// st1p, not mbw1p), the one that does what the phase does wins; where it
 /// does not (no uB writes a shared stream), every uB that walks it does.
-/// The column span of a clone of \p Ws (UBenchConfig::span): one count
-/// for the configuration, so only where every stream of a step above one
-/// element asks for the same span (one loop's streams); none with windows.
-long spanFor(const std::vector<Wanted> &Ws) {
-  long Span = 0;
-  for (const Wanted &W : Ws) {
-    if (W.window > 0)
-      return 0;
-    if (W.pattern != 's' || W.stride <= W.stream->tuple.elemBytes)
-      continue;
-    if (W.span == 0 || (Span && W.span != Span))
-      return 0;
-    Span = W.span;
-  }
-  return Span;
-}
-
 std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
   std::size_t N = Ws.size();
   const long Every = everyFor(Ws);
@@ -311,7 +279,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
       // no uB walks all its streams together (the matcher's query [v1]).
       std::optional<UBenchConfig> Largest;
       for (std::size_t I : Idx) {
-        Wanted W = roundStream(P.streams[I], F.patterns[PI][I], P.threads);
+        Wanted W = roundStream(P.streams[I], P.streams[I].random ? 'r' : 's', P.threads);
         std::string Name = Where + " " + P.streams[I].id + ": ";
         if (!W.why.empty()) {
           Note(Name + W.why);

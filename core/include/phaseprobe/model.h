@@ -62,7 +62,28 @@ struct PhaseStream {
   /// window (a matrix product's row of A, once per column of B). Absent:
   /// no reuse seen, or not measured. Phase clones walk such windows.
   std::optional<double> windowAccesses, windowRepeats;
+  /// The runtime's "pattern": "random" (no dominant stride; stride_bytes is
+  /// the mean jump), else strided.
+  bool random = false;
 };
+
+/// The column span a phase clone walks for \p S (ubench/README.md, "Column
+/// spans"): the accesses of one loop execution, where the stream is strided
+/// with a step above one element, walks no reuse window again and again, and
+/// an execution walks at least 4 accesses and at most an eighth of the
+/// slice a thread walks at \p Threads (a plane of a 3-D array, not a line
+/// through all of it); 0: none (the clone walks columns over its whole
+/// slice).
+long columnSpan(const PhaseStream &S, unsigned Threads);
+
+/// The one column span of a clone of \p Streams (a uB configuration has
+/// one): every strided stream of a step above one element must ask for the
+/// same (one loop's streams), else 0; also 0 where none does.
+long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads);
+
+/// The column span of a uB profile from its name's "+c<N>" suffix (0:
+/// none).
+long columnSpanOf(std::string_view UBenchName);
 
 /// uBs that measure synchronization rather than a stream (bar1p: a barrier
 /// after every sweep; spin1p: a spin-wait handoff after every sweep). Their

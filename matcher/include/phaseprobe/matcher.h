@@ -123,10 +123,17 @@ struct PairDetail {
 /// The similarity of one query to one profile.
 struct Score {
   bool discarded = false;
-  /// Which field discarded ("footprint", "stride", "tpi") and, for a stream
-  /// field, which query stream (index into the query).
+  /// Which field discarded ("footprint", "stride", "tpi", "column span")
+  /// and, for a stream field, which query stream (index into the query).
   const char *discardField = nullptr;
   unsigned discardStream = 0;
+  /// Walk shape (outside the index): the column span the query's phase
+  /// asks of a clone (core's columnSpan) and the profile's ("+c<N>"; 0:
+  /// none). A profile with a span is discarded unless the query asks for
+  /// it (within 10%); among profiles of one index, those whose spans agree
+  /// with the query's rank first (applyColumnSpan).
+  long querySpan = 0, profileSpan = 0;
+  bool shapeAgrees = true;
   /// Fields averaged over the pairs (tpi compared once).
   double footprintDiff = 0, strideDiff = 0, tpiDiff = 0;
   double footprintPoints = 0, stridePoints = 0, elemPoints = 0, accessPoints = 0, tpiPoints = 0;
@@ -140,6 +147,15 @@ struct Score {
 /// tpi \p QTpi against a profile with the same number of streams.
 Score scoreQuery(const MatchConfig &C, Pairing P, const StreamTuple *Q, unsigned N, double QTpi,
                  const StreamTuple *Prof, double ProfTpi);
+
+/// Compares the walk shapes of a query whose phase asks for column span
+/// \p QuerySpan and a profile named \p UBench (its "+c<N>", 0: none):
+/// a profile with a span that is not the query's (within 10%) is a clone
+/// of a loop that walks otherwise, and is discarded ("column span"); spans
+/// that agree (both none, or within 10%) mark the score shapeAgrees. A
+/// phase that asks for a span still matches profiles without one (the
+/// grid), after those that walk like it.
+void applyColumnSpan(Score &S, long QuerySpan, std::string_view UBench);
 
 //===--- Profile sources --------------------------------------------------===//
 
@@ -206,12 +222,13 @@ struct Candidate {
 };
 
 /// -1 when \p A ranks before \p B, 1 after, 0 the same profile and score.
-/// Order: higher index, smaller summed relative difference, fewer streams,
-/// ubench name, stream notation, profile id.
+/// Order: higher index, walk shape (spans that agree first), smaller summed
+/// relative difference, fewer streams, ubench name, stream notation,
+/// profile id.
 int compareCandidates(const Candidate &A, const Candidate &B);
 /// The first rule of compareCandidates() that separates two candidates with
-/// the same index ("relative difference", "streams", "name", "parameters",
-/// "id").
+/// the same index ("walk shape", "relative difference", "streams", "name",
+/// "parameters", "id").
 const char *tieBreakRule(const Candidate &Winner, const Candidate &Other);
 
 struct QueryResult {

@@ -197,6 +197,54 @@ TEST(Match, FewerStreamsWinAnExactTie) {
   EXPECT_STREQ(tieBreakRule(*M.candidate, M.ties[0]), "streams");
 }
 
+// The example bt's y sweep walks a plane at a time (63 accesses 2560 B
+// apart an execution, a 10 MiB stream): among profiles of one index its
+// clone that walks blocks of 63 accesses a column ranks first ("walk
+// shape"); for a phase whose executions span the whole slice that clone
+// is discarded and the plain walk stays.
+TEST(Match, ColumnSpansRankTheCloneThatWalksLikeThePhase) {
+  Phase P;
+  P.threads = 2;
+  P.tpiUs = 3.8;
+  PhaseStream S;
+  S.id = "v1";
+  S.tuple = T(10239.4375, 2560, 8, Pr);
+  S.accessesPerExec = 63.2;
+  P.streams = {S};
+  std::vector<Profile> Ps = {Prof("upd1p+w13/7", {T(10239.4375, 2560, 8, Pr)}, 3.8, 2),
+                             Prof("upd1p+c63+w16/7", {T(10239.4375, 2560, 8, Pr)}, 3.82, 2),
+                             Prof("upd1p+c95+w51/26", {T(10239.4375, 2560, 8, Pr)}, 3.8, 2)};
+  VectorProfileSource Src(Ps);
+  PhaseMatch M = matchPhase(P, {0}, Src, MatchConfig::defaults(), opts());
+  ASSERT_TRUE(M.candidate);
+  EXPECT_EQ(M.candidate->ubench, "upd1p+c63+w16/7");
+  ASSERT_EQ(M.ties.size(), 1u) << "the clone of a 95-access walk is discarded";
+  EXPECT_EQ(M.ties[0].ubench, "upd1p+w13/7");
+  EXPECT_STREQ(tieBreakRule(*M.candidate, M.ties[0]), "walk shape");
+  EXPECT_EQ(M.queries[0].discarded, 1u);
+
+  // Whole-slice executions (a z sweep through every plane), or no count:
+  // no span asked, the spanned clones discarded.
+  for (std::optional<double> Exec : {std::optional<double>(2560), std::optional<double>()}) {
+    P.streams[0].accessesPerExec = Exec;
+    PhaseMatch W = matchPhase(P, {0}, Src, MatchConfig::defaults(), opts());
+    ASSERT_TRUE(W.candidate);
+    EXPECT_EQ(W.candidate->ubench, "upd1p+w13/7");
+    EXPECT_TRUE(W.ties.empty());
+    EXPECT_EQ(W.queries[0].discarded, 2u);
+  }
+  // A unit stride has one column: nothing to confine.
+  P.streams[0].accessesPerExec = 63;
+  P.streams[0].tuple.strideBytes = 8;
+  EXPECT_EQ(columnSpan(P.streams[0], 2), 0);
+  P.streams[0].tuple.strideBytes = 2560;
+  EXPECT_EQ(columnSpan(P.streams[0], 2), 63);
+  P.streams[0].random = true;
+  EXPECT_EQ(columnSpan(P.streams[0], 2), 0);
+  EXPECT_EQ(columnSpanOf("upd1p+e2+c63+w16/7"), 63);
+  EXPECT_EQ(columnSpanOf("mbw1c+w9/5"), 0);
+}
+
 TEST(Match, PushedDownWindowsNeverChangeTheResult) {
   // The source prunes by the windows; explain mode scans without them. Both
   // must pick the same candidate and the same per-query bests.

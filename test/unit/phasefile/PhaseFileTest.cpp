@@ -111,6 +111,8 @@ TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
             "in.json: phases[0].streams[0].accesses_per_iteration: must be >= 0, found -0.5");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"accesses_per_execution\": -1, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].accesses_per_execution: must be >= 0, found -1");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"pattern\": \"zigzag\", \"footprint_kib\": 3906")),
+            "in.json: phases[0].streams[0].pattern: 'zigzag' is not strided or random");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"window_accesses\": 0, \"window_repeats\": 3, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].window_accesses: must be >= 1, found 0");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"window_repeats\": 3, \"footprint_kib\": 3906")),
@@ -185,6 +187,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.program.guardedSerial = {{{*parseThreadTestText("threads > 1")}, 0.033}};
   F.phases[0].streams[0].accessesPerIter = 0.181;
   F.phases[0].streams[0].accessesPerExec = 64;
+  F.phases[0].streams[0].random = true;
   F.phases[0].streams[0].windowAccesses = 1000;
   F.phases[0].streams[0].windowRepeats = 987.5;
   F.phases[0].threadTimeS = Phase::ThreadTimes{200.5, 201, 211.5};
@@ -229,6 +232,8 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_FALSE(G.phases[0].streams[1].accessesPerIter) << "absent: unknown";
   EXPECT_EQ(G.phases[0].streams[0].accessesPerExec, std::optional<double>(64));
   EXPECT_FALSE(G.phases[0].streams[1].accessesPerExec);
+  EXPECT_TRUE(G.phases[0].streams[0].random);
+  EXPECT_FALSE(G.phases[0].streams[1].random) << "absent: strided";
   EXPECT_EQ(G.phases[0].streams[0].windowRepeats, std::optional<double>(987.5));
   EXPECT_EQ(G.phases[0].streams[0].windowAccesses, std::optional<double>(1000));
   EXPECT_FALSE(G.phases[0].streams[1].windowRepeats) << "absent: no reuse seen";

@@ -148,13 +148,11 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1dKiB, double L2KiB,
 /// '#' comments. Throws InputError(File, "line N", ...).
 std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::string &File);
 
-/// A phase file as phase clones read it: the validated model plus the
-/// pattern of every stream ('s' strided, 'r' random), which the runtime
-/// writes ("pattern") but the model does not keep; absent = strided.
+/// A phase file as phase clones read it: the validated model and its
+/// file's name.
 struct ClonePhases {
   std::string file;
   PhaseFile phases;
-  std::vector<std::vector<char>> patterns; ///< [phase][stream]
 };
 
 /// Parses a phase file for cloning (parsePhaseFile's rules, plus "pattern":
