@@ -103,10 +103,13 @@ int compareKeys(const Key &A, const Key &B, int *Rule = nullptr) {
       *Rule = R;
     return V;
   };
-  if (std::fabs(A.index - B.index) > 1e-9)
-    return Ret(0, A.index > B.index ? -1 : 1);
+  // The walk shape first: a clone that walks like the phase scales like it
+  // from node to node, which a closer tpi on the base node does not buy
+  // (the padded clones' tpi moves by 10% between calibration and rounds).
   if (A.shape != B.shape)
     return Ret(1, A.shape ? -1 : 1);
+  if (std::fabs(A.index - B.index) > 1e-9)
+    return Ret(0, A.index > B.index ? -1 : 1);
   // Summed differences can be infinite (a zero phase value without discard).
   if (!(A.sumDiff == B.sumDiff) && std::fabs(A.sumDiff - B.sumDiff) > 1e-9)
     return Ret(2, A.sumDiff < B.sumDiff ? -1 : 1);

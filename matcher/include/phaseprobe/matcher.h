@@ -130,8 +130,8 @@ struct Score {
   /// Walk shape (outside the index): the column span the query's phase
   /// asks of a clone (core's columnSpan) and the profile's ("+c<N>"; 0:
   /// none). A profile with a span is discarded unless the query asks for
-  /// it (within 10%); among profiles of one index, those whose spans agree
-  /// with the query's rank first (applyColumnSpan).
+  /// it (within 10%); profiles whose spans agree with the query's rank
+  /// before the others, whatever their index (applyColumnSpan).
   long querySpan = 0, profileSpan = 0;
   bool shapeAgrees = true;
   /// Fields averaged over the pairs (tpi compared once).
@@ -222,9 +222,9 @@ struct Candidate {
 };
 
 /// -1 when \p A ranks before \p B, 1 after, 0 the same profile and score.
-/// Order: higher index, walk shape (spans that agree first), smaller summed
-/// relative difference, fewer streams, ubench name, stream notation,
-/// profile id.
+/// Order: walk shape (a column span that agrees with the query's first),
+/// higher index, smaller summed relative difference, fewer streams, ubench
+/// name, stream notation, profile id.
 int compareCandidates(const Candidate &A, const Candidate &B);
 /// The first rule of compareCandidates() that separates two candidates with
 /// the same index ("walk shape", "relative difference", "streams", "name",
