@@ -94,16 +94,19 @@ def catalogue(build):
 
 
 def parse_clone(spec, defs):
-    """'UB[+eE][+rR][+wN[/M]] K:S[:W][;K:S[:W]...]' -> an item measuring that uB
-    configuration (E: phase iterations per kernel iteration, as the NPPDB
-    counts them; R walks of each W-access reuse window; N padding steps
-    after every M-th iteration), as phaseprobe-ubench names them."""
+    """'UB[+eE][+rR][+cB][+wN[/M]] K:S[:W][;K:S[:W]...]' -> an item measuring
+    that uB configuration (E: phase iterations per kernel iteration, as the
+    NPPDB counts them; R walks of each W-access reuse window; B accesses a
+    column in blocks, for strided streams of a step above one element; N
+    padding steps after every M-th iteration), as phaseprobe-ubench names
+    them."""
     parts = spec.split()
     if len(parts) != 2:
         raise InputError("--clone %r: expected 'UB K:S[;K:S...]' (a uB and its streams)" % spec)
     name, streams = parts
     base, _, work = name.partition("+w")
     work, _, work_every = work.partition("/")
+    base, _, span = base.partition("+c")
     base, _, repeats = base.partition("+r")
     base, _, every = base.partition("+e")
     if base not in defs:
@@ -114,22 +117,23 @@ def parse_clone(spec, defs):
         work_every = int(work_every) if work_every else 1
         every = int(every) if every else 1
         repeats = int(repeats) if repeats else 1
+        span = int(span) if span else 0
         pairs = [tuple(float(x) for x in s.split(":")) for s in streams.split(";")]
         windows = [int(p[2]) if len(p) == 3 else 0 for p in pairs]
         pairs = [p[:2] for p in pairs]
-        if (work < 0 or every < 1 or repeats < 1 or work_every < 1
+        if (work < 0 or every < 1 or repeats < 1 or work_every < 1 or span < 0
                 or any(len(p) != 2 or p[0] <= 0 or p[1] <= 0 for p in pairs) or min(windows) < 0):
             raise ValueError
     except ValueError:
         raise InputError("--clone %r: streams are KiB:STRIDE pairs of positive numbers (or "
                          "KiB:STRIDE:WINDOW), the padding (+wN or +wN/M), the iterations per "
-                         "kernel iteration (+eE) and the walks of a window (+rR) whole "
-                         "numbers" % spec)
+                         "kernel iteration (+eE), the walks of a window (+rR) and the "
+                         "column span (+cB) whole numbers" % spec)
     if len(pairs) != len(access):
         raise InputError("--clone %r: %s has %d stream(s), %d given" % (spec, base, len(access), len(pairs)))
     return {"kind": "clone", "label": "clone " + spec, "kernel": kernel, "type": typ, "access": access,
             "pattern": pattern, "streams": pairs, "work": work, "work_every": work_every, "every": every,
-            "repeats": repeats, "windows": windows, "unit": "us/it/thr"}
+            "repeats": repeats, "windows": windows, "span": span, "unit": "us/it/thr"}
 
 
 def parse_example(spec, build):
@@ -206,6 +210,12 @@ def measure_clone(item, cfg, opts):
     fields += [str(CLONE_REPS), str(CLONE_REPS), "0", repr(opts.clone_s * 10 + 10), repr(rep_s), str(item["work"])]
     wins = list(item["windows"]) + [0] * (3 - len(item["windows"]))
     fields += [str(item["repeats"])] + [str(w) for w in wins] + [str(item["work_every"])]
+    # The span goes to the strided streams of a step above one element
+    # (UBenchConfig::spans); gather's index stream is 4-byte ints.
+    elem = 8 if item["type"] == "double" else 4
+    fields += [str(item.get("span", 0)) if q < len(item["streams"]) and item["pattern"][q] == "s"
+               and item["streams"][q][1] > (4 if item["kernel"] == "gather" and q == 1 else elem)
+               else "0" for q in range(3)]
     what = "%s on %s" % (item["label"], cfg["label"])
     try:
         p = subprocess.run([prog], input=" ".join(fields) + "\n", env=env, stdout=subprocess.PIPE,
