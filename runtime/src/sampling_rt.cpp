@@ -165,8 +165,8 @@ void writeStreams(JsonWriter &W, uint32_t Phase) {
     }
     if (R.WindowAccesses > 0) {
       // How long a loop execution of the stream's sites is: with the
-      // stride, the span one execution walks, which a clone walking its
-      // columns over the whole footprint does not reproduce.
+      // stride, the span one execution walks (a plane of a 3-D sweep),
+      // to which phase clones confine their columns (+c<N>).
       W.key("accesses_per_execution");
       W.number(R.WindowAccesses);
     }

@@ -13,7 +13,6 @@
 #include "phaseprobe/stream_notation.h"
 #include "phaseprobe/ubench.h"
 
-
 #include <algorithm>
 #include <cmath>
 #include <map>

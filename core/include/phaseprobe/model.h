@@ -54,7 +54,7 @@ struct PhaseStream {
   /// the sampled executions (the runtime's "accesses_per_execution"; absent
   /// in hand-written files and older runtimes'). Times the stride, the span
   /// one execution walks: the example bt's y sweep (bt_solve.c:48) walks a
-  /// 10 MiB stream plane by plane, 64 accesses 2560 B apart an execution.
+  /// 10 MiB stream plane by plane, 63 accesses 2560 B apart an execution.
   std::optional<double> accessesPerExec;
   /// Reuse (the runtime's "window_accesses" and "window_repeats", written
   /// together): one loop execution of the stream's sites walks a window of
