@@ -210,11 +210,9 @@ def measure_clone(item, cfg, opts):
     fields += [str(CLONE_REPS), str(CLONE_REPS), "0", repr(opts.clone_s * 10 + 10), repr(rep_s), str(item["work"])]
     wins = list(item["windows"]) + [0] * (3 - len(item["windows"]))
     fields += [str(item["repeats"])] + [str(w) for w in wins] + [str(item["work_every"])]
-    # The span goes to the strided streams of a step above one element
-    # (UBenchConfig::spans); gather's index stream is 4-byte ints.
-    elem = 8 if item["type"] == "double" else 4
+    # The span goes to every strided stream; the kernel leaves those of a
+    # step of one element alone (one column).
     fields += [str(item.get("span", 0)) if q < len(item["streams"]) and item["pattern"][q] == "s"
-               and item["streams"][q][1] > (4 if item["kernel"] == "gather" and q == 1 else elem)
                else "0" for q in range(3)]
     what = "%s on %s" % (item["label"], cfg["label"])
     try:

@@ -98,10 +98,11 @@
  *           into blocks of Bn x step elements (the last one the rest), each
  *           walked column by column (Bn accesses a column, one loop
  *           execution) before the next block (0: one block, the whole
- *           region). A 3-D sweep along its
- *           slowest axes walks one plane at a time: the example bt's y
- *           sweep, 64 accesses 2560 B apart, comes back to a plane's lines
- *           within the plane; walked over a whole 10 MiB slice instead its
+ *           region; a step of one element is one column: ignored). A 3-D
+ *           sweep along its slowest axes walks one plane at a time: the
+ *           example bt's y sweep, 64 accesses 2560 B apart, comes back to a
+ *           plane's lines within the plane; walked over a whole 10 MiB
+ *           slice instead its
  *           clone took 4.5 ns an access at one thread and 2.5 at two, in
  *           blocks 0.73 and 0.69 (the loop itself scales 2.0x;
  *           bench/ubench/column_span.py).
@@ -845,8 +846,9 @@ static void run_config(const config_t *C, int threads) {
     if (C->span[q] && C->span[q] < 4)
       FAIL("stream %d: a span of %ld accesses holds fewer than 4 strides", q + 1, C->span[q]);
     /* A slice smaller than one block (more threads than the phase ran
-     * with) is walked whole: its columns are shorter than the span. */
-    if (C->span[q] && C->span[q] * s->step <= s->region) s->span = C->span[q];
+     * with) is walked whole: its columns are shorter than the span. A step
+     * of one element is one column, walked in order: nothing to confine. */
+    if (C->span[q] && s->step > 1 && C->span[q] * s->step <= s->region) s->span = C->span[q];
     if (s->sweep > iters) iters = s->sweep;
     if (touch) iters = s->region / s->step; /* a page per iteration */
     size_t total = (size_t)(s->priv ? s->region * threads : s->region) * elem;

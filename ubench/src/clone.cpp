@@ -69,10 +69,10 @@ std::string describe(const Wanted &W) {
 /// nearest one, so the stored footprint stays within a factor √2), walked
 /// with the phase's mean jump, or drawn uniformly where that jump is a
 /// uniform draw's (a third of the slice or more) or one element.
-Wanted roundStream(const PhaseStream &S, char Pattern, unsigned Threads) {
+Wanted roundStream(const PhaseStream &S, unsigned Threads) {
   Wanted W;
   W.stream = &S;
-  W.pattern = Pattern;
+  W.pattern = S.random ? 'r' : 's';
   W.threads = Threads;
   W.op = S.op.empty() ? std::string("load") : S.op;
   const StreamTuple &T = S.tuple;
@@ -83,7 +83,7 @@ Wanted roundStream(const PhaseStream &S, char Pattern, unsigned Threads) {
   }
   double Th = S.tuple.access == Access::Private ? std::max(1u, Threads) : 1;
   double Slice = std::round(T.footprintKiB * 1024 / E / Th); // elements per thread
-  if (Pattern == 'r') {
+  if (S.random) {
     double P = std::exp2(std::round(std::log2(std::max(2.0, Slice))));
     W.kib = P * Th * E / 1024;
     double Jump = std::round(std::fabs(T.strideBytes) / E);
@@ -278,7 +278,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
       // no uB walks all its streams together (the matcher's query [v1]).
       std::optional<UBenchConfig> Largest;
       for (std::size_t I : Idx) {
-        Wanted W = roundStream(P.streams[I], P.streams[I].random ? 'r' : 's', P.threads);
+        Wanted W = roundStream(P.streams[I], P.threads);
         std::string Name = Where + " " + P.streams[I].id + ": ";
         if (!W.why.empty()) {
           Note(Name + W.why);
