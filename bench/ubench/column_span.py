@@ -30,6 +30,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 PLACES = {1: ("{0}", "close"), 2: ("cores", "spread")}
 
 
+def fail(msg):
+    """Bad input or a kernel's refusal: one line, exit 2."""
+    print("column_span.py: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
 def run(kernels, threads, lines):
     """ns per access of one thread for each configuration line."""
     places, bind = PLACES[threads]
@@ -40,7 +46,7 @@ def run(kernels, threads, lines):
     for line in out:
         f = line.split()
         if len(f) > 2 and f[1] == "error":
-            sys.exit("column_span.py: kernel configuration %s: %s" % (f[0], " ".join(f[2:])))
+            fail("kernel configuration %s: %s" % (f[0], " ".join(f[2:])))
         if len(f) > 5 and f[1] == "ok":
             times = [float(t) for t in f[5].split(",")]
             got[int(f[0])] = statistics.median(times) / float(f[2]) * 1e9
@@ -58,7 +64,7 @@ def main():
     args = ap.parse_args()
     kernels = os.path.join(args.build, "bin", "phaseprobe-ubench-kernels")
     if not os.access(kernels, os.X_OK):
-        sys.exit("column_span.py: %s: not built (cmake --build %s)" % (kernels, args.build))
+        fail("%s: not built (cmake --build %s)" % (kernels, args.build))
     # ID KERNEL TYPE NS ACCESS PATTERN K1 S1 K2 S2 K3 S3 MIN MAX CV CAP MIN_REP_S WORK REP W1 W2
     # W3 WORK_EVERY B1 B2 B3: 9 repetitions of at least 20 ms each.
     line = "%d {k} double 1 p s %.17g %d 0 0 0 0 9 9 100 10 0.02 0 1 0 0 0 1 %d 0 0\n"

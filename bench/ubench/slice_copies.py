@@ -28,6 +28,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 PLACES = {1: ("{0}", "close"), 2: ("cores", "spread")}
 
 
+def fail(msg):
+    """Bad input: one line, exit 2."""
+    print("slice_copies.py: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kib", type=int, default=34560)
@@ -37,7 +43,12 @@ def main():
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--cc", default="clang-14")
     args = ap.parse_args()
-    copies = [int(c) for c in args.copies.split(",") if c]
+    try:
+        copies = [int(c) for c in args.copies.split(",") if c]
+    except ValueError:
+        fail("--copies %s: expected whole numbers, comma-separated" % args.copies)
+    if not copies or min(copies) < 1 or args.kib < 1 or args.stride < 8 or args.span < 1 or args.rounds < 1:
+        fail("--kib, --span, --rounds and --copies must be positive, --stride at least 8 bytes")
     res = {(c, t): [] for c in copies for t in PLACES}
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, "slice_copies")
