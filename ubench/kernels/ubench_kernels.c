@@ -55,10 +55,11 @@
  *           sumb: sum with a barrier after every sweep (strided only),
  *           sumf: sum with a spin-wait handoff between neighbouring threads
  *           after every sweep (strided only; see Handoff),
- *           touch: one store per page of a thread's slice, the slice given
- *           back to the system (madvise MADV_DONTNEED) before every sweep:
- *           every store is a first-touch page fault (the stride must be
- *           the page size; an iteration is a page),
+ *           touch: one store per page of a thread's slice, the stream
+ *           given back to the system (madvise MADV_DONTNEED) by the master
+ *           before every sweep: every store is a first-touch page fault
+ *           (the stride must be the page size; an iteration is a page;
+ *           only the stores are timed),
  *           gather: s += a[i] * x[idx[i]], a CSR sparse matrix-vector
  *           product's inner loop (TYPE double; streams a, idx, x with
  *           patterns s, s, r): idx is a stream of int (4-byte) indices,
@@ -327,6 +328,28 @@ static inline long sweep_phase(long g, long accesses) {
 
 static volatile double Sink[MAX_THREADS * 8];
 
+/* The touch kernel's time of one invocation: of each sweep, from the
+ * first thread's first store to the last thread's last (what a program's
+ * region spends faulting; threads on a shared core take turns), not the
+ * give-backs between sweeps nor the barriers around them. */
+static double TouchS;
+/* PHASEPROBE_UBENCH_GIVE_BACK=thread: each thread gives back its own slice
+ * before its sweep, timed with it (the touch kernel until 2026-11-25; at two
+ * threads on two cores 0.56 us of wall a fault on the project's Xeon VM,
+ * where LULESH's temporaries cost 0.73-0.85 and the master's give-back
+ * 0.73-0.77: bench/ubench/fault_cost.py). */
+static int GiveBackThread;
+static double TouchBegin[MAX_THREADS * 8], TouchEnd[MAX_THREADS * 8];
+
+static void touch_sweep_done(int nt) {
+  double b = TouchBegin[0], e = TouchEnd[0];
+  for (int i = 1; i < nt; ++i) {
+    if (TouchBegin[i * 8] < b) b = TouchBegin[i * 8];
+    if (TouchEnd[i * 8] > e) e = TouchEnd[i * 8];
+  }
+  TouchS += e - b;
+}
+
 /* sumf's handoff, NPB LU's pipelined wavefront: a thread starts sweep r
  * once its left neighbour has finished sweep r, and publishes the end of
  * its own sweep r once its right neighbour has started sweep r - 1 (taken
@@ -583,15 +606,36 @@ static int threads_share_cpus(void) {
           _Pragma("omp flush")                                                 \
         }                                                                      \
       } else if (!strcmp(K, "touch") && plain) {                               \
-        /* Whole pages inside the slice only: a neighbour's stay mapped.   \
-         * st elements are one page (run_config checks the stride). */      \
+        /* Whole pages inside the slice only. st elements are one page     \
+         * (run_config checks the stride). The master gives the whole      \
+         * stream back between sweeps, as a program's serial code frees    \
+         * its temporaries: pages a thread gave back itself come back to   \
+         * it cheaper (TouchS). Only the stores are timed, but for         \
+         * GiveBackThread, each thread's own give-back too (the kernel of  \
+         * before, for the comparison). */                                 \
         uintptr_t pg = (uintptr_t)st * sizeof(T);                              \
         uintptr_t p0 = ((uintptr_t)(a + lo) + pg - 1) & ~(pg - 1);             \
         uintptr_t p1 = (uintptr_t)(a + hi) & ~(pg - 1);                        \
-        for (long r = 0; r < R; ++r) {                                         \
-          if (p1 > p0) madvise((void *)p0, p1 - p0, MADV_DONTNEED);           \
+        size_t all = (size_t)(S[0].priv ? S[0].region * omp_get_num_threads() \
+                                        : S[0].region) * sizeof(T);            \
+        all = all / pg * pg;                                                   \
+        int nt = omp_get_num_threads();                                        \
+        for (long r = 0; r <= R; ++r) {                                        \
+          _Pragma("omp barrier")                                               \
+          _Pragma("omp master")                                                \
+          {                                                                    \
+            if (r > 0) touch_sweep_done(nt);                                   \
+            if (r < R && !GiveBackThread)                                      \
+              madvise(S[0].base, all, MADV_DONTNEED);                          \
+          }                                                                    \
+          if (r == R) break;                                                   \
+          _Pragma("omp barrier")                                               \
+          TouchBegin[t * 8] = omp_get_wtime();                                 \
+          if (GiveBackThread && p1 > p0)                                       \
+            madvise((void *)p0, p1 - p0, MADV_DONTNEED);                       \
           for (uintptr_t p = p0; p < p1; p += pg)                              \
             *(volatile T *)p = (T)r;                                           \
+          TouchEnd[t * 8] = omp_get_wtime();                                   \
         }                                                                      \
       } else if (!strcmp(K, "update") && plain) {                              \
         for (long r = 0; r < R; ++r) {                                         \
@@ -895,8 +939,9 @@ static void run_config(const config_t *C, int threads) {
 
   /* Calibrate R: one sweep, then enough sweeps for min_rep_s. */
   double t0 = omp_get_wtime();
+  TouchS = 0;
   fn(C->kernel, S, ns, 1, iters, SweepsDone++);
-  double one = omp_get_wtime() - t0;
+  double one = touch ? TouchS : omp_get_wtime() - t0;
   long R = 1;
   if (one < C->min_rep_s) R = (long)ceil(C->min_rep_s / (one > 1e-7 ? one : 1e-7));
   if (R > 1000000) R = 1000000;
@@ -908,9 +953,10 @@ static void run_config(const config_t *C, int threads) {
   double start = omp_get_wtime();
   for (;;) {
     double a = omp_get_wtime();
+    TouchS = 0;
     fn(C->kernel, S, ns, R, iters, SweepsDone);
     SweepsDone += R;
-    times[count++] = omp_get_wtime() - a;
+    times[count++] = touch ? TouchS : omp_get_wtime() - a;
     if (count >= C->max_reps) break;
     if (omp_get_wtime() - start >= C->cap_s && count >= 2) break;
     if (count >= C->min_reps) {
@@ -957,9 +1003,11 @@ int main(int argc, char **argv) {
   int shared = threads_share_cpus();
   const char *hv = getenv("PHASEPROBE_UBENCH_HANDOVER");
   Handover = shared && !(hv && !strcmp(hv, "off"));
+  const char *gb = getenv("PHASEPROBE_UBENCH_GIVE_BACK");
+  GiveBackThread = gb && !strcmp(gb, "thread");
   /* The runner reads the thread count; the rest says how sweeps are run. */
-  printf("ready threads=%d shares_cpus=%s handover=%s\n", threads, shared ? "yes" : "no",
-         Handover ? "on" : "off");
+  printf("ready threads=%d shares_cpus=%s handover=%s give_back=%s\n", threads,
+         shared ? "yes" : "no", Handover ? "on" : "off", GiveBackThread ? "thread" : "master");
   fflush(stdout);
   char line[1024];
   while (fgets(line, sizeof line, stdin)) {
