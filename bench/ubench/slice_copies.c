@@ -5,10 +5,13 @@
  * s mod COPIES of the slice: one copy is the kernels' walk (the same slice
  * sweep after sweep), more copies put that many slices between two walks
  * of one, as a program walking other arrays between two sweeps does.
- * Usage: slice_copies KIB STRIDE_BYTES SPAN COPIES
+ * With WORK/EVERY, WORK padding steps (the uB kernels' four multiply-add
+ * chains) per EVERY accesses, spread evenly, as a padded clone
+ * (+wWORK/EVERY) computes between its accesses.
+ * Usage: slice_copies KIB STRIDE_BYTES SPAN COPIES [WORK/EVERY]
  * Prints: threads kib copies ns_per_access_per_thread (median of 7
  * repetitions of 6 sweeps) and a flag read from the data, so that the
- * compiler keeps the updates. */
+ * compiler keeps the updates and the padding. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +22,13 @@ static int cmp(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 5) {
-    fprintf(stderr, "usage: slice_copies KIB STRIDE_BYTES SPAN COPIES\n");
+  if (argc != 5 && argc != 6) {
+    fprintf(stderr, "usage: slice_copies KIB STRIDE_BYTES SPAN COPIES [WORK/EVERY]\n");
+    return 2;
+  }
+  long work = 0, every = 1;
+  if (argc == 6 && (sscanf(argv[5], "%ld/%ld", &work, &every) != 2 || work < 0 || every < 1)) {
+    fprintf(stderr, "slice_copies: WORK/EVERY: expected two whole numbers, EVERY above 0\n");
     return 2;
   }
   long kib = atol(argv[1]), step = atol(argv[2]) / 8, span = atol(argv[3]);
@@ -30,7 +38,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   long n = kib * 1024 / 8 / T / step * step, rows = n / step;
-  double *a[64], ts[7];
+  double *a[64], ts[7], pad[64] = {0};
 #pragma omp parallel
   {
     int t = omp_get_thread_num();
@@ -40,19 +48,30 @@ int main(int argc, char **argv) {
   for (int rep = 0; rep < 7; rep++) {
     double t0 = omp_get_wtime();
 #pragma omp parallel
-    for (int sw = 0; sw < 6; sw++) {
-      double *A = a[omp_get_thread_num()] + (long)(sw % copies) * n;
-      for (long b0 = 0; b0 < rows; b0 += span) {
-        long b1 = b0 + span < rows ? b0 + span : rows;
-        for (long c = 0; c < step; c++)
-          for (long r = b0; r < b1; r++) A[r * step + c] = A[r * step + c] * 3 + 1;
+    {
+      double d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+      long pc = 0;
+      for (int sw = 0; sw < 6; sw++) {
+        double *A = a[omp_get_thread_num()] + (long)(sw % copies) * n;
+        for (long b0 = 0; b0 < rows; b0 += span) {
+          long b1 = b0 + span < rows ? b0 + span : rows;
+          for (long c = 0; c < step; c++)
+            for (long r = b0; r < b1; r++) {
+              A[r * step + c] = A[r * step + c] * 3 + 1;
+              for (pc += work; pc >= every; pc -= every) {
+                d0 = d0 * 0.5 + 1.0; d1 = d1 * 0.5 + 2.0;
+                d2 = d2 * 0.5 + 3.0; d3 = d3 * 0.5 + 4.0;
+              }
+            }
+        }
       }
+      pad[omp_get_thread_num()] = d0 + d1 + d2 + d3;
     }
     ts[rep] = (omp_get_wtime() - t0) / (6.0 * (double)n) * 1e9;
   }
   qsort(ts, 7, sizeof ts[0], cmp);
   double sink = 0;
-  for (int t = 0; t < T; t++) sink += a[t][n / 2];
+  for (int t = 0; t < T; t++) sink += a[t][n / 2] + pad[t];
   printf("%d %ld %d %.3f %g\n", T, kib, copies, ts[3], sink > 0 ? 0.0 : 1.0);
   return 0;
 }
