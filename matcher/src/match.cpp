@@ -218,7 +218,8 @@ const char *tieBreakRule(const Candidate &Winner, const Candidate &Other) {
 }
 
 PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
-                      const ProfileSource &Src, const MatchConfig &C, const MatchOptions &O) {
+                      const ProfileSource &Src, const MatchConfig &C, const MatchOptions &O,
+                      long Copies) {
   PhaseMatch M;
   M.streams = Streams;
   M.status = MatchStatus::NoProfile;
@@ -286,6 +287,7 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
         const StreamTuple *QT = Tuples.data() + (Q - First) * Sz;
         Score Sc = scoreQuery(C, O.pairing, QT, Sz, P.tpiUs, Ref.streams, Ref.tpiUs);
         applyColumnSpan(Sc, Spans[Q - First], Ref.ubench);
+        applyReuseCopies(Sc, Copies, Ref.ubench);
         QueryResult &QR = M.queries[Q];
         ++QR.compared;
         if (O.explain)
@@ -334,7 +336,7 @@ std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src
       } else {
         if (O.onPhase)
           O.onPhase(I);
-        M = matchPhase(P, S, Src, C, O);
+        M = matchPhase(P, S, Src, C, O, reuseCopies(F, P));
       }
     }
     M.phaseIndex = I;
@@ -379,7 +381,7 @@ void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchCon
       continue;
     if (O.onPhase)
       O.onPhase(PM.phaseIndex);
-    PhaseMatch R = matchPhase(P, Streams, Src, Relaxed, O);
+    PhaseMatch R = matchPhase(P, Streams, Src, Relaxed, O, reuseCopies(F, P));
     if (!R.matched() ||
         (PM.matched() && R.candidate->score.index <= PM.candidate->score.index + 1e-9))
       continue;

@@ -103,6 +103,16 @@ void applyColumnSpan(Score &S, long QuerySpan, std::string_view UBench) {
   }
 }
 
+void applyReuseCopies(Score &S, long QueryCopies, std::string_view UBench) {
+  S.queryCopies = QueryCopies;
+  S.profileCopies = reuseCopiesOf(UBench);
+  S.shapeAgrees = S.shapeAgrees && S.profileCopies == QueryCopies;
+  if (S.profileCopies > 1 && S.profileCopies != QueryCopies && !S.discarded) {
+    S.discarded = true;
+    S.discardField = "reuse copies";
+  }
+}
+
 Score scoreQuery(const MatchConfig &C, Pairing P, const StreamTuple *Q, unsigned N, double QTpi,
                  const StreamTuple *Prof, double ProfTpi) {
   N = std::min(N, MaxQueryStreams);

@@ -136,6 +136,9 @@ void ExplainLog::print(std::FILE *Out, const MatchInputs &In,
           Result += " discarded: column span " + std::to_string(S.profileSpan) +
                     (S.querySpan ? ", the phase's " + std::to_string(S.querySpan)
                                  : ", the phase walks whole columns");
+        } else if (S.discarded && std::string(S.discardField) == "reuse copies") {
+          Result += " discarded: reuse copies " + std::to_string(S.profileCopies) +
+                    ", the phase's " + std::to_string(S.queryCopies);
         } else if (S.discarded) {
           Result += std::string(" discarded: ") + S.discardField;
           if (std::string(S.discardField) != "tpi")

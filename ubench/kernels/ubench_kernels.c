@@ -50,7 +50,7 @@
  *
  * Input line:  ID KERNEL TYPE NSTREAMS ACCESS PATTERN K1 S1 K2 S2 K3 S3
  *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S
- *              [WORK [REP W1 W2 W3 [WORK_EVERY [B1 B2 B3]]]]
+ *              [WORK [REP W1 W2 W3 [WORK_EVERY [B1 B2 B3 [COPIES]]]]]
  *   KERNEL  sum sum3 madd add2 copy update store triad cadd cmul cfma, and
  *           sumb: sum with a barrier after every sweep (strided only),
  *           sumf: sum with a spin-wait handoff between neighbouring threads
@@ -107,6 +107,17 @@
  *           clone took 4.5 ns an access at one thread and 2.5 at two, in
  *           blocks 0.73 and 0.69 (the loop itself scales 2.0x;
  *           bench/ubench/column_span.py).
+ *   COPIES  reuse copies (phase clones, 1 to 64, default 1): every
+ *           stream's region exists COPIES times and sweep g walks copy
+ *           g mod COPIES, so that as much data passes between two sweeps
+ *           of one copy as a program touches between two executions of the
+ *           phase. The kernels sweep the same region again and again: the
+ *           example bt's y sweep (34 MiB) came back from the cache a core
+ *           gets at two threads (17 MiB a thread) and not at one, its
+ *           clone 1.21x slower per thread at one, the loop 1.0x; over 4
+ *           copies 1.00x (bench/ubench/slice_copies.py --pad 19/9). The
+ *           declared footprint is one copy's. Not for gather, touch, sumb,
+ *           sumf nor the compute kernels.
  * Output line: ID ok ITERATIONS SWEEPS STREAMS T1,T2,...   or   ID error MESSAGE
  *   ITERATIONS per repetition (slowest thread), SWEEPS per repetition (R),
  *   STREAMS in the CSV notation k:s:e:access;... in kernel operand order.
@@ -136,7 +147,7 @@ typedef struct {
   char kernel[16], type[8], access[MAX_STREAMS + 1], pattern[MAX_STREAMS + 1];
   int ns;
   double k[MAX_STREAMS], s[MAX_STREAMS];
-  long work, repeats, window[MAX_STREAMS], work_every, span[MAX_STREAMS];
+  long work, repeats, window[MAX_STREAMS], work_every, span[MAX_STREAMS], copies;
   int min_reps, max_reps;
   double cv_pct, cap_s, min_rep_s;
 } config_t;
@@ -155,6 +166,8 @@ typedef struct {
   long window;  /* strided: accesses of a reuse window (0: none) */
   long repeats; /* consecutive walks of each window (window > 0) */
   long span;    /* strided: accesses per column inside a block (0: none) */
+  long copies;  /* regions allocated one after another (S[0]'s: all streams') */
+  size_t cbytes; /* bytes from one copy of the region to the next */
 } stream_t;
 
 /* Per-thread position of one stream: a strided stream is at element pos of
@@ -445,6 +458,12 @@ static int threads_share_cpus(void) {
  * iterations as the phase's. */
 #define SEGMENTS(IX, BODY)                                                     \
   for (long r = 0; r < R; ++r) {                                               \
+    if (S[0].copies > 1) {                                                     \
+      long cp = (g0 + r) % S[0].copies;                                        \
+      a = (__typeof__(a))(S[0].base + (size_t)cp * S[0].cbytes);               \
+      if (ns > 1) b = (__typeof__(b))(S[1].base + (size_t)cp * S[1].cbytes);   \
+      if (ns > 2) c = (__typeof__(c))(S[2].base + (size_t)cp * S[2].cbytes);   \
+    }                                                                          \
     if (rotate) {                                                              \
       walk_seek(&w[0], sweep_phase(g0 + r, S[0].sweep));                       \
       walk_seek(&w[1], sweep_phase(g0 + r, S[1].sweep));                       \
@@ -567,7 +586,8 @@ static int threads_share_cpus(void) {
     {                                                                          \
       KERNEL_PROLOGUE(T)                                                       \
       ACC acc = 0, c0 = 1, c1 = 1, c2 = 1, c3 = 1;                             \
-      int plain = ns == 1 && !S[0].random && !S[0].window && !S[0].span;      \
+      int plain = ns == 1 && !S[0].random && !S[0].window && !S[0].span &&    \
+                  S[0].copies <= 1;                                            \
       long lo = w[0].lo, hi = w[0].hi, st = w[0].step;                         \
       if (!strcmp(K, "sum") && plain) {                                        \
         for (long r = 0; r < R; ++r) {                                         \
@@ -799,6 +819,12 @@ static void run_config(const config_t *C, int threads) {
   if (C->work < 0 || C->work > 1000000) FAIL("work %ld is not within 0 to 1000000", C->work);
   if (C->work_every < 1 || C->work_every > 64)
     FAIL("work every %ld iterations is not within 1 to 64", C->work_every);
+  if (C->copies < 1 || C->copies > 64) FAIL("copies %ld is not within 1 to 64", C->copies);
+  if (C->copies > 1 && (C->kernel[0] == 'c' && C->kernel[1] != 'o'))
+    FAIL("compute kernels take no copies");
+  if (C->copies > 1 && (gather || !strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") ||
+                        !strcmp(C->kernel, "touch")))
+    FAIL("kernel %s takes no copies", C->kernel);
   if (C->work && (C->kernel[0] == 'c' && C->kernel[1] != 'o'))
     FAIL("compute kernels take no padding (work)");
   if (C->work && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") ||
@@ -896,21 +922,26 @@ static void run_config(const config_t *C, int threads) {
     if (s->sweep > iters) iters = s->sweep;
     if (touch) iters = s->region / s->step; /* a page per iteration */
     size_t total = (size_t)(s->priv ? s->region * threads : s->region) * elem;
-    s->base = aligned_alloc(4096, (total + 4095) / 4096 * 4096);
-    if (!s->base) FAIL("cannot allocate %zu bytes", total);
+    s->copies = C->copies;
+    s->cbytes = (total + 4095) / 4096 * 4096;
+    s->base = aligned_alloc(4096, s->cbytes * (size_t)s->copies);
+    if (!s->base) FAIL("cannot allocate %zu bytes", s->cbytes * (size_t)s->copies);
     /* A fault of a small page, as a program's fresh temporaries take
      * where transparent huge pages are only on request. */
     if (touch) madvise(s->base, (total + 4095) / 4096 * 4096, MADV_NOHUGEPAGE);
     /* First touch by the thread that walks the data (NUMA-local pages). */
     long cnt = (long)(total / elem);
+    for (long cp = 0; cp < s->copies; ++cp) {
+      char *at = s->base + (size_t)cp * s->cbytes;
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < cnt; ++i) {
-      if (elem == 8)
-        ((double *)s->base)[i] = 1.0 + 1e-9 * (double)(i & 7);
-      else if (!strcmp(C->type, "float"))
-        ((float *)s->base)[i] = 1.0f + 1e-6f * (float)(i & 7);
-      else
-        ((int *)s->base)[i] = (int)(i & 7) + 1;
+      for (long i = 0; i < cnt; ++i) {
+        if (elem == 8)
+          ((double *)at)[i] = 1.0 + 1e-9 * (double)(i & 7);
+        else if (!strcmp(C->type, "float"))
+          ((float *)at)[i] = 1.0f + 1e-6f * (float)(i & 7);
+        else
+          ((int *)at)[i] = (int)(i & 7) + 1;
+      }
     }
   }
   if (gather) {
@@ -1016,18 +1047,19 @@ int main(int argc, char **argv) {
     memset(&C, 0, sizeof C);
     int got = sscanf(line,
                      "%ld %15s %7s %d %3s %3s %lf %lf %lf %lf %lf %lf %d %d %lf %lf %lf %ld %ld "
-                     "%ld %ld %ld %ld %ld %ld %ld",
+                     "%ld %ld %ld %ld %ld %ld %ld %ld",
                      &C.id, C.kernel, C.type, &C.ns, C.access, C.pattern, &C.k[0], &C.s[0],
                      &C.k[1], &C.s[1], &C.k[2], &C.s[2], &C.min_reps, &C.max_reps,
                      &C.cv_pct, &C.cap_s, &C.min_rep_s, &C.work, &C.repeats, &C.window[0],
                      &C.window[1], &C.window[2], &C.work_every, &C.span[0], &C.span[1],
-                     &C.span[2]);
-    if (got != 17 && got != 18 && got != 22 && got != 23 && got != 26) {
+                     &C.span[2], &C.copies);
+    if (got != 17 && got != 18 && got != 22 && got != 23 && got != 26 && got != 27) {
       printf("%ld error malformed configuration line (%d fields)\n", got > 0 ? C.id : -1L, got);
       fflush(stdout);
       continue;
     }
     if (got < 23) C.work_every = 1;
+    if (got < 27) C.copies = 1;
     if (C.min_reps < 1) C.min_reps = 1;
     if (C.max_reps < C.min_reps) C.max_reps = C.min_reps;
     run_config(&C, threads);

@@ -133,6 +133,8 @@ std::string UBenchConfig::name() const {
     N += "+r" + std::to_string(repeats);
   if (span)
     N += "+c" + std::to_string(span);
+  if (copies > 1)
+    N += "+k" + std::to_string(copies);
   if (work)
     N += "+w" + std::to_string(work) + (workEvery > 1 ? "/" + std::to_string(workEvery) : "");
   return N;
@@ -373,7 +375,7 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     if (Sp == std::string::npos)
       throw InputError(File, Place, "expected 'UBENCH K:S[;K:S...]'");
     std::string Name = L.substr(B, Sp - B);
-    // "+e<E>", "+r<R>", "+c<B>", "+w<N>[/<M>]": whole numbers in a range,
+    // "+e<E>", "+r<R>", "+c<B>", "+k<K>", "+w<N>[/<M>]": whole numbers in a range,
     // each at most once.
     auto Whole = [&](const std::string &N, long Max, const std::string &What) {
       char *E = nullptr;
@@ -405,22 +407,25 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     long Every = Suffix("+e", MaxEvery, "iterations per kernel iteration");
     long Repeats = Suffix("+r", MaxRepeats, "walks of a window");
     long Span = Suffix("+c", MaxSpan, "accesses per column");
+    long Copies = Suffix("+k", MaxCopies, "copies");
     std::size_t EPos = Name.find("+e"), RPos = Name.find("+r"), CPos = Name.find("+c"),
-                WPos = Name.find("+w");
+                KPos = Name.find("+k"), WPos = Name.find("+w");
     auto Before = [](std::size_t A, std::size_t B) {
       return A == std::string::npos || B == std::string::npos || A < B;
     };
-    if (!Before(EPos, RPos) || !Before(EPos, CPos) || !Before(EPos, WPos) ||
-        !Before(RPos, CPos) || !Before(RPos, WPos) || !Before(CPos, WPos))
-      throw InputError(File, Place,
-                       "'" + Name + "': the suffixes come in the order +e, +r, +c, +w");
+    const std::size_t Order[] = {EPos, RPos, CPos, KPos, WPos};
+    for (std::size_t I = 0; I < 5; ++I)
+      for (std::size_t J = I + 1; J < 5; ++J)
+        if (!Before(Order[I], Order[J]))
+          throw InputError(File, Place,
+                           "'" + Name + "': the suffixes come in the order +e, +r, +c, +k, +w");
     if (Repeats && Span)
       throw InputError(File, Place,
                        "'" + Name + "': a column span (+c) and reuse windows (+r) do not combine");
     if (Span && Span < 4)
       throw InputError(File, Place,
                        "'" + Name + "': a column span (+c) holds at least 4 accesses");
-    if (std::size_t Cut = std::min({EPos, RPos, CPos, WPos}); Cut != std::string::npos)
+    if (std::size_t Cut = std::min({EPos, RPos, CPos, KPos, WPos}); Cut != std::string::npos)
       Name.resize(Cut);
     const UBenchDef *D = findUBench(Name);
     if (!D)
@@ -437,6 +442,9 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     if (Span && (D->compute() || isPricingUBench(D->name)))
       throw InputError(File, Place,
                        "'" + Name + "' takes no column span (+c): only memory uBs do");
+    if (Copies > 1 && (D->compute() || isPricingUBench(D->name) || D->kernel == "gather"))
+      throw InputError(File, Place,
+                       "'" + Name + "' takes no reuse copies (+k): only memory uBs but gather do");
     std::string Rest = L.substr(Sp);
     Rest.erase(0, Rest.find_first_not_of(" \t"));
     Rest.erase(Rest.find_last_not_of(" \t\r") + 1);
@@ -447,6 +455,7 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     C.every = Every ? Every : 1;
     C.repeats = Repeats ? Repeats : 1;
     C.span = Span;
+    C.copies = Copies ? Copies : 1;
     std::size_t P = 0;
     for (unsigned Q = 0;; ++Q) {
       std::size_t Semi = Rest.find(';', P);

@@ -243,7 +243,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
   // Catalogue order, then footprints and strides numerically: deterministic
   // and readable, and equal configurations from several phases meet.
   std::map<std::tuple<std::size_t, long, std::vector<double>, std::vector<double>, long,
-                      std::vector<double>, long>,
+                      std::vector<double>, long, long>,
            UBenchConfig>
       Configs;
   std::set<std::string> SeenNotes;
@@ -254,7 +254,8 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
   const UBenchDef *First = &ubenchCatalog().front();
   auto Keep = [&](const UBenchConfig &C) {
     Configs.emplace(std::make_tuple(std::size_t(C.def - First), C.every, C.footprintKiB,
-                                    C.strideBytes, C.repeats, C.windowAccesses, C.span),
+                                    C.strideBytes, C.repeats, C.windowAccesses, C.span,
+                                    C.copies),
                     C);
   };
   for (const ClonePhases &F : Files) {
@@ -267,6 +268,16 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
     for (std::size_t PI : leafPhases(F.phases)) {
       const Phase &P = F.phases.phases[PI];
       std::string Where = F.file + ": " + P.id;
+      // As much data between two walks of one copy as between two
+      // executions of the phase (UBenchConfig::copies); the matcher asks
+      // the same of the phase's queries.
+      const long Copies = reuseCopies(F.phases, P);
+      auto WithCopies = [&](std::vector<UBenchConfig> Cs) {
+        for (UBenchConfig &C : Cs)
+          if (C.def->kernel != "gather")
+            C.copies = Copies;
+        return Cs;
+      };
       // The streams the matcher queries, in its order, L1-resident ones
       // included where a leaf has no other (LULESH's EOS loops, 1 KiB
       // streams, 5% of its time, kept their base time on every node while
@@ -285,7 +296,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
           AllWalkable = false;
           continue;
         }
-        std::vector<UBenchConfig> Cs = cloneStreams({W});
+        std::vector<UBenchConfig> Cs = WithCopies(cloneStreams({W}));
         if (Cs.empty())
           Note(Name + "no uB walks a " + describe(W));
         for (const UBenchConfig &C : Cs)
@@ -315,7 +326,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
         TargetLargest();
         continue;
       }
-      std::vector<UBenchConfig> Cs = cloneStreams(Ws);
+      std::vector<UBenchConfig> Cs = WithCopies(cloneStreams(Ws));
       if (Cs.empty()) {
         std::string L;
         for (const Wanted &W : Ws)

@@ -133,6 +133,11 @@ struct Score {
   /// it (within 10%); profiles whose spans agree with the query's rank
   /// before the others, whatever their index (applyColumnSpan).
   long querySpan = 0, profileSpan = 0;
+  /// The same for reuse copies (core's reuseCopies; the profile's "+k<N>",
+  /// 1: none): a profile with copies is discarded unless the query's phase
+  /// asks for as many ("reuse copies"), and the shape agrees only where
+  /// both span and copies do.
+  long queryCopies = 1, profileCopies = 1;
   bool shapeAgrees = true;
   /// Fields averaged over the pairs (tpi compared once).
   double footprintDiff = 0, strideDiff = 0, tpiDiff = 0;
@@ -156,6 +161,12 @@ Score scoreQuery(const MatchConfig &C, Pairing P, const StreamTuple *Q, unsigned
 /// phase that asks for a span still matches profiles without one (the
 /// grid), after those that walk like it.
 void applyColumnSpan(Score &S, long QuerySpan, std::string_view UBench);
+
+/// The same for reuse copies: a profile with copies (its "+k<N>") that are
+/// not \p QueryCopies is a clone of a phase with other data around it, and
+/// is discarded ("reuse copies"); one without copies, where the query asks
+/// for some, is kept but its shape does not agree. After applyColumnSpan.
+void applyReuseCopies(Score &S, long QueryCopies, std::string_view UBench);
 
 //===--- Profile sources --------------------------------------------------===//
 
@@ -285,8 +296,11 @@ struct MatchOptions {
 };
 
 /// Matches one phase (already known to be a significant leaf) against \p Src.
+/// \p Copies: the reuse copies its clone walks (core's reuseCopies of its
+/// phase file; applyReuseCopies).
 PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
-                      const ProfileSource &Src, const MatchConfig &C, const MatchOptions &O);
+                      const ProfileSource &Src, const MatchConfig &C, const MatchOptions &O,
+                      long Copies = 1);
 
 /// Matches every phase of \p F: leaves with weight >= the threshold are
 /// matched; the rest get their status. \p StreamKiB is the significance

@@ -249,6 +249,70 @@ TEST(Match, ColumnSpansRankTheCloneThatWalksLikeThePhase) {
   EXPECT_EQ(columnSpanOf("mbw1c+w9/5"), 0);
 }
 
+// The example bt's y sweep (34 MiB) runs in a region whose loops walk
+// about seven times as much between two of its executions: its clone
+// rotates over that many copies (reuseCopies). Among profiles of one index
+// the clone with as many copies ranks first ("walk shape"), one with other
+// copies is discarded, the grid's plain walk stays a fallback.
+TEST(Match, ReuseCopiesRankTheCloneWithThePhasesDataAround) {
+  auto Leaf = [](const char *Id, double KiB, std::uint64_t Inv) {
+    Phase Q;
+    Q.id = Id;
+    Q.parent = "r";
+    Q.kind = "for";
+    Q.threads = 2;
+    Q.invocations = Inv;
+    Q.tpiUs = 4.4;
+    PhaseStream S;
+    S.id = "v1";
+    S.tuple = T(KiB, 3840, 8, Pr);
+    Q.streams = {S};
+    return Q;
+  };
+  PhaseFile F;
+  Phase R;
+  R.id = "r";
+  R.kind = "parallel";
+  R.invocations = 1;
+  F.phases = {R, Leaf("y", 34560, 10), Leaf("x", 34560, 10), Leaf("z", 34560, 10),
+              Leaf("rhs", 69120, 10), Leaf("add", 69120, 10), Leaf("init", 34560, 1)};
+  const Phase &Y = F.phases[1];
+  // (3 x 34560 + 2 x 69120 + 34560 / 10) / 34560 = 7.1; for rhs 3.55
+  EXPECT_EQ(reuseCopies(F, Y), 7);
+  EXPECT_EQ(reuseCopies(F, F.phases[4]), 4);
+  EXPECT_EQ(reuseCopies(F, R), 1) << "no streams of its own";
+  PhaseFile Alone;
+  Alone.phases = {Leaf("y", 34560, 10)};
+  EXPECT_EQ(reuseCopies(Alone, Alone.phases[0]), 1);
+  PhaseFile Big = F;
+  Big.phases[2].streams[0].tuple.footprintKiB = 10 * 1024 * 1024.0;
+  EXPECT_EQ(reuseCopies(Big, Big.phases[1]), 8) << "at most 8";
+  Big.phases[1].streams[0].tuple.footprintKiB = 300 * 1024.0;
+  EXPECT_EQ(reuseCopies(Big, Big.phases[1]), 3) << "at most 1 GiB of copies";
+  Big.phases[1].streams[0].tuple.footprintKiB = 2048 * 1024.0;
+  EXPECT_EQ(reuseCopies(Big, Big.phases[1]), 1);
+  EXPECT_EQ(reuseCopiesOf("upd1p+c95+k7+w19/9"), 7);
+  EXPECT_EQ(reuseCopiesOf("upd1p+c95+w19/9"), 1);
+
+  std::vector<Profile> Ps = {Prof("upd1p+w20/9", {T(34560, 3840, 8, Pr)}, 4.4, 2),
+                             Prof("upd1p+k7+w19/9", {T(34560, 3840, 8, Pr)}, 4.0, 2),
+                             Prof("upd1p+k3+w19/9", {T(34560, 3840, 8, Pr)}, 4.4, 2)};
+  VectorProfileSource Src(Ps);
+  PhaseMatch M = matchPhase(Y, {0}, Src, MatchConfig::defaults(), opts(), reuseCopies(F, Y));
+  ASSERT_TRUE(M.candidate);
+  EXPECT_EQ(M.candidate->ubench, "upd1p+k7+w19/9");
+  ASSERT_EQ(M.ranked.size(), 2u) << "the clone of another phase's copies is discarded";
+  EXPECT_EQ(M.ranked[1].ubench, "upd1p+w20/9");
+  EXPECT_GT(M.ranked[1].score.index, M.candidate->score.index);
+  EXPECT_STREQ(tieBreakRule(*M.candidate, M.ranked[1]), "walk shape");
+  EXPECT_EQ(M.queries[0].discarded, 1u);
+  // A phase that asks for none: the clones with copies are discarded.
+  PhaseMatch N = matchPhase(Y, {0}, Src, MatchConfig::defaults(), opts());
+  ASSERT_TRUE(N.candidate);
+  EXPECT_EQ(N.candidate->ubench, "upd1p+w20/9");
+  EXPECT_EQ(N.queries[0].discarded, 2u);
+}
+
 TEST(Match, PushedDownWindowsNeverChangeTheResult) {
   // The source prunes by the windows; explain mode scans without them. Both
   // must pick the same candidate and the same per-query bests.

@@ -245,7 +245,7 @@ TEST(Params, ReuseWindowsAreAThirdFieldOfTheirStreamsAndNameTheRepeats) {
                 .find("whole number from 1 to 4096"),
             std::string::npos);
   EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w3+r2 64:8:4\n", "p.txt"); }),
-            "p.txt: line 1: 'mbw1p+w3+r2': the suffixes come in the order +e, +r, +c, +w");
+            "p.txt: line 1: 'mbw1p+w3+r2': the suffixes come in the order +e, +r, +c, +k, +w");
   EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+r2 4:8:4\n", "p.txt"); })
                 .find("takes no reuse windows (+r)"),
             std::string::npos);
@@ -289,7 +289,7 @@ TEST(Params, IterationsPerKernelIterationComeBeforeThePadding) {
               std::string::npos)
         << Bad;
   EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w3+e2 64:8\n", "p.txt"); }),
-            "p.txt: line 1: 'mbw1p+w3+e2': the suffixes come in the order +e, +r, +c, +w");
+            "p.txt: line 1: 'mbw1p+w3+e2': the suffixes come in the order +e, +r, +c, +k, +w");
   EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+e2 4:8\n", "p.txt"); })
                 .find("takes no iterations per kernel iteration (+e)"),
             std::string::npos);
@@ -316,9 +316,32 @@ TEST(Params, ColumnSpanNamesItsAccesses) {
             "p.txt: line 1: 'mbw1p+r2+c8': a column span (+c) and reuse windows (+r) do not "
             "combine");
   EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w2+c8 1024:2560\n", "p.txt"); }),
-            "p.txt: line 1: 'mbw1p+w2+c8': the suffixes come in the order +e, +r, +c, +w");
+            "p.txt: line 1: 'mbw1p+w2+c8': the suffixes come in the order +e, +r, +c, +k, +w");
   EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+c8 4:8\n", "p.txt"); })
                 .find("takes no column span (+c)"),
+            std::string::npos);
+}
+
+// Reuse copies: "+k<K>" after "+c" and before "+w", in the name and the
+// params line; memory uBs only, and not the gather.
+TEST(Params, ReuseCopiesNameTheirCount) {
+  auto V = parseParamsFile("upd1p+c95+k4+w19/9 34560:3840\nmbw1p 1024:8\n", "p.txt");
+  ASSERT_EQ(V.size(), 2u);
+  EXPECT_EQ(V[0].copies, 4);
+  EXPECT_EQ(V[0].span, 95);
+  EXPECT_EQ(V[0].work, 19);
+  EXPECT_EQ(paramsLine(V[0]), "upd1p+c95+k4+w19/9 34560:3840");
+  EXPECT_EQ(V[1].copies, 1);
+  EXPECT_EQ(V[1].name(), "mbw1p");
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w2+k3 1024:8\n", "p.txt"); }),
+            "p.txt: line 1: 'mbw1p+w2+k3': the suffixes come in the order +e, +r, +c, +k, +w");
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+k65 1024:8\n", "p.txt"); }),
+            "p.txt: line 1: 'mbw1p+k65': the copies after +k must be a whole number from 1 to 64");
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+k2 4:8\n", "p.txt"); })
+                .find("takes no reuse copies (+k)"),
+            std::string::npos);
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("spmv3+k2 1024:8;512:4;1024:8\n", "p.txt"); })
+                .find("takes no reuse copies (+k)"),
             std::string::npos);
 }
 

@@ -100,11 +100,21 @@ struct UBenchConfig {
   /// access at one thread than at two on the Xeon VM, the sweep not.
   /// Named "<uB>+c<span>" (after "+e", before "+w").
   long span = 0;
+  /// Reuse copies (memory uBs but gather; 1 = none): every stream exists
+  /// `copies` times and sweep g walks copy g mod copies, so that as much
+  /// data passes between two walks of one copy as the program touches
+  /// between two executions of the phase it stands for (core's
+  /// reuseCopies). Swept again and again over its own 34 MiB, the example
+  /// bt's y-sweep clone ran 1.21x slower per thread at one thread than at
+  /// two on the Xeon VM (at two its slices stay in the cache), the loop
+  /// 1.0x; over 4 copies 1.00x. Named "<uB>+k<copies>" (after "+c",
+  /// before "+w").
+  long copies = 1;
   /// Whether stream \p Q walks in blocks of `span` accesses a column.
   bool spans(std::size_t Q) const;
   bool hasWindows() const;
   std::string requested() const; ///< "k:s;k:s" (or "k:s:w") for params and messages
-  std::string name() const; ///< "mbw1c", "mbw1c+w24" padded, "mbw1c+e6+r64+w24", "mbw1p+c64+w1/3"
+  std::string name() const; ///< "mbw1c", "mbw1c+w24" padded, "mbw1c+e6+r64+w24", "mbw1p+c64+k4+w1/3"
 };
 
 /// The most padding a configuration may ask for (the kernel's limit).
@@ -117,6 +127,8 @@ constexpr long MaxEvery = 4096;
 constexpr long MaxRepeats = 4096;
 /// The most accesses of a column span.
 constexpr long MaxSpan = 1000000000;
+/// The most reuse copies (the kernel's limit).
+constexpr long MaxCopies = 64;
 
 enum class GridLevel { Quick, Default, Full };
 
