@@ -94,10 +94,11 @@ def catalogue(build):
 
 
 def parse_clone(spec, defs):
-    """'UB[+eE][+rR][+cB][+wN[/M]] K:S[:W][;K:S[:W]...]' -> an item measuring
-    that uB configuration (E: phase iterations per kernel iteration, as the
-    NPPDB counts them; R walks of each W-access reuse window; B accesses a
-    column in blocks, for strided streams of a step above one element; N
+    """'UB[+eE][+rR][+cB][+kC][+wN[/M]] K:S[:W][;K:S[:W]...]' -> an item
+    measuring that uB configuration (E: phase iterations per kernel
+    iteration, as the NPPDB counts them; R walks of each W-access reuse
+    window; B accesses a column in blocks, for strided streams of a step
+    above one element; C copies of the streams, one walked a sweep; N
     padding steps after every M-th iteration), as phaseprobe-ubench names
     them."""
     parts = spec.split()
@@ -106,6 +107,7 @@ def parse_clone(spec, defs):
     name, streams = parts
     base, _, work = name.partition("+w")
     work, _, work_every = work.partition("/")
+    base, _, copies = base.partition("+k")
     base, _, span = base.partition("+c")
     base, _, repeats = base.partition("+r")
     base, _, every = base.partition("+e")
@@ -118,22 +120,24 @@ def parse_clone(spec, defs):
         every = int(every) if every else 1
         repeats = int(repeats) if repeats else 1
         span = int(span) if span else 0
+        copies = int(copies) if copies else 1
         pairs = [tuple(float(x) for x in s.split(":")) for s in streams.split(";")]
         windows = [int(p[2]) if len(p) == 3 else 0 for p in pairs]
         pairs = [p[:2] for p in pairs]
-        if (work < 0 or every < 1 or repeats < 1 or work_every < 1 or span < 0
+        if (work < 0 or every < 1 or repeats < 1 or work_every < 1 or span < 0 or copies < 1
                 or any(len(p) != 2 or p[0] <= 0 or p[1] <= 0 for p in pairs) or min(windows) < 0):
             raise ValueError
     except ValueError:
         raise InputError("--clone %r: streams are KiB:STRIDE pairs of positive numbers (or "
                          "KiB:STRIDE:WINDOW), the padding (+wN or +wN/M), the iterations per "
-                         "kernel iteration (+eE), the walks of a window (+rR) and the "
-                         "column span (+cB) whole numbers" % spec)
+                         "kernel iteration (+eE), the walks of a window (+rR), the "
+                         "column span (+cB) and the copies (+kC) whole numbers" % spec)
     if len(pairs) != len(access):
         raise InputError("--clone %r: %s has %d stream(s), %d given" % (spec, base, len(access), len(pairs)))
     return {"kind": "clone", "label": "clone " + spec, "kernel": kernel, "type": typ, "access": access,
             "pattern": pattern, "streams": pairs, "work": work, "work_every": work_every, "every": every,
-            "repeats": repeats, "windows": windows, "span": span, "unit": "us/it/thr"}
+            "repeats": repeats, "windows": windows, "span": span, "copies": copies,
+            "unit": "us/it/thr"}
 
 
 def parse_example(spec, build):
@@ -214,6 +218,7 @@ def measure_clone(item, cfg, opts):
     # step of one element alone (one column).
     fields += [str(item.get("span", 0)) if q < len(item["streams"]) and item["pattern"][q] == "s"
                else "0" for q in range(3)]
+    fields.append(str(item.get("copies", 1)))
     what = "%s on %s" % (item["label"], cfg["label"])
     try:
         p = subprocess.run([prog], input=" ".join(fields) + "\n", env=env, stdout=subprocess.PIPE,
