@@ -52,15 +52,21 @@ long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Thread
   return Span;
 }
 
-long columnSpanOf(std::string_view Name) {
-  std::size_t At = Name.find("+c");
+namespace {
+/// The whole number after \p Tag ("+c") in a uB name (UBenchConfig::name's
+/// suffixes), or \p None where the name has no such suffix.
+long suffixNumber(std::string_view Name, std::string_view Tag, long None) {
+  std::size_t At = Name.find(Tag);
   if (At == std::string_view::npos)
-    return 0;
+    return None;
   long N = 0;
-  for (std::size_t I = At + 2; I < Name.size() && Name[I] >= '0' && Name[I] <= '9'; ++I)
+  for (std::size_t I = At + Tag.size(); I < Name.size() && Name[I] >= '0' && Name[I] <= '9'; ++I)
     N = N * 10 + (Name[I] - '0');
   return N;
 }
+} // namespace
+
+long columnSpanOf(std::string_view Name) { return suffixNumber(Name, "+c", 0); }
 
 namespace {
 /// KiB of a phase's streams that matter for the cache (not marked
@@ -98,15 +104,7 @@ long reuseCopies(const PhaseFile &F, const Phase &P) {
   return std::clamp(K, 1L, MaxCopies);
 }
 
-long reuseCopiesOf(std::string_view Name) {
-  std::size_t At = Name.find("+k");
-  if (At == std::string_view::npos)
-    return 1;
-  long N = 0;
-  for (std::size_t I = At + 2; I < Name.size() && Name[I] >= '0' && Name[I] <= '9'; ++I)
-    N = N * 10 + (Name[I] - '0');
-  return std::max(1L, N);
-}
+long reuseCopiesOf(std::string_view Name) { return std::max(1L, suffixNumber(Name, "+k", 1)); }
 
 namespace {
 constexpr const char *OpText[] = {">", ">=", "<", "<=", "==", "!="};

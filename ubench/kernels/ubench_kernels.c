@@ -742,6 +742,9 @@ static int is_store(const char *K, int q) {
                                                                                 : 0;
 }
 
+/* cadd, cmul, cfma: arithmetic on one stream's element (not copy). */
+static int compute_kernel(const char *K) { return K[0] == 'c' && K[1] != 'o'; }
+
 static int kernel_streams(const char *K) {
   if (!strcmp(K, "sum") || !strcmp(K, "sumb") || !strcmp(K, "sumf") || !strcmp(K, "update") ||
       !strcmp(K, "store") || !strcmp(K, "touch") ||
@@ -808,7 +811,7 @@ static void run_config(const config_t *C, int threads) {
   if (ns == 0) FAIL("unknown kernel '%s'", C->kernel);
   if (strcmp(C->type, "double") && strcmp(C->type, "float") && strcmp(C->type, "int"))
     FAIL("unknown type '%s'", C->type);
-  if (C->kernel[0] == 'c' && C->kernel[1] != 'o' && !strcmp(C->type, "int"))
+  if (compute_kernel(C->kernel) && !strcmp(C->type, "int"))
     FAIL("compute kernels are float or double");
   if (ns != C->ns) FAIL("kernel %s has %d streams, not %d", C->kernel, ns, C->ns);
   if ((int)strlen(C->access) != ns || (int)strlen(C->pattern) != ns)
@@ -820,12 +823,12 @@ static void run_config(const config_t *C, int threads) {
   if (C->work_every < 1 || C->work_every > 64)
     FAIL("work every %ld iterations is not within 1 to 64", C->work_every);
   if (C->copies < 1 || C->copies > 64) FAIL("copies %ld is not within 1 to 64", C->copies);
-  if (C->copies > 1 && (C->kernel[0] == 'c' && C->kernel[1] != 'o'))
+  if (C->copies > 1 && compute_kernel(C->kernel))
     FAIL("compute kernels take no copies");
   if (C->copies > 1 && (gather || !strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") ||
                         !strcmp(C->kernel, "touch")))
     FAIL("kernel %s takes no copies", C->kernel);
-  if (C->work && (C->kernel[0] == 'c' && C->kernel[1] != 'o'))
+  if (C->work && compute_kernel(C->kernel))
     FAIL("compute kernels take no padding (work)");
   if (C->work && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") ||
                   !strcmp(C->kernel, "touch")))
@@ -890,7 +893,7 @@ static void run_config(const config_t *C, int threads) {
       FAIL("stream %d: window %ld is not within 0 to 1e9 accesses", q + 1, C->window[q]);
     if (C->window[q] && C->repeats < 1)
       FAIL("stream %d: a window needs repeats of 1 or more", q + 1);
-    if (C->window[q] && (s->random || C->kernel[0] == 'c' || !strcmp(C->kernel, "sumb") ||
+    if (C->window[q] && (s->random || compute_kernel(C->kernel) || !strcmp(C->kernel, "sumb") ||
                          !strcmp(C->kernel, "sumf")))
       FAIL("stream %d: only strided streams of memory kernels take a window", q + 1);
     s->sweep = s->region;
@@ -909,7 +912,7 @@ static void run_config(const config_t *C, int threads) {
     }
     if (C->span[q] < 0 || C->span[q] > 1000000000L)
       FAIL("stream %d: span %ld is not within 0 to 1e9 accesses", q + 1, C->span[q]);
-    if (C->span[q] && (s->random || C->window[q] || C->kernel[0] == 'c' ||
+    if (C->span[q] && (s->random || C->window[q] || compute_kernel(C->kernel) ||
                        !strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") || touch))
       FAIL("stream %d: only strided streams of memory kernels without a window take a span",
            q + 1);
