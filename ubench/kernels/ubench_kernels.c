@@ -348,9 +348,9 @@ static volatile double Sink[MAX_THREADS * 8];
 static double TouchS;
 /* PHASEPROBE_UBENCH_GIVE_BACK=thread: each thread gives back its own slice
  * before its sweep, timed with it (the touch kernel until 2026-11-25; at two
- * threads on two cores 0.56 us of wall a fault on the project's Xeon VM,
- * where LULESH's temporaries cost 0.73-0.85 and the master's give-back
- * 0.73-0.77: bench/ubench/fault_cost.py). */
+ * threads on two cores 0.53 us of wall a fault on the project's Xeon VM,
+ * where LULESH's temporaries cost 0.73 and the master's give-back 0.73:
+ * bench/results/fault-cost-2026-11-25-lulesh-xeon.txt). */
 static int GiveBackThread;
 static double TouchBegin[MAX_THREADS * 8], TouchEnd[MAX_THREADS * 8];
 
