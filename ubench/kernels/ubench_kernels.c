@@ -114,8 +114,10 @@
  *           phase. The kernels sweep the same region again and again: the
  *           example bt's y sweep (34 MiB) came back from the cache a core
  *           gets at two threads (17 MiB a thread) and not at one, its
- *           clone 1.21x slower per thread at one, the loop 1.0x; over 4
- *           copies 1.00x (bench/ubench/slice_copies.py --pad 19/9). The
+ *           clone up to 1.16x slower per thread at one (run el's NPPDB;
+ *           how much varies by the minute), the loop 1.0x; over 4 copies
+ *           0.99-1.00x (bench/results/slice-copies-2026-11-25-xeon-
+ *           padded.txt). The
  *           declared footprint is one copy's. Not for gather, touch, sumb,
  *           sumf nor the compute kernels.
  * Output line: ID ok ITERATIONS SWEEPS STREAMS T1,T2,...   or   ID error MESSAGE

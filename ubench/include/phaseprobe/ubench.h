@@ -105,10 +105,10 @@ struct UBenchConfig {
   /// data passes between two walks of one copy as the program touches
   /// between two executions of the phase it stands for (core's
   /// reuseCopies). Swept again and again over its own 34 MiB, the example
-  /// bt's y-sweep clone ran 1.21x slower per thread at one thread than at
-  /// two on the Xeon VM (at two its slices stay in the cache), the loop
-  /// 1.0x; over 4 copies 1.00x. Named "<uB>+k<copies>" (after "+c",
-  /// before "+w").
+  /// bt's y-sweep clone ran up to 1.16x slower per thread at one thread
+  /// than at two on the Xeon VM (at two its slices stay in the cache),
+  /// the loop 1.0x; over 4 copies 0.99-1.00x. Named "<uB>+k<copies>"
+  /// (after "+c", before "+w").
   long copies = 1;
   /// Whether stream \p Q walks in blocks of `span` accesses a column.
   bool spans(std::size_t Q) const;
