@@ -118,8 +118,9 @@
  *           how much varies by the minute), the loop 1.0x; over 4 copies
  *           0.99-1.00x (bench/results/slice-copies-2026-11-25-xeon-
  *           padded.txt). The
- *           declared footprint is one copy's. Not for gather, touch, sumb,
- *           sumf nor the compute kernels.
+ *           declared footprint is one copy's (gather: each copy has its
+ *           own indices into its own x). Not for touch, sumb, sumf nor the
+ *           compute kernels.
  * Output line: ID ok ITERATIONS SWEEPS STREAMS T1,T2,...   or   ID error MESSAGE
  *   ITERATIONS per repetition (slowest thread), SWEEPS per repetition (R),
  *   STREAMS in the CSV notation k:s:e:access;... in kernel operand order.
@@ -464,6 +465,7 @@ static int threads_share_cpus(void) {
       long cp = (g0 + r) % S[0].copies;                                        \
       a = (__typeof__(a))(S[0].base + (size_t)cp * S[0].cbytes);               \
       if (ns > 1) b = (__typeof__(b))(S[1].base + (size_t)cp * S[1].cbytes);   \
+      ix = (const int *)b; /* gather's indices: each copy has its own */      \
       if (ns > 2) c = (__typeof__(c))(S[2].base + (size_t)cp * S[2].cbytes);   \
     }                                                                          \
     if (rotate) {                                                              \
@@ -827,7 +829,7 @@ static void run_config(const config_t *C, int threads) {
   if (C->copies < 1 || C->copies > 64) FAIL("copies %ld is not within 1 to 64", C->copies);
   if (C->copies > 1 && compute_kernel(C->kernel))
     FAIL("compute kernels take no copies");
-  if (C->copies > 1 && (gather || !strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") ||
+  if (C->copies > 1 && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") ||
                         !strcmp(C->kernel, "touch")))
     FAIL("kernel %s takes no copies", C->kernel);
   if (C->work && compute_kernel(C->kernel))
@@ -953,15 +955,17 @@ static void run_config(const config_t *C, int threads) {
     /* The indices: uniform over x's region, from a hash of the position
      * (splitmix64), so the first touch can stay with the walking thread. */
     if (S[2].region > INT_MAX) FAIL("stream 3: more than %d elements to index", INT_MAX);
-    int *ix = (int *)S[1].base;
     long cnt = S[1].priv ? S[1].region * threads : S[1].region;
     uint64_t xr = (uint64_t)S[2].region;
+    for (long cp = 0; cp < S[1].copies; ++cp) {
+      int *ix = (int *)(S[1].base + (size_t)cp * S[1].cbytes);
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < cnt; ++i) {
-      uint64_t z = (uint64_t)i * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-      ix[i] = (int)((z ^ (z >> 31)) % xr);
+      for (long i = 0; i < cnt; ++i) {
+        uint64_t z = (uint64_t)i * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        ix[i] = (int)((z ^ (z >> 31)) % xr);
+      }
     }
   }
   /* Every stream is swept completely at least once per sweep: loops run for

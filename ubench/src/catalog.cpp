@@ -442,9 +442,9 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     if (Span && (D->compute() || isPricingUBench(D->name)))
       throw InputError(File, Place,
                        "'" + Name + "' takes no column span (+c): only memory uBs do");
-    if (Copies > 1 && (D->compute() || isPricingUBench(D->name) || D->kernel == "gather"))
+    if (Copies > 1 && (D->compute() || isPricingUBench(D->name)))
       throw InputError(File, Place,
-                       "'" + Name + "' takes no reuse copies (+k): only memory uBs but gather do");
+                       "'" + Name + "' takes no reuse copies (+k): only memory uBs do");
     std::string Rest = L.substr(Sp);
     Rest.erase(0, Rest.find_first_not_of(" \t"));
     Rest.erase(Rest.find_last_not_of(" \t\r") + 1);

@@ -274,8 +274,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB) {
       const long Copies = reuseCopies(F.phases, P);
       auto WithCopies = [&](std::vector<UBenchConfig> Cs) {
         for (UBenchConfig &C : Cs)
-          if (C.def->kernel != "gather")
-            C.copies = Copies;
+          C.copies = Copies;
         return Cs;
       };
       // The streams the matcher queries, in its order, L1-resident ones

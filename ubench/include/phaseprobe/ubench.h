@@ -100,7 +100,7 @@ struct UBenchConfig {
   /// access at one thread than at two on the Xeon VM, the sweep not.
   /// Named "<uB>+c<span>" (after "+e", before "+w").
   long span = 0;
-  /// Reuse copies (memory uBs but gather; 1 = none): every stream exists
+  /// Reuse copies (memory uBs; 1 = none): every stream exists
   /// `copies` times and sweep g walks copy g mod copies, so that as much
   /// data passes between two walks of one copy as the program touches
   /// between two executions of the phase it stands for (core's
