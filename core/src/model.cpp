@@ -68,42 +68,6 @@ long suffixNumber(std::string_view Name, std::string_view Tag, long None) {
 
 long columnSpanOf(std::string_view Name) { return suffixNumber(Name, "+c", 0); }
 
-namespace {
-/// KiB of a phase's streams that matter for the cache (not marked
-/// insignificant).
-double dataKiB(const Phase &P) {
-  double K = 0;
-  for (const PhaseStream &S : P.streams)
-    if (S.significant.value_or(true))
-      K += S.tuple.footprintKiB;
-  return K;
-}
-} // namespace
-
-long reuseCopies(const PhaseFile &F, const Phase &P) {
-  constexpr long MaxCopies = 8;
-  constexpr double MaxKiB = 1024.0 * 1024; // 1 GiB of copies
-  double Own = dataKiB(P);
-  if (!(Own > 0) || P.invocations == 0)
-    return 1;
-  std::vector<bool> IsParent(F.phases.size(), false);
-  for (const Phase &Q : F.phases)
-    if (Q.parent)
-      for (std::size_t I = 0; I < F.phases.size(); ++I)
-        if (F.phases[I].id == *Q.parent)
-          IsParent[I] = true;
-  double Between = 0;
-  for (std::size_t I = 0; I < F.phases.size(); ++I) {
-    const Phase &Q = F.phases[I];
-    if (IsParent[I] || Q.invocations == 0)
-      continue;
-    Between += dataKiB(Q) * std::min(1.0, double(Q.invocations) / double(P.invocations));
-  }
-  long K = std::lround(std::max(Own, Between) / Own);
-  K = std::min(K, std::max(1L, long(MaxKiB / Own)));
-  return std::clamp(K, 1L, MaxCopies);
-}
-
 long reuseCopiesOf(std::string_view Name) { return std::max(1L, suffixNumber(Name, "+k", 1)); }
 
 namespace {

@@ -577,6 +577,32 @@ std::vector<size_t> leafPhases(const PhaseFile &File) {
   return Leaves;
 }
 
+long reuseCopies(const PhaseFile &F, const Phase &P) {
+  constexpr long MaxCopies = 8;
+  constexpr double MaxKiB = 1024.0 * 1024; // 1 GiB of copies
+  // KiB of a phase's streams that matter for the cache (not marked
+  // insignificant: no L1d threshold).
+  auto DataKiB = [](const Phase &Q) {
+    double K = 0;
+    for (const PhaseStream &S : Q.streams)
+      if (isSignificantStream(S, 0))
+        K += S.tuple.footprintKiB;
+    return K;
+  };
+  double Own = DataKiB(P);
+  if (!(Own > 0) || P.invocations == 0)
+    return 1;
+  double Between = 0;
+  for (size_t I : leafPhases(F)) {
+    const Phase &Q = F.phases[I];
+    if (Q.invocations > 0)
+      Between += DataKiB(Q) * std::min(1.0, double(Q.invocations) / double(P.invocations));
+  }
+  long K = std::lround(std::max(Own, Between) / Own);
+  K = std::min(K, std::max(1L, long(MaxKiB / Own)));
+  return std::clamp(K, 1L, MaxCopies);
+}
+
 double phaseWeight(const Phase &P, const ProgramInfo &Program) {
   if (P.weight)
     return *P.weight;

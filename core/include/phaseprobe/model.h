@@ -227,15 +227,6 @@ struct PhaseFile {
   std::vector<Phase> phases;
 };
 
-/// The reuse copies a clone of leaf phase \p P of \p F walks (ubench/README.md,
-/// "Reuse copies"): the data the program touches between two executions of
-/// \p P over \p P's own, rounded, from 1 to 8, and at most 1 GiB of copies.
-/// That data is estimated from the leaf phases' streams (all but those
-/// marked not significant): each leaf Q's footprint, times its executions
-/// over P's where it runs less often; arrays that several leaves walk are
-/// counted with each. 1 for a phase without streams.
-long reuseCopies(const PhaseFile &F, const Phase &P);
-
 /// The reuse copies of a uB profile from its name's "+k<N>" suffix (1:
 /// none).
 long reuseCopiesOf(std::string_view UBenchName);

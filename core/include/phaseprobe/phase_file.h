@@ -49,6 +49,16 @@ std::string jsonErrorReason(const std::string &What);
 /// Indices into File.phases, in file order.
 std::vector<size_t> leafPhases(const PhaseFile &File);
 
+/// The reuse copies a clone of leaf phase \p P of \p F walks
+/// (ubench/README.md, "Reuse copies"): the data the program touches between
+/// two executions of \p P over \p P's own, rounded, from 1 to 8, and at
+/// most 1 GiB of copies. That data is estimated from the leaf phases'
+/// streams (leafPhases; all but those marked not significant): each leaf
+/// Q's footprint, times its executions over P's where it runs less often;
+/// arrays that several leaves walk are counted with each. 1 for a phase
+/// without streams.
+long reuseCopies(const PhaseFile &F, const Phase &P);
+
 /// The phase's weight: the stored one, else time_s / total_time_s (0 when the
 /// total is 0).
 double phaseWeight(const Phase &P, const ProgramInfo &Program);
