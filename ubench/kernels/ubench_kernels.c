@@ -640,10 +640,10 @@ static int threads_share_cpus(void) {
         uintptr_t pg = (uintptr_t)st * sizeof(T);                              \
         uintptr_t p0 = ((uintptr_t)(a + lo) + pg - 1) & ~(pg - 1);             \
         uintptr_t p1 = (uintptr_t)(a + hi) & ~(pg - 1);                        \
-        size_t all = (size_t)(S[0].priv ? S[0].region * omp_get_num_threads() \
-                                        : S[0].region) * sizeof(T);            \
-        all = all / pg * pg;                                                   \
         int nt = omp_get_num_threads();                                        \
+        size_t all = (size_t)(S[0].priv ? S[0].region * nt : S[0].region) *   \
+                     sizeof(T);                                                \
+        all = all / pg * pg;                                                   \
         for (long r = 0; r <= R; ++r) {                                        \
           _Pragma("omp barrier")                                               \
           _Pragma("omp master")                                                \
