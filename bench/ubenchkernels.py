@@ -1,8 +1,9 @@
 """phaseprobe-ubench-kernels driven directly: the one writer of its input
 lines and reader of its answers for the benches that measure a uB
 configuration in a kernel process of their own (bench/ubench/
-search_cost.py, line_history.py, shared_core_split.py, handover.py). The
-line format is ubench/kernels/ubench_kernels.c's header.
+search_cost.py, line_history.py, shared_core_split.py, handover.py,
+column_span.py, fault_cost.py). The line format is
+ubench/kernels/ubench_kernels.c's header.
 
 Python 3 standard library only."""
 import os
@@ -24,13 +25,16 @@ class RunError(Exception):
     """The kernel program failed or did not answer every line."""
 
 
-def line(ident, kernel, typ, access, pattern, streams, policy):
+def line(ident, kernel, typ, access, pattern, streams, policy, tail=()):
     """One input line: `streams` a list of (KiB, stride bytes), at most
-    three; `policy` (min reps, max reps, CV %, cap s, min repetition s)."""
+    three; `policy` (min reps, max reps, CV %, cap s, min repetition s);
+    `tail` the optional whole-number fields after them, in the header's
+    order (WORK, REP, W1-W3, WORK_EVERY, B1-B3, COPIES), as far as given."""
     fields = [str(ident), kernel, typ, str(len(access)), access, pattern]
     for k, s in list(streams) + [(0, 0)] * (3 - len(streams)):
         fields += ["%.17g" % k, "%.17g" % s]
     fields += ["%d" % policy[0], "%d" % policy[1]] + ["%.17g" % v for v in policy[2:]]
+    fields += ["%d" % v for v in tail]
     return " ".join(fields) + "\n"
 
 
@@ -56,11 +60,15 @@ def ubench_line(ident, ubench, streams, policy):
 
 def run(program, lines, threads, places, bind="close", env=None):
     """Feeds `lines` to one kernel process on `threads` threads
-    (OMP_PLACES=`places`, OMP_PROC_BIND=`bind`, and `env`'s variables);
-    returns per line (iterations of a repetition, declared streams,
-    repetition times)."""
-    env = dict(os.environ, **(env or {}), OMP_NUM_THREADS=str(threads), OMP_PLACES=places,
-               OMP_PROC_BIND=bind)
+    (OMP_PLACES=`places`, OMP_PROC_BIND=`bind`, either left unset where
+    None, and `env`'s variables); returns per line (iterations of a
+    repetition, declared streams, repetition times)."""
+    env = dict(os.environ, **(env or {}), OMP_NUM_THREADS=str(threads))
+    for var, value in (("OMP_PLACES", places), ("OMP_PROC_BIND", bind)):
+        if value is None:
+            env.pop(var, None)
+        else:
+            env[var] = value
     p = subprocess.run([program], input="".join(lines), env=env, capture_output=True, text=True)
     out = []
     for answer in p.stdout.splitlines():
@@ -80,6 +88,6 @@ def median_tpi(answer):
     return statistics.median(times) / iterations
 
 
-def median_tpis_ns(program, lines, threads, places, env=None):
+def median_tpis_ns(program, lines, threads, places, env=None, bind="close"):
     """run()'s answers as median times per iteration, nanoseconds, per line."""
-    return [median_tpi(a) * 1e9 for a in run(program, lines, threads, places, env=env)]
+    return [median_tpi(a) * 1e9 for a in run(program, lines, threads, places, bind, env=env)]

@@ -19,11 +19,11 @@ alone as beside another, as the loop the clone stands for does.
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import provenance  # noqa: E402  (bench/provenance.py)
+import ubenchkernels  # noqa: E402  (bench/ubenchkernels.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -39,18 +39,10 @@ def fail(msg):
 def run(kernels, threads, lines):
     """ns per access of one thread for each configuration line."""
     places, bind = PLACES[threads]
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PLACES=places, OMP_PROC_BIND=bind)
-    out = subprocess.run([kernels], input="".join(lines), env=env, check=True,
-                         capture_output=True, text=True).stdout.splitlines()
-    got = {}
-    for line in out:
-        f = line.split()
-        if len(f) > 2 and f[1] == "error":
-            fail("kernel configuration %s: %s" % (f[0], " ".join(f[2:])))
-        if len(f) > 5 and f[1] == "ok":
-            times = [float(t) for t in f[5].split(",")]
-            got[int(f[0])] = statistics.median(times) / float(f[2]) * 1e9
-    return got
+    try:
+        return ubenchkernels.median_tpis_ns(kernels, lines, threads, places, bind=bind)
+    except ubenchkernels.RunError as ex:
+        fail(str(ex))
 
 
 def main():
@@ -65,18 +57,18 @@ def main():
     kernels = os.path.join(args.build, "bin", "phaseprobe-ubench-kernels")
     if not os.access(kernels, os.X_OK):
         fail("%s: not built (cmake --build %s)" % (kernels, args.build))
-    # ID KERNEL TYPE NS ACCESS PATTERN K1 S1 K2 S2 K3 S3 MIN MAX CV CAP MIN_REP_S WORK REP W1 W2
-    # W3 WORK_EVERY B1 B2 B3: 9 repetitions of at least 20 ms each.
-    line = "%d {k} double 1 p s %.17g %d 0 0 0 0 9 9 100 10 0.02 0 1 0 0 0 1 %d 0 0\n"
-    walks = {"whole slice": line.format(k=args.kernel) % (1, args.kib, args.stride, 0),
-             "+c%d" % args.span: line.format(k=args.kernel) % (2, args.kib, args.stride, args.span)}
-    ids = {name: i + 1 for i, name in enumerate(walks)}
+    # 9 repetitions of at least 20 ms each; the optional fields WORK 0, REP 1,
+    # no windows, WORK_EVERY 1, the span on the one stream.
+    def walk(ident, span):
+        return ubenchkernels.line(ident, args.kernel, "double", "p", "s", [(args.kib, args.stride)],
+                                  (9, 9, 100, 10, 0.02), tail=(0, 1, 0, 0, 0, 1, span, 0, 0))
+    walks = {"whole slice": walk(1, 0), "+c%d" % args.span: walk(2, args.span)}
     res = {(w, t): [] for w in walks for t in PLACES}
     for _ in range(args.rounds):
         for t in PLACES:
             got = run(kernels, t, list(walks.values()))
-            for w in walks:
-                res[(w, t)].append(got[ids[w]])
+            for w, ns in zip(walks, got):
+                res[(w, t)].append(ns)
     print("column spans: a strided clone's columns over the whole slice or in blocks")
     print("machine : %s" % provenance.machine())
     print("commit  : %s" % provenance.commit(ROOT, ["ubench/kernels", "bench/ubench"]))

@@ -43,6 +43,7 @@ import apps as appspec  # noqa: E402  (bench/apps.py)
 import provenance  # noqa: E402
 import textout  # noqa: E402
 import run as accuracy  # noqa: E402  (bench/accuracy/run.py: configurations)
+import ubenchkernels  # noqa: E402  (bench/ubenchkernels.py)
 
 PROG = "fault_cost.py"
 GIVE_BACKS = ("master", "thread")
@@ -65,19 +66,16 @@ def keep_freed():
 
 def pf1p_cost(kernels, cfg, kib, give_back):
     """The touch kernel's wall microseconds a fault at this configuration."""
-    env = appspec.clean_env(dict(cfg["env"], PHASEPROBE_UBENCH_GIVE_BACK=give_back))
-    # ID KERNEL TYPE NS ACCESS PATTERN K1 S1 K2 S2 K3 S3 MIN MAX CV CAP MIN_REP_S:
     # 9 repetitions of at least 20 ms.
-    line = "1 touch double 1 p s %.17g %d 0 0 0 0 9 9 100 10 0.02\n" % (kib, os.sysconf("SC_PAGESIZE"))
-    p = subprocess.run([kernels], input=line, env=env, capture_output=True, text=True)
-    for out in p.stdout.splitlines():
-        f = out.split()
-        if len(f) > 2 and f[1] == "error":
-            fail("the touch kernel refused %g KiB: %s" % (kib, " ".join(f[2:])))
-        if len(f) > 5 and f[1] == "ok":
-            times = [float(t) for t in f[5].split(",")]
-            return statistics.median(times) / float(f[2]) * 1e6 / cfg["threads"]
-    fail("the touch kernel gave no result (exit %d): %s" % (p.returncode, p.stderr.strip()[-200:]))
+    line = ubenchkernels.line(1, "touch", "double", "p", "s", [(kib, os.sysconf("SC_PAGESIZE"))],
+                              (9, 9, 100, 10, 0.02))
+    try:
+        answer, = ubenchkernels.run(kernels, [line], cfg["threads"], cfg["env"].get("OMP_PLACES"),
+                                    cfg["env"].get("OMP_PROC_BIND"),
+                                    env={"PHASEPROBE_UBENCH_GIVE_BACK": give_back})
+    except ubenchkernels.RunError as ex:
+        fail("the touch kernel at %g KiB: %s" % (kib, ex))
+    return ubenchkernels.median_tpi(answer) * 1e6 / cfg["threads"]
 
 
 def regions(app, cfg, extra, work):
