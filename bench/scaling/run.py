@@ -62,6 +62,7 @@ sys.path.insert(1, os.path.join(ROOT, "bench", "accuracy"))
 import apps as appspec  # noqa: E402  (bench/apps.py)
 import provenance  # noqa: E402
 import textout  # noqa: E402  (bench/textout.py)
+import ubenchkernels  # noqa: E402  (bench/ubenchkernels.py)
 import ubenchlist  # noqa: E402  (bench/ubenchlist.py)
 import run as accuracy  # noqa: E402  (bench/accuracy/run.py: configurations, running things)
 
@@ -206,22 +207,18 @@ def measure_clone(item, cfg, opts):
     so this is what a uB predicts for the same work on each configuration."""
     prog = accuracy.tool(opts.build, "phaseprobe-ubench-kernels")
     env = appspec.clean_env(dict(cfg["env"], OMP_DYNAMIC="false"))
-    ks = list(item["streams"]) + [(0.0, 0.0)] * (3 - len(item["streams"]))
-    fields = ["1", item["kernel"], item["type"], str(len(item["access"])), item["access"], item["pattern"]]
-    for k, s in ks:
-        fields += [repr(k), repr(s)]
-    rep_s = opts.clone_s / CLONE_REPS
-    fields += [str(CLONE_REPS), str(CLONE_REPS), "0", repr(opts.clone_s * 10 + 10), repr(rep_s), str(item["work"])]
+    policy = (CLONE_REPS, CLONE_REPS, 0, opts.clone_s * 10 + 10, opts.clone_s / CLONE_REPS)
     wins = list(item["windows"]) + [0] * (3 - len(item["windows"]))
-    fields += [str(item["repeats"])] + [str(w) for w in wins] + [str(item["work_every"])]
     # The span goes to every strided stream; the kernel leaves those of a
     # step of one element alone (one column).
-    fields += [str(item.get("span", 0)) if q < len(item["streams"]) and item["pattern"][q] == "s"
-               else "0" for q in range(3)]
-    fields.append(str(item.get("copies", 1)))
+    spans = [item.get("span", 0) if q < len(item["streams"]) and item["pattern"][q] == "s" else 0
+             for q in range(3)]
+    tail = [item["work"], item["repeats"]] + wins + [item["work_every"]] + spans + [item.get("copies", 1)]
+    line = ubenchkernels.line(1, item["kernel"], item["type"], item["access"], item["pattern"],
+                              item["streams"], policy, tail)
     what = "%s on %s" % (item["label"], cfg["label"])
     try:
-        p = subprocess.run([prog], input=" ".join(fields) + "\n", env=env, stdout=subprocess.PIPE,
+        p = subprocess.run([prog], input=line, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, universal_newlines=True, timeout=opts.timeout)
     except subprocess.TimeoutExpired:
         raise WorkError("%s: timed out after %d s" % (what, opts.timeout))
