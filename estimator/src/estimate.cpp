@@ -35,6 +35,9 @@
 //    the region's time) went into the projection with the region's matched
 //    phases (their node / base ratio) or, without one, was kept; it is
 //    taken out again and the node's own fault time put in;
+//  - and the pages of those faults given back by the serial code between
+//    forks (a page faults again only after it was given back), at the
+//    node's cost per page (gb1p) instead of the base run's, in no region;
 //  - of those faults, the ones on memory the program allocates only under
 //    tests of the count (guarded_page_faults) are left out where a test
 //    fails at the node's count (not at the region's own);
@@ -312,6 +315,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   struct FaultRegion {
     size_t unit;
     double faults, baseS;
+    std::optional<double> giveBackBaseUs; ///< gb1p's cost per page on the base
   };
   // Of a region's faults those on memory allocated only under tests of the
   // count, where one fails at \p Th (only where Th is not the region's own).
@@ -324,7 +328,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     return N;
   };
   std::vector<FaultRegion> FaultRegions;
-  double BaseFaultsPriced = 0;
+  double BaseFaultsPriced = 0, BaseGiveBacksPriced = 0;
   for (size_t I = 0; I < F.phases.size(); ++I) {
     const Phase &P = F.phases[I];
     if (P.parent || !P.pageFaults || *P.pageFaults == 0)
@@ -333,14 +337,21 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     if (Sync != SyncRule::Barriers)
       continue;
     if (auto C = faultCostUs(L, Base, P.threads)) {
-      FaultRegions.push_back({I, double(*P.pageFaults),
-                              std::min(P.timeS, double(*P.pageFaults) * *C * 1e-6)});
-      E.faultBaseCostUs += double(*P.pageFaults) * *C;
-      BaseFaultsPriced += double(*P.pageFaults);
+      double N = double(*P.pageFaults);
+      std::optional<double> G = giveBackCostUs(L, Base, P.threads);
+      FaultRegions.push_back({I, N, std::min(P.timeS, N * *C * 1e-6), G});
+      E.faultBaseCostUs += N * *C;
+      BaseFaultsPriced += N;
+      if (G) {
+        E.giveBackBaseCostUs += N * *G;
+        BaseGiveBacksPriced += N;
+      }
     }
   }
   if (BaseFaultsPriced > 0)
     E.faultBaseCostUs /= BaseFaultsPriced;
+  if (BaseGiveBacksPriced > 0)
+    E.giveBackBaseCostUs /= BaseGiveBacksPriced;
 
   std::vector<std::string> All = Nodes;
   if (std::find(All.begin(), All.end(), Base) == All.end())
@@ -463,7 +474,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       (Bar ? NE.barrierCostUs : NE.spinCostUs) += R.count * *Cost;
       Priced[Bar ? 0 : 1] += R.count;
     }
-    double FaultsPriced = 0;
+    double FaultsPriced = 0, GiveBacksPriced = 0;
     for (const FaultRegion &R : FaultRegions) {
       const Phase &P = F.phases[R.unit];
       if (!Runs(R.unit))
@@ -486,9 +497,21 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       NE.faultsNotAllocated += Gone;
       NE.faultCostUs += Faults * *Cost;
       FaultsPriced += Faults;
+      // The serial code gives the pages back between forks: at the node's
+      // cost instead of the base run's. Pages not allocated there are given
+      // back by guarded serial code, left out with it.
+      if (std::optional<double> G = R.giveBackBaseUs ? giveBackCostUs(L, Node, Th) : std::nullopt) {
+        NE.giveBackS += Faults * (*G - *R.giveBackBaseUs) * 1e-6;
+        NE.giveBackCostUs += Faults * *G;
+        GiveBacksPriced += Faults;
+      }
     }
     if (FaultsPriced > 0)
       NE.faultCostUs /= FaultsPriced;
+    if (GiveBacksPriced > 0)
+      NE.giveBackCostUs /= GiveBacksPriced;
+    NE.giveBackS = std::max(-E.serialS, NE.giveBackS);
+    NE.syncS += NE.giveBackS;
     if (Priced[0] > 0)
       NE.barrierCostUs /= Priced[0];
     if (Priced[1] > 0)

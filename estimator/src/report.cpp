@@ -190,10 +190,15 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
       J["page_fault_cost_us"] = tidy(N.faultCostUs);
       if (N.faultsNotAllocated > 0)
         J["page_faults_not_allocated"] = tidy(N.faultsNotAllocated);
+      if (E.giveBackBaseCostUs > 0) {
+        J["give_back_s"] = tidy(N.giveBackS);
+        J["give_back_cost_us"] = tidy(N.giveBackCostUs);
+      }
     }
     // Where the node's time sits: each top-level region's parts, the serial
-    // code beside them (kept as measured, less what does not run there).
-    J["serial_s"] = tidy(E.serialS - N.serialNotRunS);
+    // code beside them (kept as measured, less what does not run there, its
+    // give-backs at the node's cost).
+    J["serial_s"] = tidy(E.serialS - N.serialNotRunS + N.giveBackS);
     if (N.serialNotRunS > 0)
       J["serial_not_run_s"] = tidy(N.serialNotRunS);
     ojson Regions = ojson::array();
@@ -262,6 +267,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
   if (E.pageFaults > 0) {
     Doc["sync"]["page_faults"] = E.pageFaults;
     Doc["sync"]["page_fault_base_cost_us"] = tidy(E.faultBaseCostUs);
+    if (E.giveBackBaseCostUs > 0)
+      Doc["sync"]["give_back_base_cost_us"] = tidy(E.giveBackBaseCostUs);
   }
   if (const NodeEstimate *B = E.baseNode(); B && E.selfCheckPercent())
     Doc["self_check"] = {{"node", E.base},

@@ -141,14 +141,30 @@ std::optional<SyncPoint> syncPoint(SyncKind K, const TpiLookup &L, const std::st
   return SyncPoint{Lo.second, Hi.second, W};
 }
 
-std::optional<double> faultCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads) {
+namespace {
+
+/// The median of \p UB's times per page of one thread at \p Threads over
+/// the thread count: a team's pages are spread over its threads.
+std::optional<double> pageCostUs(const TpiLookup &L, const std::string &Node, const char *UB,
+                                 unsigned Threads) {
   std::vector<double> Tpi;
-  for (const auto &P : L.family(Node, FaultUBench, Threads))
+  for (const auto &P : L.family(Node, UB, Threads))
     Tpi.push_back(P.second);
   if (Tpi.empty() || Threads == 0)
     return std::nullopt;
   std::sort(Tpi.begin(), Tpi.end());
   return Tpi[(Tpi.size() - 1) / 2] / double(Threads);
+}
+
+} // namespace
+
+std::optional<double> faultCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads) {
+  return pageCostUs(L, Node, FaultUBench, Threads);
+}
+
+std::optional<double> giveBackCostUs(const TpiLookup &L, const std::string &Node,
+                                     unsigned Threads) {
+  return pageCostUs(L, Node, GiveBackUBench, Threads);
 }
 
 std::optional<double> syncCostUs(SyncKind K, const TpiLookup &L, const std::string &Node,

@@ -165,8 +165,11 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                        "(--sync off)\n"
                      : "page faults: %s in top-level regions (first touches of memory mapped "
                        "afresh), priced per node at its cost per fault (pf1p) instead of "
-                       "scaled with the work\n",
-                 fmt("%.6g", E.pageFaults).c_str());
+                       "scaled with the work%s\n",
+                 fmt("%.6g", E.pageFaults).c_str(),
+                 E.giveBackBaseCostUs > 0
+                     ? "; their pages' give-backs by the serial code at its cost per page (gb1p)"
+                     : "");
   for (const PhaseMatch &PM : M) {
     if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams)
       continue;
@@ -235,6 +238,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
           Each += "spin-wait rounds " + fmt("%.3g", N.spinCostUs) + " us each, ";
         if (E.pageFaults > 0)
           Each += "page faults " + fmt("%.3g", N.faultCostUs) + " us each, ";
+        if (E.giveBackBaseCostUs > 0)
+          Each += "give-backs " + fmt("%.3g", N.giveBackCostUs) + " us a page, ";
         Note(Each + fmt("%+.4f", N.syncS) + " s");
       }
       if (N.syncUnpriced)

@@ -60,6 +60,12 @@
  *           before every sweep: every store is a first-touch page fault
  *           (the stride must be the page size; an iteration is a page;
  *           only the stores are timed),
+ *           release: the same sweeps, but what is timed is the master's
+ *           give-back of the whole stream after each (an iteration is a
+ *           page of a thread's slice, as for touch): what a program's
+ *           serial code spends returning its temporaries to the system,
+ *           dearer where the team's threads touched them from other CPUs
+ *           (their TLBs are shot down),
  *           gather: s += a[i] * x[idx[i]], a CSR sparse matrix-vector
  *           product's inner loop (TYPE double; streams a, idx, x with
  *           patterns s, s, r): idx is a stream of int (4-byte) indices,
@@ -344,10 +350,18 @@ static inline long sweep_phase(long g, long accesses) {
 
 static volatile double Sink[MAX_THREADS * 8];
 
+/* cadd, cmul, cfma: arithmetic on one stream's element (not copy). */
+static int compute_kernel(const char *K) { return K[0] == 'c' && K[1] != 'o'; }
+
+/* touch and release: a store to every page of a slice, the stream given
+ * back between sweeps; they differ in what they time. */
+static int page_kernel(const char *K) { return !strcmp(K, "touch") || !strcmp(K, "release"); }
+
 /* The touch kernel's time of one invocation: of each sweep, from the
  * first thread's first store to the last thread's last (what a program's
  * region spends faulting; threads on a shared core take turns), not the
- * give-backs between sweeps nor the barriers around them. */
+ * give-backs between sweeps nor the barriers around them. The release
+ * kernel's: the master's give-backs after each sweep, nothing else. */
 static double TouchS;
 /* PHASEPROBE_UBENCH_GIVE_BACK=thread: each thread gives back its own slice
  * before its sweep, timed with it (the touch kernel until 2026-11-25; at two
@@ -629,14 +643,16 @@ static int threads_share_cpus(void) {
           Handoff[t].done = r + 1;                                             \
           _Pragma("omp flush")                                                 \
         }                                                                      \
-      } else if (!strcmp(K, "touch") && plain) {                               \
+      } else if (page_kernel(K) && plain) {                                    \
         /* Whole pages inside the slice only. st elements are one page     \
          * (run_config checks the stride). The master gives the whole      \
          * stream back between sweeps, as a program's serial code frees    \
          * its temporaries: pages a thread gave back itself come back to   \
          * it cheaper (TouchS). Only the stores are timed, but for         \
          * GiveBackThread, each thread's own give-back too (the kernel of  \
-         * before, for the comparison). */                                 \
+         * before, for the comparison); for release only the give-backs,   \
+         * each of a stream the last sweep made resident whole. */         \
+        int rel = !strcmp(K, "release");                                       \
         uintptr_t pg = (uintptr_t)st * sizeof(T);                              \
         uintptr_t p0 = ((uintptr_t)(a + lo) + pg - 1) & ~(pg - 1);             \
         uintptr_t p1 = (uintptr_t)(a + hi) & ~(pg - 1);                        \
@@ -648,14 +664,20 @@ static int threads_share_cpus(void) {
           _Pragma("omp barrier")                                               \
           _Pragma("omp master")                                                \
           {                                                                    \
-            if (r > 0) touch_sweep_done(nt);                                   \
-            if (r < R && !GiveBackThread)                                      \
+            if (rel) {                                                         \
+              double g0 = omp_get_wtime();                                     \
               madvise(S[0].base, all, MADV_DONTNEED);                          \
+              if (r > 0) TouchS += omp_get_wtime() - g0;                       \
+            } else {                                                           \
+              if (r > 0) touch_sweep_done(nt);                                 \
+              if (r < R && !GiveBackThread)                                    \
+                madvise(S[0].base, all, MADV_DONTNEED);                        \
+            }                                                                  \
           }                                                                    \
           if (r == R) break;                                                   \
           _Pragma("omp barrier")                                               \
           TouchBegin[t * 8] = omp_get_wtime();                                 \
-          if (GiveBackThread && p1 > p0)                                       \
+          if (GiveBackThread && !rel && p1 > p0)                               \
             madvise((void *)p0, p1 - p0, MADV_DONTNEED);                       \
           for (uintptr_t p = p0; p < p1; p += pg)                              \
             *(volatile T *)p = (T)r;                                           \
@@ -741,17 +763,14 @@ DEFINE_KERNELS(int, long long, int)
 
 static int is_store(const char *K, int q) {
   return (!strcmp(K, "update") || !strcmp(K, "store") || !strcmp(K, "triad") ||
-          !strcmp(K, "touch")) ? q == 0
+          page_kernel(K)) ? q == 0
          : !strcmp(K, "copy")                                                   ? q == 1
                                                                                 : 0;
 }
 
-/* cadd, cmul, cfma: arithmetic on one stream's element (not copy). */
-static int compute_kernel(const char *K) { return K[0] == 'c' && K[1] != 'o'; }
-
 static int kernel_streams(const char *K) {
   if (!strcmp(K, "sum") || !strcmp(K, "sumb") || !strcmp(K, "sumf") || !strcmp(K, "update") ||
-      !strcmp(K, "store") || !strcmp(K, "touch") ||
+      !strcmp(K, "store") || page_kernel(K) ||
       !strcmp(K, "cadd") || !strcmp(K, "cmul") || !strcmp(K, "cfma"))
     return 1;
   if (!strcmp(K, "madd") || !strcmp(K, "add2") || !strcmp(K, "copy")) return 2;
@@ -830,20 +849,20 @@ static void run_config(const config_t *C, int threads) {
   if (C->copies > 1 && compute_kernel(C->kernel))
     FAIL("compute kernels take no copies");
   if (C->copies > 1 && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") ||
-                        !strcmp(C->kernel, "touch")))
+                        page_kernel(C->kernel)))
     FAIL("kernel %s takes no copies", C->kernel);
   if (C->work && compute_kernel(C->kernel))
     FAIL("compute kernels take no padding (work)");
   if (C->work && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") ||
-                  !strcmp(C->kernel, "touch")))
+                  page_kernel(C->kernel)))
     FAIL("kernel %s takes no padding (work)", C->kernel);
   if (gather && (strcmp(C->type, "double") || strcmp(C->pattern, "ssr") || C->access[2] != 'c'))
     FAIL("kernel gather is double with patterns ssr and a shared x (a, its int indices, x)");
-  int touch = !strcmp(C->kernel, "touch");
+  int touch = page_kernel(C->kernel);
   if (touch && (C->pattern[0] != 's' || C->s[0] != (double)sysconf(_SC_PAGESIZE) ||
                 C->window[0]))
-    FAIL("kernel touch walks one strided stream whose stride is the page size (%ld B)",
-         sysconf(_SC_PAGESIZE));
+    FAIL("kernel %s walks one strided stream whose stride is the page size (%ld B)",
+         C->kernel, sysconf(_SC_PAGESIZE));
   long iters = 0;
   for (int q = 0; q < ns; ++q) {
     stream_t *s = &S[q];

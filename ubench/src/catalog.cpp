@@ -77,6 +77,12 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       // it: the estimator's fault term).
       {"pf1p", "touch", "double", "p", "s", "store",
        "a store to every page of a slice just given back to the system (cost per page fault)"},
+      // The same sweeps, the master's give-back after each timed: what the
+      // serial code that frees those temporaries spends per page, dearer
+      // where the team touched them from other CPUs (TLB shootdowns).
+      {"gb1p", "release", "double", "p", "s", "store",
+       "the master giving back to the system a stream the team just stored to every page of "
+       "(cost per page)"},
       {"cadd", "cadd", "double", "c", "s", "load",
        "compute: 4 add chains x 4 per element of a 4 KiB L1 stream"},
       {"cmul", "cmul", "double", "c", "s", "load", "compute: 4 mul chains x 4"},
@@ -274,7 +280,7 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
       Add(D, {4}, {E});
       continue;
     }
-    if (isFaultUBench(D.name)) {
+    if (isFaultUBench(D.name) || isGiveBackUBench(D.name)) {
       // One footprint: 2 MiB of pages per thread at the most threads, so
       // that a sweep takes milliseconds (a fault costs 1-3 us on the VM).
       Add(D, {2048.0 * MaxThreads}, {PageBytes});

@@ -98,11 +98,18 @@ inline bool isSyncUBench(std::string_view Name) { return Name == "bar1p" || Name
 inline constexpr const char *FaultUBench = "pf1p";
 inline bool isFaultUBench(std::string_view Name) { return Name == FaultUBench; }
 
+/// The uB that measures giving a page back to the system (the master's
+/// madvise of a stream the team has just stored to every page of): the
+/// estimator prices the give-backs of the pages a program's regions fault
+/// on with it, dearer where the team ran on several CPUs.
+inline constexpr const char *GiveBackUBench = "gb1p";
+inline bool isGiveBackUBench(std::string_view Name) { return Name == GiveBackUBench; }
+
 /// uBs that price something apart from the phases' work (synchronization,
-/// page faults): never a phase's match nor a phase clone, and they take no
-/// padding, pace or reuse windows.
+/// page faults and give-backs): never a phase's match nor a phase clone,
+/// and they take no padding, pace or reuse windows.
 inline bool isPricingUBench(std::string_view Name) {
-  return isSyncUBench(Name) || isFaultUBench(Name);
+  return isSyncUBench(Name) || isFaultUBench(Name) || isGiveBackUBench(Name);
 }
 
 /// The test a branch on the thread count follows, where the plugin could

@@ -187,6 +187,15 @@ struct NodeEstimate {
   /// Fault-weighted mean wall cost of one page fault of a team on this
   /// node (µs): pf1p's time per fault of one thread over the thread count.
   double faultCostUs = 0;
+  /// Give-backs (SyncRule::Barriers; part of syncS, in no region's part):
+  /// the pages of the priced faults, given back to the system by the
+  /// serial code between the regions (a page faults again only after it
+  /// was given back), at this node's cost per page less the base run's
+  /// (gb1p), no more than the serial code's time taken away. 0 on the base
+  /// node and where either lacks gb1p.
+  double giveBackS = 0;
+  /// Page-weighted mean cost of giving one page back on this node (µs).
+  double giveBackCostUs = 0;
   /// Of the base run's faults, those on memory the program allocates only
   /// under tests of the thread count that fail at this node's count
   /// (guarded_page_faults): not priced here, as they do not happen.
@@ -305,6 +314,11 @@ std::optional<SyncPoint> syncPoint(SyncKind K, const TpiLookup &L, const std::st
 /// the median of pf1p's times per fault of one thread over the thread count
 /// (the team's faults are spread over its threads); absent without pf1p.
 std::optional<double> faultCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads);
+/// The wall time (µs) of giving one page back to the system after a team of
+/// \p Threads on \p Node touched it, the same way from gb1p; absent without
+/// gb1p.
+std::optional<double> giveBackCostUs(const TpiLookup &L, const std::string &Node,
+                                     unsigned Threads);
 /// syncCostUs at a SyncPoint; absent when the node lacks either end.
 std::optional<double> syncCostUs(SyncKind K, const TpiLookup &L, const std::string &Node,
                                  unsigned Threads, const SyncPoint &P);
@@ -361,6 +375,9 @@ struct Estimate {
   /// The base run's cost of one of them (µs, fault-weighted over the regions
   /// priced, at their own thread counts): what the fault term takes out.
   double faultBaseCostUs = 0;
+  /// The base run's cost of giving one page back (µs, weighted as
+  /// faultBaseCostUs; 0 without gb1p): what the give-back term takes out.
+  double giveBackBaseCostUs = 0;
   const NodeEstimate *baseNode() const;
   /// (base estimate by the absolute rule - measured) / measured * 100
   /// (under the ratio rule the base estimate equals the measurement for

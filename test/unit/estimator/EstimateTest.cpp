@@ -691,6 +691,41 @@ TEST(Faults, TheBaseFaultTimeLeavesTheProjectionAndTheNodesComesIn) {
   EXPECT_EQ(node(F, "tn").syncUnpriced, 1u);
 }
 
+// Give-backs: the pages of r's 10^6 and q's 10^5 faults go back to the
+// system in the serial code between forks: gb1p 0.4 us a page per thread on
+// bn (0.2 for a team of 2), 0.1 on tn (0.05). tn's serial code is 1.1e6 x
+// 0.15 us = 0.165 s cheaper, in no region's part; it can at most lose the
+// serial code's time; a node without gb1p keeps the base run's.
+TEST(Faults, ThePagesGiveBacksArePricedInTheSerialCode) {
+  auto Run = [](double BnTpi, bool TnHasIt) {
+    Uncovered X(1);
+    X.F.phases[0].pageFaults = 1000000;
+    X.F.phases[3].pageFaults = 100000;
+    X.L.Rows.push_back({"bn", "pf1p", 2, 4096, 2.0});
+    X.L.Rows.push_back({"tn", "pf1p", 2, 4096, 2.0});
+    X.L.Rows.push_back({"bn", "gb1p", 2, 4096, BnTpi});
+    if (TnHasIt)
+      X.L.Rows.push_back({"tn", "gb1p", 2, 4096, 0.1});
+    return estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own());
+  };
+  Estimate E = Run(0.4, true);
+  EXPECT_NEAR(E.giveBackBaseCostUs, 0.2, 1e-12);
+  const NodeEstimate &Tn = node(E, "tn");
+  EXPECT_NEAR(Tn.giveBackS, -0.165, 1e-9);
+  EXPECT_NEAR(Tn.giveBackCostUs, 0.05, 1e-12);
+  double Regions = 0;
+  for (const RegionEstimate &R : Tn.regions)
+    Regions += R.timeS();
+  EXPECT_NEAR(Tn.timeS - Regions - E.serialS, -0.165, 1e-9) << "the serial code pays it";
+  EXPECT_NEAR(Tn.syncS, 0.04 + Tn.faultS - 0.165, 1e-9);
+  EXPECT_NEAR(node(E, "bn").giveBackS, 0, 1e-12);
+  EXPECT_NEAR(node(E, "bn").timeS, 10, 1e-9);
+  // 20 us a page on bn: 22 s of give-backs in a serial second.
+  EXPECT_NEAR(node(Run(40, true), "tn").giveBackS, -1, 1e-9);
+  EXPECT_NEAR(node(Run(0.4, false), "tn").giveBackS, 0, 1e-12);
+  EXPECT_EQ(node(Run(0.4, false), "tn").syncUnpriced, 0u);
+}
+
 // Each top-level region's parts of a node's time: r holds a's estimate, its
 // 4 s outside a (kept or scaled), the barriers' term and its faults'; q its
 // kept second and its faults; with the serial second they add up to the

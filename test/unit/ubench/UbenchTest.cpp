@@ -143,20 +143,24 @@ TEST(Grid, SyncUBenchesComeWithTheirMbw1pTwins) {
   EXPECT_FALSE(isSyncUBench("mbw1p"));
 }
 
-// pf1p prices page faults: one configuration per grid, a store per page
-// (the kernel refuses any other stride), 2 MiB of pages per thread at the
-// most threads; like the sync uBs it is never matched nor cloned and takes
-// no padding.
+// pf1p prices page faults and gb1p their pages' give-backs: one
+// configuration per grid, a store per page (the kernel refuses any other
+// stride), 2 MiB of pages per thread at the most threads; like the sync uBs
+// they are never matched nor cloned and take no padding.
 TEST(Grid, PageFaultUBenchStoresOncePerPage) {
   const double Page = double(sysconf(_SC_PAGESIZE));
-  for (GridLevel L : {GridLevel::Quick, GridLevel::Default, GridLevel::Full}) {
-    auto G = makeGrid(L, 32, 1024, 32768, 2, {findUBench("pf1p")});
-    ASSERT_EQ(G.size(), 1u);
-    EXPECT_EQ(G[0].strideBytes[0], Page);
-    EXPECT_EQ(G[0].footprintKiB[0], 4096);
-  }
+  for (const char *Name : {"pf1p", "gb1p"})
+    for (GridLevel L : {GridLevel::Quick, GridLevel::Default, GridLevel::Full}) {
+      auto G = makeGrid(L, 32, 1024, 32768, 2, {findUBench(Name)});
+      ASSERT_EQ(G.size(), 1u) << Name;
+      EXPECT_EQ(G[0].strideBytes[0], Page);
+      EXPECT_EQ(G[0].footprintKiB[0], 4096);
+    }
   EXPECT_TRUE(isFaultUBench("pf1p"));
+  EXPECT_TRUE(isGiveBackUBench("gb1p"));
+  EXPECT_FALSE(isFaultUBench("gb1p"));
   EXPECT_TRUE(isPricingUBench("pf1p"));
+  EXPECT_TRUE(isPricingUBench("gb1p"));
   EXPECT_TRUE(isPricingUBench("bar1p"));
   EXPECT_FALSE(isSyncUBench("pf1p"));
   EXPECT_FALSE(isPricingUBench("st1p"));
