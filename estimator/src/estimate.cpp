@@ -61,6 +61,7 @@
 #include "phaseprobe/stream_notation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace phaseprobe {
@@ -136,6 +137,44 @@ const char *phaseEstimateKindName(PhaseEstimate::Kind K) {
 
 const char *projectionName(Projection P) { return P == Projection::Ratio ? "ratio" : "absolute"; }
 
+const char *paddedRatioName(PaddedRatio R) { return R == PaddedRatio::Family ? "family" : "own"; }
+
+std::optional<PaddedRatio> parsePaddedRatio(const std::string &S) {
+  if (S == "own")
+    return PaddedRatio::Own;
+  if (S == "family")
+    return PaddedRatio::Family;
+  return std::nullopt;
+}
+
+namespace {
+
+/// PaddedRatio::Family: the tpi on the node that a padded clone's base tpi
+/// \p BaseTpi gets from the median node / base ratio of its padding family
+/// (\p Twin + "+w...", the same streams) within PaddingFamilyBand of it,
+/// with the number of clones pooled; absent below two.
+std::optional<std::pair<double, size_t>>
+familyTpi(const TpiLookup &L, const std::string &Twin, const std::vector<StreamTuple> &Streams,
+          const std::string &Base, unsigned BaseThreads, double BaseTpi, const std::string &Node,
+          unsigned Threads) {
+  std::map<std::string, double> AtBase;
+  for (const auto &[Name, Tpi] : L.sameStreams(Base, Streams, BaseThreads))
+    if (unpaddedName(Name) == Twin && std::abs(Tpi / BaseTpi - 1) <= PaddingFamilyBand)
+      AtBase[Name] = Tpi;
+  std::vector<double> Ratios;
+  for (const auto &[Name, Tpi] : L.sameStreams(Node, Streams, Threads))
+    if (auto It = AtBase.find(Name); It != AtBase.end() && It->second > 0)
+      Ratios.push_back(Tpi / It->second);
+  if (Ratios.size() < 2)
+    return std::nullopt;
+  std::sort(Ratios.begin(), Ratios.end());
+  size_t N = Ratios.size();
+  double Median = N % 2 ? Ratios[N / 2] : (Ratios[N / 2 - 1] + Ratios[N / 2]) / 2;
+  return std::make_pair(BaseTpi * Median, N);
+}
+
+} // namespace
+
 const char *uncoveredRuleName(UncoveredRule R) {
   return R == UncoveredRule::Scaled ? "scaled" : "kept";
 }
@@ -180,8 +219,9 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
                   const std::string &Base, const std::vector<std::string> &Nodes,
                   const ThreadProjection &TP, Projection Rule, SyncRule Sync,
-                  UncoveredRule Uncovered) {
+                  UncoveredRule Uncovered, PaddedRatio Padded) {
   Estimate E;
+  E.padded = Padded;
   E.base = Base;
   E.projection = TP;
   E.rule = Rule;
@@ -411,12 +451,21 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
         if (auto T = L.tpi(Node, C.ubench, C.streams, Th)) {
           PE.kind = R == 0 ? PhaseEstimate::Chosen : PhaseEstimate::Fallback;
           PE.rank = R;
+          std::string Twin = unpaddedName(C.ubench);
+          if (Padded == PaddedRatio::Family && !Twin.empty() &&
+              !(Node == Base && Th == P.threads))
+            if (auto B = L.tpi(Base, C.ubench, C.streams, P.threads); B && *B > 0)
+              if (auto Pooled =
+                      familyTpi(L, Twin, C.streams, Base, P.threads, *B, Node, Th)) {
+                T = Pooled->first;
+                PE.paddingFamily = Pooled->second;
+              }
           PE.tpiUs = *T;
           double Absolute = *T * PE.iterations * 1e-6;
           NE.absoluteS += Absolute;
           PE.calibration = Calibration(PM.phaseIndex, C);
           PE.timeS = Absolute * PE.calibration;
-          if (std::string Twin = unpaddedName(C.ubench); !Twin.empty()) {
+          if (!Twin.empty()) {
             PE.padded = true;
             auto Share = [&](const std::string &On, unsigned At,
                              double Padded) -> std::optional<double> {

@@ -160,6 +160,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
         J["iterations"] = PE.iterations;
         if (E.rule == Projection::Ratio)
           J["calibration"] = tidy(PE.calibration);
+        if (PE.paddingFamily)
+          J["padding_family"] = PE.paddingFamily;
       }
       if (PE.kind == PhaseEstimate::Fallback) {
         const Candidate &C = PM.ranked[PE.rank];
@@ -302,6 +304,7 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
   }
   // Last: the time rule of every estimate above (--check compares it).
   Doc["projection"] = projectionName(E.rule);
+  Doc["padded_ratio"] = paddedRatioName(E.padded);
   return Doc;
 }
 

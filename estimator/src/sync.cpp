@@ -82,6 +82,29 @@ NppdbTpiLookup::family(const std::string &Node, const std::string &UBench,
   return Out;
 }
 
+std::vector<std::pair<std::string, double>>
+TpiLookup::sameStreams(const std::string &, const std::vector<StreamTuple> &, unsigned) const {
+  return {};
+}
+
+std::vector<std::pair<std::string, double>>
+NppdbTpiLookup::sameStreams(const std::string &Node, const std::vector<StreamTuple> &Streams,
+                            unsigned Threads) const {
+  std::vector<std::pair<std::string, double>> Out;
+  if (Streams.empty())
+    return Out;
+  Nppdb::ScanFilter F;
+  F.Node = Node;
+  F.Threads = Threads;
+  F.NStreams = unsigned(Streams.size());
+  F.FirstFootprintKiB = {Streams[0].footprintKiB, Streams[0].footprintKiB};
+  Db.scan(F, [&](const Nppdb::ProfileView &V) {
+    if (V.NStreams == Streams.size() && std::equal(Streams.begin(), Streams.end(), V.Streams))
+      Out.emplace_back(std::string(V.UBench), V.TpiUs);
+  });
+  return Out;
+}
+
 const char *syncRuleName(SyncRule R) { return R == SyncRule::Barriers ? "barriers" : "off"; }
 
 std::optional<SyncRule> parseSyncRule(const std::string &S) {

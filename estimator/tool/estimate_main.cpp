@@ -97,6 +97,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
               C.ubench + " " + formatStreams(C.streams) + " (" + fmt("%.4g", C.score.index) + ")";
           if (E.rule == Projection::Ratio)
             Profile += " calibration " + fmt("%.4g", PE.calibration);
+          if (PE.paddingFamily)
+            Profile += " ratio of " + std::to_string(PE.paddingFamily) + " padded clones";
           if (PM.relaxed)
             Profile += " RELAXED (tpi discard off)";
           if (PE.kind == PhaseEstimate::Fallback)
@@ -271,7 +273,8 @@ int main(int Argc, char **Argv) {
   App.name("phaseprobe-estimate");
   std::vector<std::string> PhasesPaths;
   std::string DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
-  std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers", UncoveredArg = "kept";
+  std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers", UncoveredArg = "kept",
+                          PaddedArg = "family";
   bool Relax = false;
   double Tolerance = 0;
   App.add_option("phases", PhasesPaths,
@@ -313,6 +316,11 @@ int main(int Argc, char **Argv) {
                  "matched phases (scaled; serial code and regions without one stay as "
                  "measured)")
       ->check(CLI::IsMember({"kept", "scaled"}));
+  App.add_option("--padded-ratio", PaddedArg,
+                 "A padded phase clone's node / base ratio: the median of its padding "
+                 "family's, the clones of the same unpadded uB and streams within 25% of its "
+                 "base tpi (family, the default), or its own profiles' alone (own)")
+      ->check(CLI::IsMember({"own", "family"}));
   App.add_flag("--relax-unmatched", Relax,
                "Match phases that no profile survives again with the tpi discard off "
                "(marked relaxed; meant for --projection ratio)");
@@ -364,7 +372,8 @@ int main(int Argc, char **Argv) {
     };
     auto EstimateAll = [&](const PhaseFile &F, const std::vector<PhaseMatch> &R) {
       return estimate(F, R, Lookup, In.base, Nodes, TP, *parseProjection(ProjectionArg),
-                      *parseSyncRule(SyncArg), *parseUncoveredRule(UncoveredArg));
+                      *parseSyncRule(SyncArg), *parseUncoveredRule(UncoveredArg),
+                      *parsePaddedRatio(PaddedArg));
     };
     std::vector<PhaseMatch> M = MatchAll(In.phases);
     noteMissingThreadCounts(In, M);

@@ -69,6 +69,13 @@ public:
   /// default has none, which leaves them unpriced).
   virtual std::vector<std::pair<StreamTuple, double>>
   family(const std::string &Node, const std::string &UBench, unsigned Threads) const;
+  /// Every profile on \p Node at \p Threads with exactly \p Streams, as (uB
+  /// name, tpi µs), in no particular order (used to pool a padded clone's
+  /// ratio over its padding family; the default has none, which leaves each
+  /// clone its own).
+  virtual std::vector<std::pair<std::string, double>>
+  sameStreams(const std::string &Node, const std::vector<StreamTuple> &Streams,
+              unsigned Threads) const;
   /// \p Node's CPU design: its model (nodes.cpu) and, where known, its
   /// per-core L1d and L2 sizes, since a VM may name two designs alike
   /// ("AMD EPYC"); empty when unknown (the default). Estimates onto
@@ -88,6 +95,9 @@ public:
   std::vector<std::pair<StreamTuple, double>> family(const std::string &Node,
                                                      const std::string &UBench,
                                                      unsigned Threads) const override;
+  std::vector<std::pair<std::string, double>>
+  sameStreams(const std::string &Node, const std::vector<StreamTuple> &Streams,
+              unsigned Threads) const override;
   std::string cpuDesign(const std::string &Node) const override;
 
 private:
@@ -126,8 +136,29 @@ struct PhaseEstimate {
   /// 1 - tpi of the same clone unpadded / tpi padded (the node's pair, else
   /// the base node's); unset where neither node has the unpadded twin.
   std::optional<double> paddingShare;
+  /// PaddedRatio::Family: the padded clones whose node / base ratios were
+  /// pooled into tpiUs (the profile's own among them); 0 where the
+  /// profile's own ratio was used.
+  size_t paddingFamily = 0;
 };
 const char *phaseEstimateKindName(PhaseEstimate::Kind K);
+
+/// Which node / base ratio a padded phase clone carries. A phase's padded
+/// clones accumulate in an NPPDB (the clone step pads afresh whenever the
+/// phase's time per iteration moved), each measured at another time; on a
+/// shared machine their ratios between two nodes then differ by more than
+/// their paddings make them differ (XSBench's on the Xeon VM: 1.99-2.30,
+/// two of them 1.95 and 1.97 measured side by side).
+enum class PaddedRatio {
+  Own,   ///< the chosen clone's own profiles
+  Family ///< the median ratio of the clone's padding family (same unpadded
+         ///< uB, same streams) within PaddingFamilyBand of its base tpi
+};
+/// How far from the chosen clone's base tpi a sibling's may lie to be
+/// pooled (relative).
+inline constexpr double PaddingFamilyBand = 0.25;
+const char *paddedRatioName(PaddedRatio R);
+std::optional<PaddedRatio> parsePaddedRatio(const std::string &S);
 
 /// The unpadded twin of a padded phase clone's uB name ("upd1p+e2+w8/3" ->
 /// "upd1p+e2"); empty when \p UBench has no padding suffix.
@@ -355,6 +386,7 @@ struct Estimate {
   double uncoveredS = 0;           ///< measuredS - coveredS: the base node's uncovered part
   double coverage = 0;             ///< coveredS / measuredS
   UncoveredRule uncovered = UncoveredRule::Kept; ///< how uncoveredS reaches the nodes
+  PaddedRatio padded = PaddedRatio::Family;      ///< as asked
   /// The parts of uncoveredS: outside every top-level region (serial code),
   /// and inside regions outside their matched phases.
   double serialS = 0, inRegionsS = 0;
@@ -397,7 +429,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   const std::string &Base, const std::vector<std::string> &Nodes,
                   const ThreadProjection &T, Projection Rule = Projection::Absolute,
                   SyncRule Sync = SyncRule::Barriers,
-                  UncoveredRule Uncovered = UncoveredRule::Kept);
+                  UncoveredRule Uncovered = UncoveredRule::Kept,
+                  PaddedRatio Padded = PaddedRatio::Family);
 
 /// "4", or "1,2" for a node whose phases were projected onto several counts.
 std::string formatThreadList(const std::vector<unsigned> &Threads);

@@ -40,6 +40,16 @@ public:
         S.insert(std::get<2>(K));
     return {S.begin(), S.end()};
   }
+  /// Streams are not keyed here: every profile of the node at the count.
+  std::vector<std::pair<std::string, double>>
+  sameStreams(const std::string &Node, const std::vector<StreamTuple> &,
+              unsigned Threads) const override {
+    std::vector<std::pair<std::string, double>> Out;
+    for (const auto &[K, V] : Tpi)
+      if (std::get<0>(K) == Node && std::get<2>(K) == Threads)
+        Out.emplace_back(std::get<1>(K), V);
+    return Out;
+  }
 };
 
 Candidate cand(const std::string &Name, double Index) {
@@ -1153,6 +1163,40 @@ TEST(Padding, AnotherCpuCarriedByPaddingIsWarnedOf) {
     EXPECT_EQ(N.contains("warning"), N["node"] == "tn2") << N["node"];
     EXPECT_EQ(N.contains("cpu"), N["node"] == "tn2") << N["node"];
   }
+}
+
+// A padded clone's ratio from its padding family: upd1p+w7 and +w9 lie
+// within 25% of the chosen +w8's base tpi; measured at other times, their
+// ratios on tn are 1.0 and 1.1 where +w8's drifted to 1.5: the median 1.1
+// carries the phase. +w30, far from it, and upd1p itself are no part of
+// it; the base node keeps its own; below two clones each keeps its own.
+TEST(Padding, AFamilyRatioPoolsTheClonesPaddedAlike) {
+  PaddedFixture X;
+  X.C.Tpi = {{{"bn", "upd1p+w8", 4}, 0.01316}, {{"bn", "upd1p+w7", 4}, 0.012},
+             {{"bn", "upd1p+w9", 4}, 0.0145},  {{"bn", "upd1p+w30", 4}, 0.04},
+             {{"bn", "upd1p", 4}, 0.00329},    {{"tn", "upd1p+w8", 4}, 0.01316 * 1.5},
+             {{"tn", "upd1p+w7", 4}, 0.012},   {{"tn", "upd1p+w9", 4}, 0.0145 * 1.1},
+             {{"tn", "upd1p+w30", 4}, 0.02},   {{"tn", "upd1p", 4}, 0.00329 * 0.5}};
+  auto Run = [&](PaddedRatio R) {
+    return estimate(X.F, X.M, X.C, "bn", {"tn"}, ThreadProjection::own(), Projection::Absolute,
+                    SyncRule::Barriers, UncoveredRule::Kept, R);
+  };
+  Estimate Own = Run(PaddedRatio::Own), Family = Run(PaddedRatio::Family);
+  const double Bn = node(Own, "bn").phasesS;
+  EXPECT_NEAR(node(Own, "tn").phasesS, Bn * 1.5, 1e-6);
+  EXPECT_EQ(node(Own, "tn").phases[0].paddingFamily, 0u);
+  EXPECT_NEAR(node(Family, "tn").phasesS, Bn * 1.1, 1e-6);
+  EXPECT_NEAR(node(Family, "tn").phases[0].tpiUs, 0.01316 * 1.1, 1e-12);
+  EXPECT_EQ(node(Family, "tn").phases[0].paddingFamily, 3u);
+  EXPECT_NEAR(node(Family, "bn").phasesS, Bn, 1e-9);
+  EXPECT_EQ(node(Family, "bn").phases[0].paddingFamily, 0u);
+  EXPECT_EQ(Family.padded, PaddedRatio::Family);
+  X.C.Tpi.erase({"tn", "upd1p+w7", 4});
+  X.C.Tpi.erase({"tn", "upd1p+w9", 4});
+  EXPECT_NEAR(node(Run(PaddedRatio::Family), "tn").phasesS, Bn * 1.5, 1e-6);
+  EXPECT_EQ(parsePaddedRatio("family"), PaddedRatio::Family);
+  EXPECT_EQ(parsePaddedRatio("own"), PaddedRatio::Own);
+  EXPECT_FALSE(parsePaddedRatio("median"));
 }
 
 TEST(Padding, NoWarningWithoutBothCpusOrBelowTheShare) {
