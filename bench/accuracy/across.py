@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Estimation rules side by side on MANY accuracy runs' data.
+
+rules.py re-estimates one results folder under several rules against that
+run's measured times. One run's maximum is one draw of the machine's noise:
+whether a rule helps shows over many runs. This runs rules.py on every
+folder given (each with its own nppdb.sqlite) and prints, per folder and
+rule, the median and maximum |error| over its rows and whether every
+ranking was right, then over all rows of all folders: the median, the 90th
+percentile, the maximum, and how many rows were off by more than 10%.
+
+    bench/accuracy/across.py [--build build] --rule 'own=--padded-ratio own' \\
+        --rule 'family=--padded-ratio family' RESULTS... [--out FILE]
+
+A folder without nppdb.sqlite is skipped (said so in the table). Python 3
+standard library. Bad input: one line, exit 2, nothing written; rules.py
+failing on a folder: its message, exit 1.
+"""
+import argparse
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import provenance  # noqa: E402
+import textout  # noqa: E402
+
+# A row of rules.py's table: workload, config, measured, then est/err% per rule.
+ERR = re.compile(r"^[+-]\d+(\.\d+)?$")
+
+
+def fail(msg, code=2):
+    print("across.py: " + msg, file=sys.stderr)
+    sys.exit(code)
+
+
+def rows_and_rankings(text, nrules):
+    """The |error| per rule of every row, and per rule whether every ranking was right."""
+    rows, ranks = [], []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) == 3 + 2 * nrules and all(ERR.match(f[4 + 2 * i]) for i in range(nrules)):
+            rows.append([abs(float(f[4 + 2 * i])) for i in range(nrules)])
+        m = re.match(r"^\S+\s+ranking right ignoring measured ties: (\w+)", line)
+        if m:
+            ranks.append(m.group(1) == "yes")
+    return rows, ranks
+
+
+def summary(values):
+    s = sorted(values)
+    return "%5.2f %5.1f %5.1f %3d" % (statistics.median(s), s[min(len(s) - 1, int(0.9 * len(s)))],
+                                       s[-1], sum(v > 10 for v in s))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("results", nargs="+", help="bench/accuracy/run.py results folders")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--rule", action="append", required=True, metavar="LABEL=ARGS")
+    ap.add_argument("--out", help="also write the table to FILE")
+    args = ap.parse_args()
+    labels = []
+    for spec in args.rule:
+        label, sep, _ = spec.partition("=")
+        if not label or not sep:
+            fail("--rule: expected LABEL=ARGS, found %r" % spec)
+        labels.append(label)
+    if args.out and textout.out_dir_problem(args.out):
+        fail(textout.out_dir_problem(args.out))
+    for d in args.results:
+        if not os.path.isfile(os.path.join(d, "data.json")):
+            fail("%s: not a results folder (no data.json)" % d)
+    lines = ["phaseprobe accuracy: estimation rules side by side over many runs' data",
+             "machine : " + provenance.machine(),
+             "commit  : " + provenance.commit(ROOT, ["estimator", "matcher", "core", "bench/accuracy"]),
+             "command : " + " ".join(shlex.quote(a) for a in sys.argv),
+             "rules   : " + "; ".join(args.rule),
+             "",
+             "per folder: median / max |error| % over its rows, ranking right",
+             "%-58s %s" % ("folder", "  ".join("%-22s" % l for l in labels))]
+    every = []
+    for d in args.results:
+        name = os.path.basename(os.path.normpath(d))
+        db = os.path.join(d, "nppdb.sqlite")
+        if not os.path.isfile(db):
+            lines.append("%-58s skipped: no nppdb.sqlite" % name)
+            continue
+        cmd = [sys.executable, os.path.join(HERE, "rules.py"), d, "--db", db, "--build", args.build]
+        for spec in args.rule:
+            cmd += ["--rule", spec]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            fail("%s: rules.py: %s" % (d, (p.stderr or p.stdout).strip().splitlines()[-1:]), 1)
+        rows, ranks = rows_and_rankings(p.stdout, len(labels))
+        if not rows:
+            fail("%s: rules.py printed no rows" % d, 1)
+        every += rows
+        cells = []
+        for i in range(len(labels)):
+            col = [r[i] for r in rows]
+            right = "yes" if i < len(ranks) and ranks[i] else "NO"
+            cells.append("%-22s" % ("%.1f / %.1f  %s" % (statistics.median(col), max(col), right)))
+        lines.append("%-58s %s" % (name, "  ".join(cells)))
+    lines += ["", "over all %d rows: median, 90th percentile, max |error| %%, rows over 10%%" % len(every)]
+    for i, label in enumerate(labels):
+        lines.append("%-16s %s" % (label, summary([r[i] for r in every])))
+    textout.emit("across.py", lines, args.out)
+
+
+if __name__ == "__main__":
+    main()
