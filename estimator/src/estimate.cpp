@@ -20,6 +20,10 @@
 //    scaling; the base node stays at the phase's own, so the self-check and
 //    relative_to_base keep their meaning;
 //  - a node lacking the chosen profile uses the next-best one it has;
+//  - under PaddedRatio::Family a padded clone's tpi on a node is its base
+//    tpi times the median node / base ratio of its padding family (the
+//    clones of its unpadded uB and streams near its base tpi, each
+//    measured at another time), not its own profile's alone;
 //  - under SyncRule::Barriers each top-level region's barriers, and its
 //    spin-wait rounds (its spin_rounds), are priced at the node's cost
 //    per barrier (round) minus the base node's (sync.cpp), with the work
@@ -468,11 +472,11 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           if (!Twin.empty()) {
             PE.padded = true;
             auto Share = [&](const std::string &On, unsigned At,
-                             double Padded) -> std::optional<double> {
+                             double PaddedTpi) -> std::optional<double> {
               std::optional<double> U = L.tpi(On, Twin, C.streams, At);
-              if (!U || !(Padded > 0))
+              if (!U || !(PaddedTpi > 0))
                 return std::nullopt;
-              return std::clamp(1 - *U / Padded, 0.0, 1.0);
+              return std::clamp(1 - *U / PaddedTpi, 0.0, 1.0);
             };
             PE.paddingShare = Share(Node, Th, *T);
             if (!PE.paddingShare && Node != Base)
