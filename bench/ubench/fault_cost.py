@@ -23,6 +23,13 @@ program's serial code frees it) and each thread's own slice
 (PHASEPROBE_UBENCH_GIVE_BACK=thread, the kernel before); its cost per fault
 is the estimator's: time per iteration over the thread count.
 
+The pages a region faults on were given back before by the serial code
+that freed them: from the same two runs, the time outside the top-level
+regions (program time less theirs) as it is less kept, over the difference
+of the regions' fault counts, is the serial code's wall microseconds per
+page given back ('serial give-back'), against the release kernel (gb1p:
+the same sweeps, the master's give-back timed) at each configuration.
+
 Prints per configuration and line the median over the rounds and the
 spread (min-max). Bad input: one line, exit 2.
 """
@@ -64,22 +71,24 @@ def keep_freed():
     return mod.KEEP_FREED
 
 
-def pf1p_cost(kernels, cfg, kib, give_back):
-    """The touch kernel's wall microseconds a fault at this configuration."""
+def pf1p_cost(kernels, cfg, kib, give_back, kernel="touch"):
+    """The touch kernel's wall microseconds a fault at this configuration
+    (the release kernel's: a page given back)."""
     # 9 repetitions of at least 20 ms.
-    line = ubenchkernels.line(1, "touch", "double", "p", "s", [(kib, os.sysconf("SC_PAGESIZE"))],
+    line = ubenchkernels.line(1, kernel, "double", "p", "s", [(kib, os.sysconf("SC_PAGESIZE"))],
                               (9, 9, 100, 10, 0.02))
     try:
         answer, = ubenchkernels.run(kernels, [line], cfg["threads"], cfg["env"].get("OMP_PLACES"),
                                     cfg["env"].get("OMP_PROC_BIND"),
                                     env={"PHASEPROBE_UBENCH_GIVE_BACK": give_back})
     except ubenchkernels.RunError as ex:
-        fail("the touch kernel at %g KiB: %s" % (kib, ex))
+        fail("the %s kernel at %g KiB: %s" % (kernel, kib, ex))
     return ubenchkernels.median_tpi(answer) * 1e6 / cfg["threads"]
 
 
 def regions(app, cfg, extra, work):
-    """{top-level region id: (time s, page faults)} of one instrumented run."""
+    """{top-level region id: (time s, page faults)} of one instrumented run,
+    and its time outside them (s)."""
     out = os.path.join(work, "run.phases.json")
     env = appspec.clean_env(dict(cfg["env"], PHASEPROBE_SAMPLING="off", PHASEPROBE_OUT=out, **extra))
     cmd = [os.path.join(app["path"], "instr")] + appspec.expand_args(app["args"], cfg["threads"])
@@ -93,8 +102,9 @@ def regions(app, cfg, extra, work):
             doc = json.load(f)
     except (OSError, ValueError) as ex:
         fail("%s on %s: no phase file it wrote could be read: %s" % (app["app"], cfg["label"], ex))
-    return {p["id"]: (p["time_s"], p.get("page_faults") or 0)
-            for p in doc.get("phases", []) if not p.get("parent")}
+    top = {p["id"]: (p["time_s"], p.get("page_faults") or 0)
+           for p in doc.get("phases", []) if not p.get("parent")}
+    return top, doc["program"]["total_time_s"] - sum(t for t, _ in top.values())
 
 
 def main():
@@ -132,8 +142,16 @@ def main():
                 for gb in GIVE_BACKS:
                     res.setdefault((cfg["label"], "pf1p, give-back: " + gb), []).append(
                         pf1p_cost(kernels, cfg, args.kib, gb))
-                plain = regions(app, cfg, {}, work)
-                kept = regions(app, cfg, keep, work)
+                res.setdefault((cfg["label"], "gb1p (release kernel)"), []).append(
+                    pf1p_cost(kernels, cfg, args.kib, "master", "release"))
+                plain, plain_out = regions(app, cfg, {}, work)
+                kept, kept_out = regions(app, cfg, keep, work)
+                all_faults = sum(n for _, n in plain.values()) - sum(n for _, n in kept.values())
+                if all_faults >= args.min_faults:
+                    what = app["app"] + " serial give-back"
+                    res.setdefault((cfg["label"], what), []).append(
+                        (plain_out - kept_out) / all_faults * 1e6)
+                    faults.setdefault((cfg["label"], what), []).append(all_faults)
                 dt = df = 0.0
                 for rid, (t, n) in plain.items():
                     if rid not in kept or n - kept[rid][1] < args.min_faults:
@@ -149,7 +167,8 @@ def main():
                     faults.setdefault((cfg["label"], app["app"] + " all"), []).append(df)
             sys.stderr.write("round %d/%d done\n" % (r + 1, args.rounds))
 
-    lines = ["fault cost: a region's wall time a first-touch page fault, against the pf1p uB",
+    lines = ["fault cost: a region's wall time a first-touch page fault, against the pf1p uB, "
+             "and the serial code's a page given back, against gb1p",
              "machine : %s" % provenance.machine(),
              "commit  : %s" % provenance.commit(ROOT, ["ubench/kernels", "bench/ubench"]),
              "command : %s" % " ".join(sys.argv),
@@ -166,7 +185,7 @@ def main():
             n = faults.get((label, what))
             rows.append([label, what, "%.3f" % statistics.median(v), "%.3f-%.3f" % (min(v), max(v)),
                          "%d" % statistics.median(n) if n else ""])
-    lines += textout.table(["config", "what", "us/fault", "spread", "faults (median)"], rows)
+    lines += textout.table(["config", "what", "us/page", "spread", "faults (median)"], rows)
     textout.emit(PROG, lines, args.out)
 
 
