@@ -153,20 +153,27 @@ std::optional<PaddedRatio> parsePaddedRatio(const std::string &S) {
 
 namespace {
 
-/// PaddedRatio::Family: the tpi on the node that a padded clone's base tpi
-/// \p BaseTpi gets from the median node / base ratio of its padding family
-/// (\p Twin + "+w...", the same streams) within PaddingFamilyBand of it,
-/// with the number of clones pooled; absent below two.
-std::optional<std::pair<double, size_t>>
-familyTpi(const TpiLookup &L, const std::string &Twin, const std::vector<StreamTuple> &Streams,
-          const std::string &Base, unsigned BaseThreads, double BaseTpi, const std::string &Node,
-          unsigned Threads) {
-  std::map<std::string, double> AtBase;
-  for (const auto &[Name, Tpi] : L.sameStreams(Base, Streams, BaseThreads))
-    if (unpaddedName(Name) == Twin && std::abs(Tpi / BaseTpi - 1) <= PaddingFamilyBand)
-      AtBase[Name] = Tpi;
-  std::vector<double> Ratios;
+/// A padded clone's family on one node: its siblings (\p Twin + "+w...",
+/// the same streams) at \p Threads, by name.
+std::map<std::string, double> paddingFamily(const TpiLookup &L, const std::string &Twin,
+                                            const std::vector<StreamTuple> &Streams,
+                                            const std::string &Node, unsigned Threads) {
+  std::map<std::string, double> Out;
   for (const auto &[Name, Tpi] : L.sameStreams(Node, Streams, Threads))
+    if (unpaddedName(Name) == Twin)
+      Out[Name] = Tpi;
+  return Out;
+}
+
+/// PaddedRatio::Family: the tpi on the node that a padded clone's base tpi
+/// \p BaseTpi gets from the median node / base ratio of the family members
+/// \p AtBase (their base tpi, within PaddingFamilyBand of it) that \p AtNode
+/// has too, with the number of clones pooled; absent below two.
+std::optional<std::pair<double, size_t>> familyTpi(double BaseTpi,
+                                                   const std::map<std::string, double> &AtBase,
+                                                   const std::map<std::string, double> &AtNode) {
+  std::vector<double> Ratios;
+  for (const auto &[Name, Tpi] : AtNode)
     if (auto It = AtBase.find(Name); It != AtBase.end() && It->second > 0)
       Ratios.push_back(Tpi / It->second);
   if (Ratios.size() < 2)
@@ -397,6 +404,24 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   if (BaseGiveBacksPriced > 0)
     E.giveBackBaseCostUs /= BaseGiveBacksPriced;
 
+  // PaddedRatio::Family: a padded candidate's base tpi and its family on
+  // the base node within PaddingFamilyBand of it, read once for every node
+  // (by match and rank); an empty family where the base lacks the clone.
+  std::map<std::pair<size_t, size_t>, std::pair<double, std::map<std::string, double>>>
+      BaseFamilies;
+  auto BaseFamily = [&](size_t Match, size_t Rank, const std::string &Twin, const Candidate &C,
+                        unsigned Threads) -> const auto & {
+    auto [It, New] = BaseFamilies.try_emplace({Match, Rank});
+    if (New)
+      if (auto B = L.tpi(Base, C.ubench, C.streams, Threads); B && *B > 0) {
+        It->second.first = *B;
+        for (const auto &[Name, Tpi] : paddingFamily(L, Twin, C.streams, Base, Threads))
+          if (std::abs(Tpi / *B - 1) <= PaddingFamilyBand)
+            It->second.second.emplace(Name, Tpi);
+      }
+    return It->second;
+  };
+
   std::vector<std::string> All = Nodes;
   if (std::find(All.begin(), All.end(), Base) == All.end())
     All.insert(All.begin(), Base);
@@ -458,9 +483,9 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           std::string Twin = unpaddedName(C.ubench);
           if (Padded == PaddedRatio::Family && !Twin.empty() &&
               !(Node == Base && Th == P.threads))
-            if (auto B = L.tpi(Base, C.ubench, C.streams, P.threads); B && *B > 0)
+            if (const auto &[B, AtBase] = BaseFamily(I, R, Twin, C, P.threads); !AtBase.empty())
               if (auto Pooled =
-                      familyTpi(L, Twin, C.streams, Base, P.threads, *B, Node, Th)) {
+                      familyTpi(B, AtBase, paddingFamily(L, Twin, C.streams, Node, Th))) {
                 T = Pooled->first;
                 PE.paddingFamily = Pooled->second;
               }

@@ -160,14 +160,16 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                  "(fork-to-join time beyond the slowest thread's own), kept as measured on %s "
                  "instead of scaled with the work\n",
                  fmt("%.6g", E.forkJoinS).c_str(), E.forkJoinRegions, In.base.c_str());
-  if (E.pageFaults > 0)
+  if (E.pageFaults > 0 && E.sync == SyncRule::Off)
     std::fprintf(Out,
-                 E.sync == SyncRule::Off
-                     ? "page faults: %s in top-level regions, left inside the measured times "
-                       "(--sync off)\n"
-                     : "page faults: %s in top-level regions (first touches of memory mapped "
-                       "afresh), priced per node at its cost per fault (pf1p) instead of "
-                       "scaled with the work%s\n",
+                 "page faults: %s in top-level regions, left inside the measured times "
+                 "(--sync off)\n",
+                 fmt("%.6g", E.pageFaults).c_str());
+  else if (E.pageFaults > 0)
+    std::fprintf(Out,
+                 "page faults: %s in top-level regions (first touches of memory mapped "
+                 "afresh), priced per node at its cost per fault (pf1p) instead of scaled "
+                 "with the work%s\n",
                  fmt("%.6g", E.pageFaults).c_str(),
                  E.giveBackBaseCostUs > 0
                      ? "; their pages' give-backs by the serial code at its cost per page (gb1p)"
