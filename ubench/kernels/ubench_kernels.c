@@ -858,8 +858,8 @@ static void run_config(const config_t *C, int threads) {
     FAIL("kernel %s takes no padding (work)", C->kernel);
   if (gather && (strcmp(C->type, "double") || strcmp(C->pattern, "ssr") || C->access[2] != 'c'))
     FAIL("kernel gather is double with patterns ssr and a shared x (a, its int indices, x)");
-  int touch = page_kernel(C->kernel);
-  if (touch && (C->pattern[0] != 's' || C->s[0] != (double)sysconf(_SC_PAGESIZE) ||
+  int paged = page_kernel(C->kernel);
+  if (paged && (C->pattern[0] != 's' || C->s[0] != (double)sysconf(_SC_PAGESIZE) ||
                 C->window[0]))
     FAIL("kernel %s walks one strided stream whose stride is the page size (%ld B)",
          C->kernel, sysconf(_SC_PAGESIZE));
@@ -936,7 +936,7 @@ static void run_config(const config_t *C, int threads) {
     if (C->span[q] < 0 || C->span[q] > 1000000000L)
       FAIL("stream %d: span %ld is not within 0 to 1e9 accesses", q + 1, C->span[q]);
     if (C->span[q] && (s->random || C->window[q] || compute_kernel(C->kernel) ||
-                       !strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") || touch))
+                       !strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") || paged))
       FAIL("stream %d: only strided streams of memory kernels without a window take a span",
            q + 1);
     if (C->span[q] && C->span[q] < 4)
@@ -946,7 +946,7 @@ static void run_config(const config_t *C, int threads) {
      * of one element is one column, walked in order: nothing to confine. */
     if (C->span[q] && s->step > 1 && C->span[q] * s->step <= s->region) s->span = C->span[q];
     if (s->sweep > iters) iters = s->sweep;
-    if (touch) iters = s->region / s->step; /* a page per iteration */
+    if (paged) iters = s->region / s->step; /* a page per iteration */
     size_t total = (size_t)(s->priv ? s->region * threads : s->region) * elem;
     s->copies = C->copies;
     s->cbytes = (total + 4095) / 4096 * 4096;
@@ -954,7 +954,7 @@ static void run_config(const config_t *C, int threads) {
     if (!s->base) FAIL("cannot allocate %zu bytes", s->cbytes * (size_t)s->copies);
     /* A fault of a small page, as a program's fresh temporaries take
      * where transparent huge pages are only on request. */
-    if (touch) madvise(s->base, (total + 4095) / 4096 * 4096, MADV_NOHUGEPAGE);
+    if (paged) madvise(s->base, (total + 4095) / 4096 * 4096, MADV_NOHUGEPAGE);
     /* First touch by the thread that walks the data (NUMA-local pages). */
     long cnt = (long)(total / elem);
     for (long cp = 0; cp < s->copies; ++cp) {
@@ -1000,7 +1000,7 @@ static void run_config(const config_t *C, int threads) {
   double t0 = omp_get_wtime();
   TouchS = 0;
   fn(C->kernel, S, ns, 1, iters, SweepsDone++);
-  double one = touch ? TouchS : omp_get_wtime() - t0;
+  double one = paged ? TouchS : omp_get_wtime() - t0;
   long R = 1;
   if (one < C->min_rep_s) R = (long)ceil(C->min_rep_s / (one > 1e-7 ? one : 1e-7));
   if (R > 1000000) R = 1000000;
@@ -1015,7 +1015,7 @@ static void run_config(const config_t *C, int threads) {
     TouchS = 0;
     fn(C->kernel, S, ns, R, iters, SweepsDone);
     SweepsDone += R;
-    times[count++] = touch ? TouchS : omp_get_wtime() - a;
+    times[count++] = paged ? TouchS : omp_get_wtime() - a;
     if (count >= C->max_reps) break;
     if (omp_get_wtime() - start >= C->cap_s && count >= 2) break;
     if (count >= C->min_reps) {
