@@ -71,9 +71,10 @@ def keep_freed():
     return mod.KEEP_FREED
 
 
-def pf1p_cost(kernels, cfg, kib, give_back, kernel="touch"):
-    """The touch kernel's wall microseconds a fault at this configuration
-    (the release kernel's: a page given back)."""
+def page_cost(kernels, cfg, kib, kernel, give_back="master"):
+    """A page kernel's wall microseconds a page at this configuration: the
+    touch kernel's a fault (its pages given back the `give_back` way), the
+    release kernel's a page given back."""
     # 9 repetitions of at least 20 ms.
     line = ubenchkernels.line(1, kernel, "double", "p", "s", [(kib, os.sysconf("SC_PAGESIZE"))],
                               (9, 9, 100, 10, 0.02))
@@ -141,9 +142,9 @@ def main():
             for cfg in configs:
                 for gb in GIVE_BACKS:
                     res.setdefault((cfg["label"], "pf1p, give-back: " + gb), []).append(
-                        pf1p_cost(kernels, cfg, args.kib, gb))
+                        page_cost(kernels, cfg, args.kib, "touch", gb))
                 res.setdefault((cfg["label"], "gb1p (release kernel)"), []).append(
-                    pf1p_cost(kernels, cfg, args.kib, "master", "release"))
+                    page_cost(kernels, cfg, args.kib, "release"))
                 plain, plain_out = regions(app, cfg, {}, work)
                 kept, kept_out = regions(app, cfg, keep, work)
                 all_faults = sum(n for _, n in plain.values()) - sum(n for _, n in kept.values())
