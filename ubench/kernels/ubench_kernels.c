@@ -357,6 +357,13 @@ static int compute_kernel(const char *K) { return K[0] == 'c' && K[1] != 'o'; }
  * back between sweeps; they differ in what they time. */
 static int page_kernel(const char *K) { return !strcmp(K, "touch") || !strcmp(K, "release"); }
 
+/* The kernels of the pricing uBs (bar1p, spin1p, pf1p, gb1p): their sweeps
+ * end in a synchronization or a give-back, so they take no padding, copies,
+ * spans nor windows (phaseprobe-ubench's isPricingUBench). */
+static int pricing_kernel(const char *K) {
+  return !strcmp(K, "sumb") || !strcmp(K, "sumf") || page_kernel(K);
+}
+
 /* The touch kernel's time of one invocation: of each sweep, from the
  * first thread's first store to the last thread's last (what a program's
  * region spends faulting; threads on a shared core take turns), not the
@@ -848,13 +855,11 @@ static void run_config(const config_t *C, int threads) {
   if (C->copies < 1 || C->copies > 64) FAIL("copies %ld is not within 1 to 64", C->copies);
   if (C->copies > 1 && compute_kernel(C->kernel))
     FAIL("compute kernels take no copies");
-  if (C->copies > 1 && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") ||
-                        page_kernel(C->kernel)))
+  if (C->copies > 1 && pricing_kernel(C->kernel))
     FAIL("kernel %s takes no copies", C->kernel);
   if (C->work && compute_kernel(C->kernel))
     FAIL("compute kernels take no padding (work)");
-  if (C->work && (!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") ||
-                  page_kernel(C->kernel)))
+  if (C->work && pricing_kernel(C->kernel))
     FAIL("kernel %s takes no padding (work)", C->kernel);
   if (gather && (strcmp(C->type, "double") || strcmp(C->pattern, "ssr") || C->access[2] != 'c'))
     FAIL("kernel gather is double with patterns ssr and a shared x (a, its int indices, x)");
@@ -916,8 +921,7 @@ static void run_config(const config_t *C, int threads) {
       FAIL("stream %d: window %ld is not within 0 to 1e9 accesses", q + 1, C->window[q]);
     if (C->window[q] && C->repeats < 1)
       FAIL("stream %d: a window needs repeats of 1 or more", q + 1);
-    if (C->window[q] && (s->random || compute_kernel(C->kernel) || !strcmp(C->kernel, "sumb") ||
-                         !strcmp(C->kernel, "sumf")))
+    if (C->window[q] && (s->random || compute_kernel(C->kernel) || pricing_kernel(C->kernel)))
       FAIL("stream %d: only strided streams of memory kernels take a window", q + 1);
     s->sweep = s->region;
     if (C->window[q]) {
@@ -936,7 +940,7 @@ static void run_config(const config_t *C, int threads) {
     if (C->span[q] < 0 || C->span[q] > 1000000000L)
       FAIL("stream %d: span %ld is not within 0 to 1e9 accesses", q + 1, C->span[q]);
     if (C->span[q] && (s->random || C->window[q] || compute_kernel(C->kernel) ||
-                       !strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") || paged))
+                       pricing_kernel(C->kernel)))
       FAIL("stream %d: only strided streams of memory kernels without a window take a span",
            q + 1);
     if (C->span[q] && C->span[q] < 4)
