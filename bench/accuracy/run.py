@@ -198,6 +198,8 @@ def ubench_runs(args, configs, node_of, extra):
     ub = tool(args.build, "phaseprobe-ubench")
     if args.rounds > 1:
         extra = extra + ["--rounds", str(args.rounds)]
+    if args.max_rounds:
+        extra = extra + ["--max-rounds", str(args.max_rounds)]
     if args.interleave:
         yield (", ".join(node_of(c) for c in configs) + " side by side", "interleaved", "",
                [ub, "run", "--db", args.db] + interleave_args(configs, node_of) + extra,
@@ -806,6 +808,9 @@ def parse_args(argv):
     ap.add_argument("--rounds", type=int, default=1,
                     help="phaseprobe-ubench run --rounds: measure every uB configuration this many "
                          "times, a pass over the grid apart, and keep the median round (default 1)")
+    ap.add_argument("--max-rounds", type=int, default=0,
+                    help="phaseprobe-ubench run --max-rounds: more rounds, up to this many, for a uB "
+                         "configuration whose rounds disagree (default: --rounds, no more)")
     ap.add_argument("--base-runs", type=int, default=1,
                     help="instrumented runs on the base configuration, merged by the estimator into "
                          "per-phase medians (default 1: the product's one run)")
@@ -861,6 +866,8 @@ def parse_args(argv):
         raise InputError("--timing-runs must be at least 1")
     if not 1 <= a.rounds <= 100:
         raise InputError("--rounds must be from 1 to 100")
+    if a.max_rounds and not (a.rounds >= 2 and a.rounds <= a.max_rounds <= 100):
+        raise InputError("--max-rounds must be from --rounds (2 or more) to 100")
     a.ok_exit = parse_ok_exit(a.ok_exit)
     return a
 

@@ -129,6 +129,7 @@ public:
     std::fflush(stderr);
   }
   void note(const std::string &S) { std::fprintf(stderr, "%s%s\n", Tty ? "\n" : "", S.c_str()); }
+  void grow(std::size_t More) { Total += More; }
   double elapsed() const { return now() - Start; }
 
 private:
@@ -279,6 +280,8 @@ struct RunOptions {
   bool Quick = false, Full = false;
   std::vector<std::string> Only;
   unsigned Rounds = 1;
+  unsigned MaxRounds = 0; ///< 0: Rounds (a fixed number)
+  double RoundSePct = 1.5;
 };
 
 /// One node configuration a run measures: a label (its node in the NPPDB), a
@@ -381,6 +384,13 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
                  "phaseprobe-ubench: warning: %u threads on %u hardware threads "
                  "(oversubscribed: profiles will be slow and noisy)\n",
                  Threads.back(), N.pus);
+  unsigned MaxRounds = O.MaxRounds ? O.MaxRounds : O.Rounds;
+  if (MaxRounds < O.Rounds)
+    throw InputError("", "--max-rounds",
+                     std::to_string(MaxRounds) + " is below --rounds " + std::to_string(O.Rounds));
+  if (MaxRounds > O.Rounds && O.Rounds < 2)
+    throw InputError("", "--max-rounds",
+                     "needs --rounds 2 or more (one round shows no disagreement to act on)");
   Progress Prog(Grid.size() * Targets.size() * O.Rounds);
   std::map<std::string, std::pair<std::size_t, std::size_t>> Counts; // label -> stored, replaced
   std::size_t Rejected = 0;
@@ -390,48 +400,77 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   // With --rounds N every configuration is measured N times, a whole pass
   // over the grid apart, and the round with the median tpi is stored: a
   // burst of the machine's noise (seconds long on the VM) then hits one
-  // round, not the profile. Rounds[target][config] holds the earlier ones.
+  // round, not the profile. Rounds[target][config] holds them.
   std::vector<std::vector<std::vector<Profile>>> Rounds(
       Targets.size(), std::vector<std::vector<Profile>>(Grid.size()));
-  auto Measure = [&](std::size_t TI, KernelRunner &Runner, std::size_t CI, unsigned Round) {
+  std::vector<std::vector<char>> Refused(Targets.size(), std::vector<char>(Grid.size(), 0));
+  auto Measure = [&](std::size_t TI, KernelRunner &Runner, std::size_t CI) {
     const Target &T = Targets[TI];
     const UBenchConfig &C = Grid[CI];
+    std::vector<Profile> &Done = Rounds[TI][CI];
+    unsigned Round = unsigned(Done.size());
     Profile P;
     std::string What = C.name() + " " + C.requested() + " th=" + std::to_string(T.Threads);
     if (O.Interleave.size())
       What += " " + T.Label;
-    if (O.Rounds > 1)
-      What += " round " + std::to_string(Round + 1) + "/" + std::to_string(O.Rounds);
-    std::string Err = Runner.measure(C, Pol, P);
-    if (!Err.empty()) {
-      if (Round == 0) { // a refusal is the same every round: said once
+    if (MaxRounds > 1)
+      What += " round " + std::to_string(Round + 1) + "/" +
+              (Round < O.Rounds ? std::to_string(O.Rounds) : "<=" + std::to_string(MaxRounds));
+    // A refusal is the same every round: said once, not asked again.
+    std::string Err = Refused[TI][CI] ? "" : Runner.measure(C, Pol, P);
+    if (Refused[TI][CI] || !Err.empty()) {
+      if (!Refused[TI][CI]) {
+        Refused[TI][CI] = 1;
         ++Rejected;
         Prog.note("phaseprobe-ubench: " + What + ": rejected by the kernel: " + Err);
       }
       Prog.step(What, "rejected");
       return;
     }
-    if (O.Rounds > 1) {
-      std::vector<Profile> &Done = Rounds[TI][CI];
-      Done.push_back(P);
-      if (Round + 1 < O.Rounds) {
-        char Res[96];
-        std::snprintf(Res, sizeof Res, "tpi %.4g us", P.tpiUs);
-        Prog.step(What, Res);
-        return;
-      }
-      std::vector<double> Tpis;
-      for (const Profile &Q : Done)
-        Tpis.push_back(Q.tpiUs);
-      std::vector<std::size_t> Order(Done.size());
-      for (std::size_t I = 0; I < Order.size(); ++I)
-        Order[I] = I;
-      std::sort(Order.begin(), Order.end(),
-                [&](std::size_t A, std::size_t B) { return Tpis[A] < Tpis[B]; });
-      P = Done[Order[(Order.size() - 1) / 2]]; // the (lower) median round
+    Done.push_back(P);
+    double Cv = P.tpiStats->mean > 0 ? P.tpiStats->stddev / P.tpiStats->mean * 100 : 0;
+    char Res[160];
+    std::snprintf(Res, sizeof Res, "tpi %.4g us, CV %.1f%% over %llu reps", P.tpiUs, Cv,
+                  (unsigned long long)P.tpiStats->count);
+    Prog.step(What, Res);
+  };
+  // A configuration whose rounds on a node disagree (the standard error of
+  // their mean above --round-se of it) is measured again, up to
+  // --max-rounds: on the VM, a padded random clone's tpi at two threads
+  // spread 20% from one kernel process to the next within a minute, and
+  // its median of 3 rounds put the 1t/2t ratio 7% from that of 10.
+  auto Unsettled = [&](std::size_t TI, std::size_t CI) {
+    const std::vector<Profile> &Done = Rounds[TI][CI];
+    if (Done.size() >= MaxRounds || Done.size() < O.Rounds)
+      return false;
+    double Mean = 0, Var = 0;
+    for (const Profile &Q : Done)
+      Mean += Q.tpiUs;
+    Mean /= double(Done.size());
+    for (const Profile &Q : Done)
+      Var += (Q.tpiUs - Mean) * (Q.tpiUs - Mean);
+    double Se = std::sqrt(Var / double(Done.size() - 1) / double(Done.size()));
+    return Mean > 0 && Se / Mean * 100 > O.RoundSePct;
+  };
+  std::size_t Extra = 0; // configurations (per node) measured beyond --rounds
+  unsigned MostRounds = O.Rounds;
+  auto Store = [&](std::size_t TI, std::size_t CI) {
+    const Target &T = Targets[TI];
+    const std::vector<Profile> &Done = Rounds[TI][CI];
+    if (Done.empty() || Refused[TI][CI])
+      return;
+    if (Done.size() > O.Rounds)
+      ++Extra, MostRounds = std::max(MostRounds, unsigned(Done.size()));
+    std::vector<std::size_t> Order(Done.size());
+    for (std::size_t I = 0; I < Order.size(); ++I)
+      Order[I] = I;
+    std::sort(Order.begin(), Order.end(),
+              [&](std::size_t A, std::size_t B) { return Done[A].tpiUs < Done[B].tpiUs; });
+    Profile P = Done[Order[(Order.size() - 1) / 2]]; // the (lower) median round
+    if (Done.size() > 1) {
       std::string List;
-      for (double V : Tpis)
-        List += (List.empty() ? "" : ",") + formatNumber(V);
+      for (const Profile &Q : Done)
+        List += (List.empty() ? "" : ",") + formatNumber(Q.tpiUs);
       P.params["rounds"] = std::to_string(Done.size());
       P.params["round_tpi_us"] = List;
     }
@@ -445,33 +484,62 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
     ++(Clash ? Replaced : Stored);
     double Cv = P.tpiStats->mean > 0 ? P.tpiStats->stddev / P.tpiStats->mean * 100 : 0;
     Cvs.push_back(Cv);
-    if (Cv > MaxCv)
-      MaxCv = Cv, MaxCvWhat = What;
-    char Res[160];
-    std::snprintf(Res, sizeof Res, "tpi %.4g us, CV %.1f%% over %llu reps", P.tpiUs, Cv,
-                  (unsigned long long)P.tpiStats->count);
-    Prog.step(What, Res);
-  };
-  if (O.Interleave.empty()) {
-    for (std::size_t TI = 0; TI < Targets.size(); ++TI) {
-      const Target &T = Targets[TI];
-      KernelRunner Runner(Program, T.Threads, T.Bind, T.Places);
-      for (unsigned Round = 0; Round < O.Rounds; ++Round)
-        for (std::size_t CI = 0; CI < Grid.size(); ++CI)
-          Measure(TI, Runner, CI, Round);
+    if (Cv > MaxCv) {
+      MaxCv = Cv;
+      MaxCvWhat = Grid[CI].name() + " " + Grid[CI].requested() + " th=" +
+                  std::to_string(T.Threads) + (O.Interleave.size() ? " " + T.Label : "");
     }
+  };
+  std::vector<std::unique_ptr<KernelRunner>> Runners;
+  for (const Target &T : Targets)
+    Runners.push_back(std::make_unique<KernelRunner>(Program, T.Threads, T.Bind, T.Places));
+  // The targets measured together: side by side, every one; else each alone.
+  std::vector<std::vector<std::size_t>> Groups;
+  if (O.Interleave.empty()) {
+    for (std::size_t TI = 0; TI < Targets.size(); ++TI)
+      Groups.push_back({TI});
   } else {
     // Every configuration on each node in turn, seconds apart: a drift of
     // the machine's speed moves all nodes alike, so the node-to-node ratios
     // the estimator uses stay (measured one node after the other, a slow
     // minute during one node's grid biased all of that node's ratios).
-    std::vector<std::unique_ptr<KernelRunner>> Runners;
-    for (const Target &T : Targets)
-      Runners.push_back(std::make_unique<KernelRunner>(Program, T.Threads, T.Bind, T.Places));
+    // Extra rounds go to every node too, for the same reason.
+    Groups.emplace_back();
+    for (std::size_t TI = 0; TI < Targets.size(); ++TI)
+      Groups.back().push_back(TI);
+  }
+  // A configuration is stored once its last round is measured (a long grid
+  // loses only what is under way when stopped), or kept open for more.
+  auto Finish = [&](const std::vector<std::size_t> &G, std::size_t CI,
+                    std::vector<std::size_t> &Open) {
+    bool More = false;
+    for (std::size_t TI : G)
+      More = More || Unsettled(TI, CI);
+    if (More)
+      Open.push_back(CI);
+    else
+      for (std::size_t TI : G)
+        Store(TI, CI);
+  };
+  for (const std::vector<std::size_t> &G : Groups) {
+    std::vector<std::size_t> Open; // configurations to measure again, in grid order
     for (unsigned Round = 0; Round < O.Rounds; ++Round)
-      for (std::size_t CI = 0; CI < Grid.size(); ++CI)
-        for (std::size_t I = 0; I < Targets.size(); ++I)
-          Measure(I, *Runners[I], CI, Round);
+      for (std::size_t CI = 0; CI < Grid.size(); ++CI) {
+        for (std::size_t TI : G)
+          Measure(TI, *Runners[TI], CI);
+        if (Round + 1 == O.Rounds)
+          Finish(G, CI, Open);
+      }
+    while (!Open.empty()) {
+      Prog.grow(Open.size() * G.size());
+      std::vector<std::size_t> Still;
+      for (std::size_t CI : Open)
+        for (std::size_t TI : G)
+          Measure(TI, *Runners[TI], CI);
+      for (std::size_t CI : Open)
+        Finish(G, CI, Still);
+      Open.swap(Still);
+    }
   }
   std::sort(Cvs.begin(), Cvs.end());
   // One line per node, in the order given.
@@ -493,6 +561,10 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   if (!Cvs.empty())
     std::printf("dispersion of tpi: median CV %.1f%%, max %.1f%% (%s)\n", Cvs[Cvs.size() / 2],
                 MaxCv, MaxCvWhat.c_str());
+  if (MaxRounds > O.Rounds)
+    std::printf("rounds: %zu profiles measured beyond %u rounds (their rounds' mean uncertain by "
+                "more than %g%%), up to %u\n",
+                Extra, O.Rounds, O.RoundSePct, MostRounds);
   if (Rejected)
     throw WorkError(std::to_string(Rejected) + " configurations were rejected by the kernel "
                                                "program (see above)");
@@ -535,6 +607,15 @@ int main(int Argc, char **Argv) {
                   "measure every configuration this many times, a pass over the grid apart, and "
                   "store the round with the median tpi (default 1)")
       ->check(CLI::Range(1u, 100u));
+  Run->add_option("--max-rounds", O.MaxRounds,
+                  "measure a configuration in more rounds than --rounds, up to this many, while "
+                  "the standard error of its rounds' mean tpi on a node exceeds --round-se "
+                  "(default: --rounds, no more)")
+      ->check(CLI::Range(1u, 100u));
+  Run->add_option("--round-se", O.RoundSePct,
+                  "with --max-rounds: the standard error, in percent of the rounds' mean tpi, "
+                  "below which a configuration's rounds are enough (default 1.5)")
+      ->check(CLI::Range(0.0, 100.0));
   Run->add_option("--bind", O.Bind,
                   "OMP_PROC_BIND for the uBs (default close; '' leaves "
                   "the environment's)");
