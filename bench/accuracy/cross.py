@@ -167,6 +167,9 @@ def parse_args(argv):
     ap.add_argument("--ok-exit", action="append", default=[], metavar="NAME=CODES")
     ap.add_argument("--reps", type=int, default=3, help="plain runs per configuration, median (default 3)")
     ap.add_argument("--rounds", type=int, help="uB rounds (default: the stored run's)")
+    ap.add_argument("--max-rounds", type=int, default=0,
+                    help="phaseprobe-ubench run --max-rounds: more rounds, up to this many, for a uB "
+                         "configuration whose rounds disagree (default: --rounds, no more)")
     ap.add_argument("--timing-runs", type=int, default=1, metavar="N",
                     help="instrumented timing runs per configuration (per-phase times; default 1)")
     ap.add_argument("--no-phase-times", dest="phase_times", action="store_false")
@@ -215,6 +218,8 @@ def main(argv=None):
     args.db = os.path.join(out, "nppdb.sqlite")
     args.grid = sctx.get("grid", "quick")
     args.rounds = args.rounds or sctx.get("rounds", 1)
+    if args.max_rounds and not (args.rounds >= 2 and args.rounds <= args.max_rounds <= 100):
+        raise InputError("--max-rounds must be from --rounds (2 or more) to 100")
     args.interleave = True
     alt_label = (sctx.get("alt") or {}).get("label", "unsampled")
     alt_args = (sctx.get("alt") or {}).get("estimate_args", [])
