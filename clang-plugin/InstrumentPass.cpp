@@ -37,6 +37,7 @@
 #include "CounterStep.h"
 #include "CounterTbaa.h"
 #include "GuardedSerial.h"
+#include "OpMix.h"
 #include "RuntimeRefs.h"
 #include "SyncLoops.h"
 #include "ThreadBranches.h"
@@ -234,6 +235,7 @@ private:
   struct Desc {
     SourceLoc Loc;
     unsigned Kind;
+    std::optional<OpMix> Mix; ///< the arithmetic of its code (__phaseprobe_op_mix)
   };
   std::vector<Desc> Descs;
   std::map<std::tuple<std::string, unsigned, unsigned, bool>, unsigned> DescIndex;
@@ -243,6 +245,17 @@ private:
   std::vector<GlobalVariable *> Placeholders;
 
   ThreadBranchReport ThreadBranches; // findThreadBranches, before any probe
+  /// Per fork and worksharing init: the arithmetic of its construct's code,
+  /// counted before any probe.
+  DenseMap<CallBase *, OpMix> MixOf;
+  void countOpMixes(ArrayRef<OmpCall> Calls);
+  /// The first count a descriptor gets is its own (a template instantiated
+  /// twice is one descriptor, with the same code).
+  void noteMix(unsigned D, CallBase *Call) {
+    auto It = MixOf.find(Call);
+    if (!Descs[D].Mix && It != MixOf.end())
+      Descs[D].Mix = It->second;
+  }
   /// Region descriptors that run only where tests of the thread count hold:
   /// the tests every fork of the region is guarded by.
   std::map<unsigned, std::vector<std::string>> RegionGuards;
@@ -262,7 +275,7 @@ unsigned Instrumenter::descriptorFor(const SourceLoc &L, unsigned Kind) {
   if (It != DescIndex.end())
     return It->second;
   unsigned I = Descs.size();
-  Descs.push_back({L, Kind});
+  Descs.push_back({L, Kind, {}});
   DescIndex.emplace(Key, I);
   // Until the array exists, refer to a placeholder global of the right type.
   auto *P =
@@ -345,6 +358,26 @@ void Instrumenter::emitDescriptors() {
                     constArrayPtr(M, DescPtr, Regions, "__phaseprobe.guarded_regions"),
                     constArrayPtr(M, Str, Tests, "__phaseprobe.region_guards"),
                     ConstantInt::get(I32, Regions.size())});
+  }
+  std::vector<Constant *> Mixed, Counts;
+  for (unsigned D = 0; D < Descs.size(); ++D) {
+    if (!Descs[D].Mix)
+      continue;
+    const OpMix &X = *Descs[D].Mix;
+    Constant *DIdx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, D)};
+    Mixed.push_back(ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, DIdx));
+    for (uint32_t N : {X.add, X.mul, X.div, X.sqrt, X.math})
+      Counts.push_back(ConstantInt::get(I32, N));
+  }
+  static_assert(PHASEPROBE_OP_KINDS == 5, "the order of OpMix's fields");
+  if (!Mixed.empty()) {
+    Type *DescPtr = compat::pointerTo(DescTy);
+    TellIfResolved("__phaseprobe_op_mix",
+                   {Str, compat::pointerTo(DescPtr), compat::pointerTo(I32), I32},
+                   {Strings.get(M.getSourceFileName()),
+                    constArrayPtr(M, DescPtr, Mixed, "__phaseprobe.mixed_constructs"),
+                    constArrayPtr(M, I32, Counts, "__phaseprobe.op_mix"),
+                    ConstantInt::get(I32, Mixed.size())});
   }
   // Priority 1: before every user constructor (which may open a region).
   appendToGlobalCtors(M, Ctor, 1);
@@ -460,6 +493,28 @@ CallBase *Instrumenter::pairedInit(CallBase *End, ArrayRef<CallBase *> Inits) {
   return Best;
 }
 
+void Instrumenter::countOpMixes(ArrayRef<OmpCall> Calls) {
+  SmallVector<CallBase *, 16> Inits;
+  for (const OmpCall &C : Calls)
+    if (C.R == Role::StaticInit)
+      Inits.push_back(C.Call);
+  DenseMap<CallBase *, CallBase *> FiniOf;
+  for (const OmpCall &C : Calls)
+    if (C.R == Role::StaticFini)
+      if (CallBase *I = pairedInit(C.Call, Inits))
+        FiniOf.try_emplace(I, C.Call);
+  OpMixCounter Counter(FAM);
+  for (const OmpCall &C : Calls) {
+    if (C.R == Role::Fork && C.Call->arg_size() >= 3) {
+      if (auto *Body = dyn_cast<Function>(C.Call->getArgOperand(2)->stripPointerCasts()))
+        MixOf[C.Call] = Counter.ofFunction(*Body);
+    } else if (C.R == Role::StaticInit || C.R == Role::DispatchInit) {
+      // A dynamic loop has no end call: its code runs to the function's end.
+      MixOf[C.Call] = Counter.ofConstruct(*C.Call, FiniOf.lookup(C.Call));
+    }
+  }
+}
+
 // The region a serialized (if(false)) execution belongs to: clang calls the
 // region's outlined function directly between __kmpc_serialized_parallel and
 // __kmpc_end_serialized_parallel, so that call names the region even when
@@ -511,8 +566,9 @@ bool Instrumenter::run() {
            "-Rpass=phaseprobe (phaseprobe-cc does) or -g to get "
            "<file>:<line>:<column>\n";
 
-  // Before anything is inserted: the analysis reads clang's own IR.
+  // Before anything is inserted: the analyses read clang's own IR.
   ThreadBranches = findThreadBranches(M, FAM);
+  countOpMixes(Calls);
 
   // 2. Counters first: probes flush them.
   Type *I64 = Type::getInt64Ty(Ctx);
@@ -579,6 +635,7 @@ bool Instrumenter::run() {
         }))
       continue;
     unsigned D = descriptorFor(C.Loc, Kind);
+    noteMix(D, C.Call);
     // A later fork at the same location (a template instance) may be the
     // one that reveals the combined loop.
     if (Kind != __PHASEPROBE_PARALLEL && !C.IsTeams)
@@ -670,7 +727,9 @@ bool Instrumenter::run() {
         Kind = __PHASEPROBE_SECTIONS;
       else if ((C.Loc.Flags & IdentWorkDistribute) && !(C.Loc.Flags & IdentWorkLoop))
         Kind = __PHASEPROBE_DISTRIBUTE;
-      callBefore(C.Call, WsBegin, {descriptorPtr(descriptorFor(C.Loc, Kind))});
+      unsigned D = descriptorFor(C.Loc, Kind);
+      noteMix(D, C.Call);
+      callBefore(C.Call, WsBegin, {descriptorPtr(D)});
       break;
     }
     case Role::StaticFini: {

@@ -348,6 +348,18 @@ Phase readPhase(const std::string &File, const json &P, const std::string &Path)
   Out.pageFaults = R.optCount("page_faults");
   if (const json *A = R.find("runs_if"); A && !A->is_null())
     Out.runsIf = readTests(R, *A, "runs_if");
+  if (const json *O = R.find("ops"); O && !O->is_null()) {
+    if (!O->is_object())
+      R.fail("ops", std::string("expected an object, found ") + typeName(*O));
+    Reader K(R.File, *O, R.at("ops"));
+    OpCounts C;
+    C.add = double(K.optCount("add").value_or(0));
+    C.mul = double(K.optCount("mul").value_or(0));
+    C.div = double(K.optCount("div").value_or(0));
+    C.sqrt = double(K.optCount("sqrt").value_or(0));
+    C.math = double(K.optCount("math").value_or(0));
+    Out.ops = C;
+  }
   std::uint64_t Sum = 0;
   readTestedObjects(R, "guarded_page_faults", "allocated_if",
                     "the tests the memory was allocated under",
@@ -524,6 +536,10 @@ std::string formatPhaseFile(const PhaseFile &File) {
       J["thread_time_s"] = {{"min", P.threadTimeS->minS},
                             {"median", P.threadTimeS->medianS},
                             {"max", P.threadTimeS->maxS}};
+    if (P.ops)
+      J["ops"] = {{"add", std::uint64_t(P.ops->add)},   {"mul", std::uint64_t(P.ops->mul)},
+                  {"div", std::uint64_t(P.ops->div)},   {"sqrt", std::uint64_t(P.ops->sqrt)},
+                  {"math", std::uint64_t(P.ops->math)}};
     ojson Streams = ojson::array();
     for (const PhaseStream &S : P.streams) {
       ojson SJ;

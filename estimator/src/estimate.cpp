@@ -24,6 +24,10 @@
 //    tpi times the median node / base ratio of its padding family (the
 //    clones of its unpadded uB and streams near its base tpi, each
 //    measured at another time), not its own profile's alone;
+//  - under PaddingAcross::Mix a padded clone's padding on a node of another
+//    CPU design is priced by the phase's op mix (the compute uBs of its
+//    kinds, node over base) instead of carried by the clone's profile
+//    there, whose padding moves like a multiply-add chain;
 //  - under SyncRule::Barriers each top-level region's barriers, and its
 //    spin-wait rounds (its spin_rounds), are priced at the node's cost
 //    per barrier (round) minus the base node's (sync.cpp), with the work
@@ -151,6 +155,40 @@ std::optional<PaddedRatio> parsePaddedRatio(const std::string &S) {
   return std::nullopt;
 }
 
+const char *paddingAcrossName(PaddingAcross A) {
+  return A == PaddingAcross::Mix ? "mix" : "carried";
+}
+
+std::optional<PaddingAcross> parsePaddingAcross(const std::string &S) {
+  if (S == "carried")
+    return PaddingAcross::Carried;
+  if (S == "mix")
+    return PaddingAcross::Mix;
+  return std::nullopt;
+}
+
+std::optional<double> opMixRatio(const TpiLookup &L, const OpCounts &Ops, const std::string &Node,
+                                 unsigned Threads, const std::string &Base,
+                                 unsigned BaseThreads) {
+  // The compute uBs read one L1-resident 4 KiB stream (ubench/README.md):
+  // their time is the operation's, 4 independent chains of it.
+  static const std::vector<StreamTuple> L1{{4, 8, 8, Access::Shared}};
+  double NodeCost = 0, BaseCost = 0;
+  for (auto [N, UBench] : {std::pair{Ops.add, "cadd"}, std::pair{Ops.mul, "cmul"}}) {
+    if (!(N > 0))
+      continue;
+    std::optional<double> AtNode = L.tpi(Node, UBench, L1, Threads);
+    std::optional<double> AtBase = L.tpi(Base, UBench, L1, BaseThreads);
+    if (!AtNode || !AtBase || !(*AtNode > 0) || !(*AtBase > 0))
+      return std::nullopt;
+    NodeCost += N * *AtNode;
+    BaseCost += N * *AtBase;
+  }
+  if (!(BaseCost > 0))
+    return std::nullopt;
+  return NodeCost / BaseCost;
+}
+
 namespace {
 
 /// A padded clone's family on one node: its siblings (\p Twin + "+w...",
@@ -230,9 +268,10 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
                   const std::string &Base, const std::vector<std::string> &Nodes,
                   const ThreadProjection &TP, Projection Rule, SyncRule Sync,
-                  UncoveredRule Uncovered, PaddedRatio Padded) {
+                  UncoveredRule Uncovered, PaddedRatio Padded, PaddingAcross Across) {
   Estimate E;
   E.padded = Padded;
+  E.across = Across;
   E.base = Base;
   E.projection = TP;
   E.rule = Rule;
@@ -425,9 +464,12 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   std::vector<std::string> All = Nodes;
   if (std::find(All.begin(), All.end(), Base) == All.end())
     All.insert(All.begin(), Base);
+  std::string BaseCpu = L.cpuDesign(Base);
   for (const std::string &Node : All) {
     NodeEstimate NE;
     NE.node = Node;
+    NE.cpu = L.cpuDesign(Node);
+    NE.otherCpu = !BaseCpu.empty() && !NE.cpu.empty() && NE.cpu != BaseCpu;
     // Native: the node's thread counts decide, once per node and phase
     // thread count, never per profile, so a phase is not moved to another
     // thread count just because one uB happens to be missing at its own.
@@ -489,6 +531,17 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                 T = Pooled->first;
                 PE.paddingFamily = Pooled->second;
               }
+          // Another CPU design: the padding at the phase's op mix's price.
+          if (Across == PaddingAcross::Mix && NE.otherCpu && !Twin.empty() && P.ops)
+            if (auto R = opMixRatio(L, *P.ops, Node, Th, Base, P.threads)) {
+              auto UN = L.tpi(Node, Twin, C.streams, Th);
+              auto UB = L.tpi(Base, Twin, C.streams, P.threads);
+              auto PB = L.tpi(Base, C.ubench, C.streams, P.threads);
+              if (UN && UB && PB) {
+                T = *UN + std::max(0.0, *PB - *UB) * *R;
+                PE.paddingMixRatio = R;
+              }
+            }
           PE.tpiUs = *T;
           double Absolute = *T * PE.iterations * 1e-6;
           NE.absoluteS += Absolute;
@@ -509,6 +562,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                 PE.paddingShare = Share(Base, P.threads, *B);
             (PE.paddingShare ? NE.paddedS : NE.paddedUnknownS) +=
                 PE.timeS * PE.paddingShare.value_or(1);
+            if (PE.paddingMixRatio && PE.paddingShare)
+              NE.paddedMixS += PE.timeS * *PE.paddingShare;
           }
           break;
         }
@@ -637,11 +692,6 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   for (const NodeEstimate &N : E.nodes)
     if (N.node == Base)
       BaseS = N.timeS;
-  std::string BaseCpu = L.cpuDesign(Base);
-  for (NodeEstimate &N : E.nodes) {
-    N.cpu = L.cpuDesign(N.node);
-    N.otherCpu = !BaseCpu.empty() && !N.cpu.empty() && N.cpu != BaseCpu;
-  }
   for (NodeEstimate &N : E.nodes)
     N.relativeToBase = BaseS > 0 ? N.timeS / BaseS : 0;
   std::stable_sort(E.nodes.begin(), E.nodes.end(),

@@ -133,13 +133,24 @@ std::string paddingWarning(const Estimate &E, const NodeEstimate &N) {
   const NodeEstimate *B = E.baseNode();
   char Pct[16];
   std::snprintf(Pct, sizeof Pct, "%.0f%%", N.paddedShare() * 100);
-  return "another CPU (" + N.cpu + ") than the base node's" + (B ? " (" + B->cpu + ")" : "") +
-         ", and " + Pct +
-         " of this estimate is the padding of phase clones (the arithmetic they add to take "
-         "their phase's time on the base node): a padding step is four chains of dependent "
-         "multiply-adds, and across CPU designs it speeds up like them, not like the program's "
-         "own arithmetic, so expect errors of tens of percent here (README, \"Across two CPU "
-         "designs\")";
+  std::string Head = "another CPU (" + N.cpu + ") than the base node's" +
+                     (B ? " (" + B->cpu + ")" : "") + ", and " + Pct +
+                     " of this estimate is the padding of phase clones (the arithmetic they add "
+                     "to take their phase's time on the base node)";
+  if (N.paddedMixS > 0) {
+    char Mix[16];
+    std::snprintf(Mix, sizeof Mix, "%.0f%%",
+                  100 * std::min(1.0, N.paddedMixS / std::max(N.paddedS, 1e-300)));
+    return Head + ", " + Mix +
+           " of it priced by the phases' op mix (their adds and multiplies at this node's "
+           "cost, --padding-across mix); divisions, square roots and the stalls a padding may "
+           "stand for are not priced, so expect errors of ten to tens of percent here (README, "
+           "\"Across two CPU designs\")";
+  }
+  return Head +
+         ": a padding step is four chains of dependent multiply-adds, and across CPU designs "
+         "it speeds up like them, not like the program's own arithmetic, so expect errors of "
+         "tens of percent here (README, \"Across two CPU designs\")";
 }
 
 ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M,
@@ -162,6 +173,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
           J["calibration"] = tidy(PE.calibration);
         if (PE.paddingFamily)
           J["padding_family"] = PE.paddingFamily;
+        if (PE.paddingMixRatio)
+          J["padding_mix_ratio"] = tidy(*PE.paddingMixRatio);
       }
       if (PE.kind == PhaseEstimate::Fallback) {
         const Candidate &C = PM.ranked[PE.rank];
@@ -236,6 +249,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
       J["padded_share"] = tidy(N.paddedShare());
       if (N.paddedUnknownS > 0)
         J["padded_unknown_s"] = tidy(N.paddedUnknownS);
+      if (N.paddedMixS > 0)
+        J["padded_carried_share"] = tidy(N.paddedCarriedShare());
     }
     if (N.otherCpu)
       J["cpu"] = N.cpu;
@@ -305,6 +320,7 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
   // Last: the time rule of every estimate above (--check compares it).
   Doc["projection"] = projectionName(E.rule);
   Doc["padded_ratio"] = paddedRatioName(E.padded);
+  Doc["padding_across"] = paddingAcrossName(E.across);
   return Doc;
 }
 

@@ -99,6 +99,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
             Profile += " calibration " + fmt("%.4g", PE.calibration);
           if (PE.paddingFamily)
             Profile += " ratio of " + std::to_string(PE.paddingFamily) + " padded clones";
+          if (PE.paddingMixRatio)
+            Profile += " padding x" + fmt("%.3g", *PE.paddingMixRatio) + " by op mix";
           if (PM.relaxed)
             Profile += " RELAXED (tpi discard off)";
           if (PE.kind == PhaseEstimate::Fallback)
@@ -276,7 +278,7 @@ int main(int Argc, char **Argv) {
   std::vector<std::string> PhasesPaths;
   std::string DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
   std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers", UncoveredArg = "kept",
-                          PaddedArg = "family";
+                          PaddedArg = "family", AcrossArg = "mix";
   bool Relax = false;
   double Tolerance = 0;
   App.add_option("phases", PhasesPaths,
@@ -323,6 +325,11 @@ int main(int Argc, char **Argv) {
                  "family's, the clones of the same unpadded uB and streams within 25% of its "
                  "base tpi (family, the default), or its own profiles' alone (own)")
       ->check(CLI::IsMember({"own", "family"}));
+  App.add_option("--padding-across", AcrossArg,
+                 "On a node of another CPU design, a padded phase clone's padding priced by "
+                 "the phase's op mix with the compute uBs, node over base (mix, the default), "
+                 "or as the clone's profile there has it (carried)")
+      ->check(CLI::IsMember({"mix", "carried"}));
   App.add_flag("--relax-unmatched", Relax,
                "Match phases that no profile survives again with the tpi discard off "
                "(marked relaxed; meant for --projection ratio)");
@@ -375,7 +382,7 @@ int main(int Argc, char **Argv) {
     auto EstimateAll = [&](const PhaseFile &F, const std::vector<PhaseMatch> &R) {
       return estimate(F, R, Lookup, In.base, Nodes, TP, *parseProjection(ProjectionArg),
                       *parseSyncRule(SyncArg), *parseUncoveredRule(UncoveredArg),
-                      *parsePaddedRatio(PaddedArg));
+                      *parsePaddedRatio(PaddedArg), *parsePaddingAcross(AcrossArg));
     };
     std::vector<PhaseMatch> M = MatchAll(In.phases);
     noteMissingThreadCounts(In, M);

@@ -413,6 +413,18 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
         W.endArray();
       }
     }
+    // Also after the keys read in sequence (static: the same in every run).
+    uint32_t Ops[PHASEPROBE_OP_KINDS];
+    if (opMix(P, Ops)) {
+      static const char *const Kinds[PHASEPROBE_OP_KINDS] = {"add", "mul", "div", "sqrt", "math"};
+      W.key("ops");
+      W.beginObject();
+      for (int K = 0; K < PHASEPROBE_OP_KINDS; ++K) {
+        W.key(Kinds[K]);
+        W.unsignedInteger(Ops[K]);
+      }
+      W.endObject();
+    }
     W.key("streams");
     writeStreams(W, P);
     W.endObject();

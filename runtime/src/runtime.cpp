@@ -82,6 +82,17 @@ struct RegionGuard {
 RegionGuard RegionGuardTable[MaxRegionGuards];
 uint32_t NumRegionGuards = 0;
 
+// Per phase, the arithmetic of its code by kind: a fixed table like the
+// guards'. A phase past its end is written without its ops, and the
+// estimator prices its padding as before.
+constexpr uint32_t MaxOpMixes = 1024;
+struct PhaseOpMix {
+  uint32_t Phase;
+  uint32_t Counts[PHASEPROBE_OP_KINDS];
+};
+PhaseOpMix OpMixTable[MaxOpMixes];
+uint32_t NumOpMixes = 0;
+
 pthread_once_t StartOnce = PTHREAD_ONCE_INIT;
 ProcessInfo Process;
 
@@ -339,6 +350,18 @@ uint32_t regionGuards(uint32_t Index, const char **Tests, uint32_t Cap) {
   return N;
 }
 
+bool opMix(uint32_t Index, uint32_t *Counts) {
+  pthread_mutex_lock(&RegistryLock);
+  bool Found = false;
+  for (uint32_t I = 0; I < NumOpMixes && !Found; ++I)
+    if (OpMixTable[I].Phase == Index) {
+      memcpy(Counts, OpMixTable[I].Counts, sizeof OpMixTable[I].Counts);
+      Found = true;
+    }
+  pthread_mutex_unlock(&RegistryLock);
+  return Found;
+}
+
 void verbose(const char *Fmt, ...) {
   if (!Process.Verbose)
     return;
@@ -446,6 +469,31 @@ void __phaseprobe_thread_branches(const char *Module, const char *const *Sites,
   }
   pthread_mutex_unlock(&RegistryLock);
   verbose("%s branches on the thread count at %u sites", Module ? Module : "an object", Count);
+}
+
+void __phaseprobe_op_mix(const char *Module, __phaseprobe_construct *const *Constructs,
+                         const uint32_t *Counts, uint32_t Count) {
+  ensureStarted();
+  pthread_mutex_lock(&RegistryLock);
+  uint32_t Stored = 0;
+  for (uint32_t I = 0; I < Count && Constructs && Counts && NumOpMixes < MaxOpMixes; ++I) {
+    if (!Constructs[I] || Constructs[I]->index == PHASEPROBE_DISABLED)
+      continue; // an object of another ABI: its constructs are not measured
+    uint32_t P = Constructs[I]->index;
+    // A header's construct used by two objects is one phase: the first
+    // object's counts stand (the same code).
+    bool Known = false;
+    for (uint32_t J = 0; J < NumOpMixes && !Known; ++J)
+      Known = OpMixTable[J].Phase == P;
+    if (Known)
+      continue;
+    PhaseOpMix &M = OpMixTable[NumOpMixes++];
+    M.Phase = P;
+    memcpy(M.Counts, Counts + size_t(I) * PHASEPROBE_OP_KINDS, sizeof M.Counts);
+    ++Stored;
+  }
+  pthread_mutex_unlock(&RegistryLock);
+  verbose("%s: the op mix of %u constructs", Module ? Module : "an object", Stored);
 }
 
 void __phaseprobe_region_guards(const char *Module, __phaseprobe_construct *const *Regions,

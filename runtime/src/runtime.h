@@ -50,6 +50,10 @@ uint32_t threadBranches(const char *const **Sites, uint32_t *More);
 /// most \p Cap into \p Tests; returns how many were stored.
 uint32_t regionGuards(uint32_t Index, const char **Tests, uint32_t Cap);
 
+/// The op mix of phase \p Index (__phaseprobe_op_mix) into \p Counts
+/// (PHASEPROBE_OP_KINDS of them); false where its objects told none.
+bool opMix(uint32_t Index, uint32_t *Counts);
+
 /// A copy of \p S in the runtime's own memory (an object's strings go away
 /// if it is unloaded before exit); null when none is left.
 const char *copyString(const char *S);

@@ -140,6 +140,13 @@ struct GuardedFaults {
   std::uint64_t pageFaults = 0;
 };
 
+/// The floating-point operations of a phase's code by kind, counted
+/// statically by the plugin (clang-plugin/OpMix.h): only their proportions
+/// mean something, not how many an iteration executes.
+struct OpCounts {
+  double add = 0, mul = 0, div = 0, sqrt = 0, math = 0;
+};
+
 /// One phase: an OpenMP parallel region or a worksharing construct in it.
 struct Phase {
   std::string id; ///< "file:line:col", stable across optimization levels
@@ -167,6 +174,8 @@ struct Phase {
   /// region to run (only one way of a branch on the count reaches it:
   /// clang-plugin/ThreadBranches.h); empty: it runs at every count.
   std::vector<ThreadTest> runsIf;
+  /// The arithmetic of its code; absent in files of older plugins.
+  std::optional<OpCounts> ops;
   unsigned threads = 0;
   double timeS = 0;
   std::optional<double> weight; ///< absent: derived as time / total time

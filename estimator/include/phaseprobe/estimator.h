@@ -140,6 +140,11 @@ struct PhaseEstimate {
   /// pooled into tpiUs (the profile's own among them); 0 where the
   /// profile's own ratio was used.
   size_t paddingFamily = 0;
+  /// PaddingAcross::Mix on a node of another CPU design: the node / base
+  /// ratio of the phase's op mix priced by the compute uBs, which its
+  /// clone's padding got instead of the padding's own; unset where the
+  /// padding was carried.
+  std::optional<double> paddingMixRatio;
 };
 const char *phaseEstimateKindName(PhaseEstimate::Kind K);
 
@@ -159,6 +164,32 @@ enum class PaddedRatio {
 inline constexpr double PaddingFamilyBand = 0.25;
 const char *paddedRatioName(PaddedRatio R);
 std::optional<PaddedRatio> parsePaddedRatio(const std::string &S);
+
+/// How a padded phase clone's padding reaches a node of another CPU design
+/// than the base node's (TpiLookup::cpuDesign). The padding is dependent
+/// multiply-add chains; across designs they speed up like a multiply-add,
+/// not like the phase's own arithmetic (EPYC -> Xeon: a dependent add
+/// 1.65x, a multiply 1.13x, the padding 1.16x, nbody 1.50x; runs du, dx).
+enum class PaddingAcross {
+  Carried, ///< as the clone's profile on the node has it
+  /// The clone's tpi on the node is its unpadded twin's there plus its
+  /// padding on the base node (padded - unpadded tpi) times the node /
+  /// base ratio of the phase's op mix (Phase::ops) priced by the compute
+  /// uBs of its kinds (an add by cadd, a multiply by cmul, each at the
+  /// thread count of its side). Kinds without a compute uB (div, sqrt,
+  /// math) are left out of the price; a phase without add or multiply, or
+  /// an NPPDB without the twins or the compute uBs, keeps Carried.
+  Mix
+};
+const char *paddingAcrossName(PaddingAcross A);
+std::optional<PaddingAcross> parsePaddingAcross(const std::string &S);
+
+/// The node / base ratio of op mix \p Ops priced by the compute uBs on
+/// \p Node at \p Threads and on \p Base at \p BaseThreads
+/// (PaddingAcross::Mix); absent without an add or a multiply, or where a
+/// needed compute uB is not measured.
+std::optional<double> opMixRatio(const TpiLookup &L, const OpCounts &Ops, const std::string &Node,
+                                 unsigned Threads, const std::string &Base, unsigned BaseThreads);
 
 /// The unpadded twin of a padded phase clone's uB name ("upd1p+e2+w8/3" ->
 /// "upd1p+e2"); empty when \p UBench has no padding suffix.
@@ -258,6 +289,9 @@ struct NodeEstimate {
   /// padding share; paddedUnknownS: phases on padded profiles whose share is
   /// unknown (no unpadded twin), left out of paddedS.
   double paddedS = 0, paddedUnknownS = 0;
+  /// Of paddedS, the padding priced by the phases' op mix
+  /// (PaddingAcross::Mix) rather than carried by the clones' profiles.
+  double paddedMixS = 0;
   /// paddedS / timeS, at most 1 (a node's cheaper synchronization or page
   /// faults can take timeS below its phases' sum).
   double paddedShare() const { return timeS > 0 ? std::min(1.0, paddedS / timeS) : 0; }
@@ -271,6 +305,15 @@ struct NodeEstimate {
   /// rule within 9.0%) and 42-100% (nbody, the bt's, XSBench, LULESH;
   /// -24...+87%), and any threshold between them flags the same rows.
   static constexpr double PaddedShareWarning = 0.2;
+  /// The share of padding carried by the clones' profiles (paddedS less
+  /// paddedMixS, over timeS).
+  double paddedCarriedShare() const {
+    return timeS > 0 ? std::clamp((paddedS - paddedMixS) / timeS, 0.0, 1.0) : 0;
+  }
+  /// Priced by the op mix or carried, padding on another design stays a
+  /// stand-in: the mix prices adds and multiplies, not divisions, square
+  /// roots or the stalls a padding may stand for (XSBench's search), so
+  /// the warning counts both.
   bool paddingWarned() const { return otherCpu && paddedShare() >= PaddedShareWarning; }
 };
 
@@ -387,6 +430,7 @@ struct Estimate {
   double coverage = 0;             ///< coveredS / measuredS
   UncoveredRule uncovered = UncoveredRule::Kept; ///< how uncoveredS reaches the nodes
   PaddedRatio padded = PaddedRatio::Family;      ///< as asked
+  PaddingAcross across = PaddingAcross::Mix;     ///< as asked
   /// The parts of uncoveredS: outside every top-level region (serial code),
   /// and inside regions outside their matched phases.
   double serialS = 0, inRegionsS = 0;
@@ -430,7 +474,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   const ThreadProjection &T, Projection Rule = Projection::Absolute,
                   SyncRule Sync = SyncRule::Barriers,
                   UncoveredRule Uncovered = UncoveredRule::Kept,
-                  PaddedRatio Padded = PaddedRatio::Family);
+                  PaddedRatio Padded = PaddedRatio::Family,
+                  PaddingAcross Across = PaddingAcross::Mix);
 
 /// "4", or "1,2" for a node whose phases were projected onto several counts.
 std::string formatThreadList(const std::vector<unsigned> &Threads);

@@ -268,6 +268,17 @@ PHASEPROBE_API void __phaseprobe_region_guards(const char *module,
                                                __phaseprobe_construct *const *regions,
                                                const char *const *tests, uint32_t count);
 
+/** The arithmetic of each construct's code, by kind: `count` constructs
+ *  (already registered) of object `module`, and PHASEPROBE_OP_KINDS counts
+ *  per construct in `counts` (add, mul, div, sqrt, math: the floating-point
+ *  operations of the innermost loops the construct runs and of what they
+ *  call, counted statically; only their proportions mean something). The
+ *  phase file lists them as the phase's ops. Called weakly too. */
+#define PHASEPROBE_OP_KINDS 5
+PHASEPROBE_API void __phaseprobe_op_mix(const char *module,
+                                        __phaseprobe_construct *const *constructs,
+                                        const uint32_t *counts, uint32_t count);
+
 /** Memory allocated only under tests of the thread count (LULESH's force
  *  arrays under `if (numthreads > 1)`): the plugin calls
  *  __phaseprobe_alloc_note(p, bytes) after the allocator calls (malloc,

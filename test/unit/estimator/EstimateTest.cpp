@@ -1199,6 +1199,68 @@ TEST(Padding, AFamilyRatioPoolsTheClonesPaddedAlike) {
   EXPECT_FALSE(parsePaddedRatio("median"));
 }
 
+// Across CPU designs the padding is priced by the phase's op mix: three
+// adds and a multiply, where tn2 adds twice as fast as bn and multiplies
+// as fast. The clone there: its unpadded twin on tn2 plus its padding on bn
+// (0.01316 - 0.00329) times (3 x 0.0015 + 0.003) / (3 x 0.003 + 0.003) =
+// 0.625; carried, its own profile's 0.00658. The same CPU (tn1) keeps its
+// profile; without a compute uB, or a mix without add or multiply, the
+// padding is carried.
+TEST(Padding, AnotherCpuPricesThePaddingAtThePhasesOpMix) {
+  PaddedFixture X;
+  X.F.phases[0].ops = OpCounts{3, 1, 0, 0, 0};
+  X.C.Tpi[{"bn", "upd1p", 4}] = 0.00329;
+  X.C.Tpi[{"tn1", "upd1p", 4}] = 0.00329;
+  X.C.Tpi[{"bn", "cadd", 4}] = 0.003;
+  X.C.Tpi[{"bn", "cmul", 4}] = 0.003;
+  X.C.Tpi[{"tn2", "cadd", 4}] = 0.0015;
+  X.C.Tpi[{"tn2", "cmul", 4}] = 0.003;
+  X.C.Tpi[{"tn1", "cadd", 4}] = 0.0015; // a same-design node is never repriced
+  X.C.Tpi[{"tn1", "cmul", 4}] = 0.003;
+  auto Run = [&](PaddingAcross A) {
+    return estimate(X.F, X.M, X.C, "bn", {"tn1", "tn2"}, ThreadProjection::own(),
+                    Projection::Absolute, SyncRule::Barriers, UncoveredRule::Kept,
+                    PaddedRatio::Family, A);
+  };
+  Estimate Mix = Run(PaddingAcross::Mix), Carried = Run(PaddingAcross::Carried);
+  const PhaseEstimate &On2 = node(Mix, "tn2").phases[0];
+  ASSERT_TRUE(On2.paddingMixRatio);
+  EXPECT_NEAR(*On2.paddingMixRatio, 0.625, 1e-12);
+  EXPECT_NEAR(On2.tpiUs, 0.00329 + (0.01316 - 0.00329) * 0.625, 1e-12);
+  EXPECT_NEAR(node(Carried, "tn2").phases[0].tpiUs, 0.00658, 1e-12);
+  EXPECT_FALSE(node(Carried, "tn2").phases[0].paddingMixRatio);
+  EXPECT_NEAR(node(Mix, "tn1").phases[0].tpiUs, 0.01316, 1e-12);
+  EXPECT_FALSE(node(Mix, "tn1").phases[0].paddingMixRatio);
+  // Repriced padding is no carried padding, but still a stand-in: warned
+  // of, saying it was priced by the mix.
+  EXPECT_GT(node(Mix, "tn2").paddedShare(), 0.5);
+  EXPECT_NEAR(node(Mix, "tn2").paddedCarriedShare(), 0, 1e-12);
+  EXPECT_TRUE(node(Mix, "tn2").paddingWarned());
+  EXPECT_NE(paddingWarning(Mix, node(Mix, "tn2")).find("100% of it priced by the phases' op mix"),
+            std::string::npos)
+      << paddingWarning(Mix, node(Mix, "tn2"));
+  EXPECT_EQ(paddingWarning(Carried, node(Carried, "tn2")).find("op mix"), std::string::npos);
+  EXPECT_TRUE(node(Carried, "tn2").paddingWarned());
+  EXPECT_EQ(Mix.across, PaddingAcross::Mix);
+  EXPECT_EQ(parsePaddingAcross("mix"), PaddingAcross::Mix);
+  EXPECT_EQ(parsePaddingAcross("carried"), PaddingAcross::Carried);
+  EXPECT_FALSE(parsePaddingAcross("own"));
+  EXPECT_STREQ(paddingAcrossName(PaddingAcross::Carried), "carried");
+  // The ratio by itself, at the thread count of each side.
+  EXPECT_NEAR(*opMixRatio(X.C, OpCounts{3, 1, 0, 0, 0}, "tn2", 4, "bn", 4), 0.625, 1e-12);
+  EXPECT_FALSE(opMixRatio(X.C, OpCounts{3, 1, 0, 0, 0}, "tn2", 2, "bn", 4));
+  EXPECT_FALSE(opMixRatio(X.C, OpCounts{0, 0, 2, 1, 0}, "tn2", 4, "bn", 4))
+      << "division and square root have no compute uB";
+  EXPECT_NEAR(*opMixRatio(X.C, OpCounts{2, 0, 5, 5, 5}, "tn2", 4, "bn", 4), 0.5, 1e-12);
+  X.C.Tpi.erase({"tn2", "cmul", 4});
+  EXPECT_NEAR(node(Run(PaddingAcross::Mix), "tn2").phases[0].tpiUs, 0.00658, 1e-12)
+      << "a compute uB missing on the node: carried";
+  X.C.Tpi[{"tn2", "cmul", 4}] = 0.003;
+  X.F.phases[0].ops.reset();
+  EXPECT_NEAR(node(Run(PaddingAcross::Mix), "tn2").phases[0].tpiUs, 0.00658, 1e-12)
+      << "a phase file without ops: carried";
+}
+
 TEST(Padding, NoWarningWithoutBothCpusOrBelowTheShare) {
   PaddedFixture X;
   X.C.Cpu.erase("bn"); // an NPPDB node without its CPU model: nothing to compare

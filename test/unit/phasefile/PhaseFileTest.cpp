@@ -125,6 +125,10 @@ TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
             "in.json: phases[0].thread_time_s: expected min <= median <= max");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"threads\": 4}", "\"threads\": 4, \"threads_share_cpus\": 1}")),
             "in.json: program.threads_share_cpus: expected true or false, found a number");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"tpi_us\": 0.01325,", "\"tpi_us\": 0.01325, \"ops\": [1],")),
+            "in.json: phases[0].ops: expected an object, found an array");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"tpi_us\": 0.01325,", "\"tpi_us\": 0.01325, \"ops\": {\"add\": -2},")),
+            "in.json: phases[0].ops.add: expected a non-negative integer, found -2");
   EXPECT_EQ(errorOf("[1, 2]"), "in.json: expected a JSON object, found an array");
   EXPECT_EQ(errorOf("{\"program\": {}}"), "in.json: schema: missing (required)");
 }
@@ -192,7 +196,14 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.phases[0].streams[0].windowRepeats = 987.5;
   F.phases[0].threadTimeS = Phase::ThreadTimes{200.5, 201, 211.5};
   F.program.threadsShareCpus = false;
+  F.phases[0].ops = OpCounts{9, 10, 1, 1, 0};
   PhaseFile G = parsePhaseFile(formatPhaseFile(F), "out.json");
+  ASSERT_TRUE(G.phases[0].ops);
+  EXPECT_EQ(G.phases[0].ops->mul, 10);
+  EXPECT_EQ(G.phases[0].ops->sqrt, 1);
+  EXPECT_NE(formatPhaseFile(G).find("\"ops\": {\n        \"add\": 9,"), std::string::npos)
+      << formatPhaseFile(G);
+  EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").phases[0].ops) << "absent: unknown";
   EXPECT_EQ(formatPhaseFile(G), formatPhaseFile(F));
   ASSERT_TRUE(G.phases[0].threadTimeS);
   EXPECT_EQ(G.phases[0].threadTimeS->maxS, 211.5);
