@@ -113,6 +113,32 @@ def stored_params(db, nodes):
     return sorted(lines)
 
 
+def missing_params(db, stored_nodes, local_nodes):
+    """The --params lines (as stored_params) of the stored nodes' uB
+    configurations that one of local_nodes lacks (by uB and streams)."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    try:
+        rows = con.execute(
+            "SELECT DISTINCT p.ubench, p.params, p.streams_text FROM profiles p JOIN nodes n ON n.id = p.node_id "
+            "WHERE n.label IN (%s)" % ",".join("?" * len(stored_nodes)), list(stored_nodes)).fetchall()
+    finally:
+        con.close()
+    have = None
+    for node in local_nodes:
+        mine = profile_keys(db, node)
+        have = mine if have is None else have & mine
+    lines = set()
+    for ub, params, text in rows:
+        if (ub, text) in (have or set()):
+            continue
+        try:
+            req = json.loads(params or "{}").get("requested")
+        except json.JSONDecodeError:
+            req = None
+        lines.add("%s %s" % (ub, req or ";".join(":".join(s.split(":")[:2]) for s in text.split(";"))))
+    return sorted(lines)
+
+
 def profile_keys(db, node):
     con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
     try:
@@ -175,6 +201,10 @@ def parse_args(argv):
     ap.add_argument("--no-phase-times", dest="phase_times", action="store_false")
     ap.add_argument("--recharacterize", action="store_true",
                     help="run the uBs again for nodes already in OUT's NPPDB")
+    ap.add_argument("--complete", action="store_true",
+                    help="for this machine's nodes already in OUT's NPPDB (merged there from an "
+                         "earlier cross run's, say), measure only the stored run's uB configurations "
+                         "they lack, side by side (the others keep their earlier measurement)")
     ap.add_argument("--out", help="results folder (default: bench/results/accuracy-cross-<date>)")
     ap.add_argument("--work", help="scratch folder (default: $TMPDIR/phaseprobe-accuracy-work)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds allowed per program run")
@@ -238,6 +268,16 @@ def main(argv=None):
         acc.log("characterize %s: %d uB configurations of the stored run" % (
             ", ".join(c["node"] for c in todo), len(params)))
         acc.run_params(args, todo, node_of, ppath, raw, args.work, "stored")
+    present = [c for c in local if c not in todo]
+    if args.complete and present:
+        lacking = missing_params(args.db, [c["node"] for c in scfgs], [c["node"] for c in present])
+        mpath = os.path.join(raw, "missing.params")
+        textout.write_atomically(mpath, "# the uB configurations of %s that %s lacked\n%s" % (
+            args.stored, ", ".join(c["node"] for c in present), "".join(l + "\n" for l in lacking)))
+        acc.log("complete %s: %d of the stored run's %d uB configurations missing" % (
+            ", ".join(c["node"] for c in present), len(lacking), len(params)))
+        if lacking:
+            acc.run_params(args, present, node_of, mpath, raw, args.work, "missing")
     coverage = {}
     for c in local:
         # Which stored profiles (of a stored node at the same thread count)

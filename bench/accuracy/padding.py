@@ -34,6 +34,7 @@ import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
 
 PADDED = re.compile(r"^(.*)\+w(\d+)(?:/(\d+))?$")
+COMPUTE_UBS = ("cadd", "cmul", "cfma", "caddf", "cmulf", "cfmaf")
 SRC_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 
@@ -160,12 +161,30 @@ def main():
     print()
     if len(ratios) < 2:
         print("%d padded profiles with an unpadded twin on both nodes: too few for quartiles" % len(ratios))
-        return
-    q = statistics.quantiles(ratios, n=4)
-    print("%d padded profiles with an unpadded twin on both nodes: a step %.2f ns on %s, %.2f ns on %s "
-          "(medians); %s/%s median %.2f (quartiles %.2f, %.2f)" % (
-              len(ratios), statistics.median(steps_a), a, statistics.median(steps_b), b, a, b,
-              statistics.median(ratios), q[0], q[2]))
+    else:
+        q = statistics.quantiles(ratios, n=4)
+        print("%d padded profiles with an unpadded twin on both nodes: a step %.2f ns on %s, %.2f ns on %s "
+              "(medians); %s/%s median %.2f (quartiles %.2f, %.2f)" % (
+                  len(ratios), statistics.median(steps_a), a, statistics.median(steps_b), b, a, b,
+                  statistics.median(ratios), q[0], q[2]))
+    compute_table(tpi, a, b)
+
+
+def compute_table(tpi, a, b):
+    """The compute uBs (dependent add, multiply and multiply-add chains) on
+    both nodes: how arithmetic of one kind moves from A to B beside the
+    padding step (a multiply then an add), the yardstick for a padding that
+    follows a phase's own mix of work."""
+    rows = []
+    for (node, ub, streams, threads), ta in sorted(tpi.items()):
+        tb = tpi.get((b, ub, streams, threads))
+        if node != a or ub not in COMPUTE_UBS or not tb:
+            continue
+        rows.append([ub, threads, "%.3f" % (ta * 1000), "%.3f" % (tb * 1000), "%.2f" % (ta / tb)])
+    if rows:
+        print()
+        print("compute uBs (4 independent chains of one operation kind; ns per element):")
+        print("\n".join(textout.table(["uB", "threads", "%s ns" % a, "%s ns" % b, "%s/%s" % (a, b)], rows)))
 
 
 if __name__ == "__main__":

@@ -125,6 +125,45 @@ def edited_fields(paths, drop, put, folder):
     return out
 
 
+def parse_ops_from(spec):
+    app, eq, path = spec.partition("=")
+    if not app or not eq or not path:
+        raise argparse.ArgumentTypeError("expected APP=PHASES.json, found %r" % spec)
+    return app, path
+
+
+def ops_by_id(path):
+    """{phase id: ops} of a phase file written with a plugin that counts them."""
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+        ops = {p["id"]: p["ops"] for p in doc["phases"] if isinstance(p.get("ops"), dict)}
+    except (OSError, ValueError, KeyError, TypeError) as ex:
+        fail("%s: %s" % (path, ex))
+    if not ops:
+        fail("%s: no phase has ops (a plugin older than the op mix?)" % path)
+    return ops
+
+
+def with_ops(paths, ops, folder):
+    """Copies of the phase files in folder, each phase lacking ops given the
+    ops of its id in ops (the same code's, counted by a newer plugin)."""
+    out = []
+    for path in paths:
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as ex:
+            fail("%s: %s" % (path, ex))
+        for p in doc.get("phases", []):
+            if "ops" not in p and p.get("id") in ops:
+                p["ops"] = ops[p["id"]]
+        out.append(os.path.join(folder, "ops.%d.%s" % (len(out), os.path.basename(path))))
+        with open(out[-1], "w") as f:
+            json.dump(doc, f)
+    return out
+
+
 def program_time(path):
     try:
         with open(path) as f:
@@ -155,6 +194,11 @@ def main():
                     help="estimate as if the base runs' phases had this field with this value "
                          "(program.threads_share_cpus=false: a run recorded before the runtime "
                          "wrote it, on the cores of its own it had), repeatable")
+    ap.add_argument("--ops-from", action="append", default=[], type=parse_ops_from,
+                    metavar="APP=PHASES.json",
+                    help="estimate as if APP's base runs had counted their phases' op mix: each "
+                         "phase's ops from this phase file of the same code, written by a plugin "
+                         "that counts them (by phase id; ops are static), repeatable")
     ap.add_argument("--runs", type=int, default=1,
                     help="base runs to merge for a run that did not record its base files (the run's "
                          "tag.base.K.phases.json, K = 2..RUNS; default 1)")
@@ -168,6 +212,10 @@ def main():
         fail("%s: no such database" % args.db)
     configs = {c["label"]: c for c in data["configs"]}
     base = configs[data["base"]]
+    for name, _ in args.ops_from:
+        if not any(a["app"] == name for a in data["apps"]):
+            fail("--ops-from %s: no such application in %s (have %s)" % (
+                name, args.results, ", ".join(sorted({a["app"] for a in data["apps"]}))))
     raw = os.path.join(args.results, "raw")
     work = tempfile.TemporaryDirectory(prefix="pp-rules-")  # removed at exit
 
@@ -193,6 +241,9 @@ def main():
             phases = [min(phases, key=program_time)]
         if args.drop_field or args.set_field:
             phases = edited_fields(phases, args.drop_field, args.set_field, work.name)
+        for name, path in args.ops_from:
+            if name == app["app"]:
+                phases = with_ops(phases, ops_by_id(path), work.name)
         app_ests = {}  # (row index, label) -> estimate
         for ri, row in enumerate(app["rows"]):
             cfg = configs[row["config"]]
