@@ -334,6 +334,11 @@ void Instrumenter::emitDescriptors() {
   auto TellIfResolved = [&](const char *Name, ArrayRef<Type *> Params, ArrayRef<Value *> Args) {
     callIfResolved(Ret, weakRuntimeFunction(M, Name, Params), Args, DebugLoc());
   };
+  // The runtime's tables name constructs by their descriptor's address.
+  auto DescriptorAt = [&](unsigned D) {
+    Constant *DIdx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, D)};
+    return ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, DIdx);
+  };
   if (!ThreadBranches.sites.empty()) {
     std::vector<Constant *> Sites;
     for (const std::string &S : ThreadBranches.sites)
@@ -347,8 +352,7 @@ void Instrumenter::emitDescriptors() {
     std::vector<Constant *> Regions, Tests;
     for (const auto &[D, RegionTests] : RegionGuards)
       for (const std::string &T : RegionTests) {
-        Constant *DIdx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, D)};
-        Regions.push_back(ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, DIdx));
+        Regions.push_back(DescriptorAt(D));
         Tests.push_back(Strings.get(T));
       }
     Type *DescPtr = compat::pointerTo(DescTy);
@@ -364,8 +368,7 @@ void Instrumenter::emitDescriptors() {
     if (!Descs[D].Mix)
       continue;
     const OpMix &X = *Descs[D].Mix;
-    Constant *DIdx[] = {ConstantInt::get(I32, 0), ConstantInt::get(I32, D)};
-    Mixed.push_back(ConstantExpr::getInBoundsGetElementPtr(ArrTy, DescArray, DIdx));
+    Mixed.push_back(DescriptorAt(D));
     for (uint32_t N : {X.add, X.mul, X.div, X.sqrt, X.math})
       Counts.push_back(ConstantInt::get(I32, N));
   }

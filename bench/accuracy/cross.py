@@ -91,11 +91,13 @@ def copy_db(src, dst):
     os.replace(tmp, dst)
 
 
-def stored_params(db, nodes):
+def stored_params(db, nodes, lacking=()):
     """The uB configurations measured on the stored nodes, as
     phaseprobe-ubench --params lines ('UBENCH K:S[:W];...'): each profile's
     own request (params.requested), which is what reproduces it; a profile
-    stored without one gives its streams' footprint and stride."""
+    stored without one gives its streams' footprint and stride. With
+    lacking (nodes of this machine), only those one of them has not (by uB
+    and streams)."""
     con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
     try:
         rows = con.execute(
@@ -103,33 +105,10 @@ def stored_params(db, nodes):
             "WHERE n.label IN (%s)" % ",".join("?" * len(nodes)), list(nodes)).fetchall()
     finally:
         con.close()
+    have = set.intersection(*[profile_keys(db, n) for n in lacking]) if lacking else set()
     lines = set()
     for ub, params, text in rows:
-        try:
-            req = json.loads(params or "{}").get("requested")
-        except json.JSONDecodeError:
-            req = None
-        lines.add("%s %s" % (ub, req or ";".join(":".join(s.split(":")[:2]) for s in text.split(";"))))
-    return sorted(lines)
-
-
-def missing_params(db, stored_nodes, local_nodes):
-    """The --params lines (as stored_params) of the stored nodes' uB
-    configurations that one of local_nodes lacks (by uB and streams)."""
-    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
-    try:
-        rows = con.execute(
-            "SELECT DISTINCT p.ubench, p.params, p.streams_text FROM profiles p JOIN nodes n ON n.id = p.node_id "
-            "WHERE n.label IN (%s)" % ",".join("?" * len(stored_nodes)), list(stored_nodes)).fetchall()
-    finally:
-        con.close()
-    have = None
-    for node in local_nodes:
-        mine = profile_keys(db, node)
-        have = mine if have is None else have & mine
-    lines = set()
-    for ub, params, text in rows:
-        if (ub, text) in (have or set()):
+        if (ub, text) in have:
             continue
         try:
             req = json.loads(params or "{}").get("requested")
@@ -270,7 +249,7 @@ def main(argv=None):
         acc.run_params(args, todo, node_of, ppath, raw, args.work, "stored")
     present = [c for c in local if c not in todo]
     if args.complete and present:
-        lacking = missing_params(args.db, [c["node"] for c in scfgs], [c["node"] for c in present])
+        lacking = stored_params(args.db, [c["node"] for c in scfgs], [c["node"] for c in present])
         mpath = os.path.join(raw, "missing.params")
         textout.write_atomically(mpath, "# the uB configurations of %s that %s lacked\n%s" % (
             args.stored, ", ".join(c["node"] for c in present), "".join(l + "\n" for l in lacking)))

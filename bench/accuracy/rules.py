@@ -97,10 +97,9 @@ def parse_set_field(spec):
         raise argparse.ArgumentTypeError("expected KEY=JSON, found %r (%s)" % (spec, ex))
 
 
-def edited_fields(paths, drop, put, folder):
-    """Copies of the phase files in folder, every phase without the keys in
-    drop and with the (key, value) pairs of put (a key "program.K": the
-    program's K)."""
+def edited_copies(paths, folder, prefix, edit):
+    """Copies of the phase files in folder, each document passed through
+    edit (which changes it in place) first."""
     out = []
     for path in paths:
         try:
@@ -108,8 +107,19 @@ def edited_fields(paths, drop, put, folder):
                 doc = json.load(f)
         except (OSError, ValueError) as ex:
             fail("%s: %s" % (path, ex))
-        edits = [(k, None) for k in drop] + list(put)
-        for k, v in edits:
+        edit(doc)
+        out.append(os.path.join(folder, "%s%d.%s" % (prefix, len(out), os.path.basename(path))))
+        with open(out[-1], "w") as f:
+            json.dump(doc, f)
+    return out
+
+
+def edited_fields(paths, drop, put, folder):
+    """Copies of the phase files in folder, every phase without the keys in
+    drop and with the (key, value) pairs of put (a key "program.K": the
+    program's K)."""
+    def edit(doc):
+        for k, v in [(k, None) for k in drop] + list(put):
             if k.startswith("program."):
                 objs, k = [doc.setdefault("program", {})], k[len("program."):]
             else:
@@ -119,10 +129,7 @@ def edited_fields(paths, drop, put, folder):
                     o.pop(k, None)
                 else:
                     o[k] = v
-        out.append(os.path.join(folder, "%d.%s" % (len(out), os.path.basename(path))))
-        with open(out[-1], "w") as f:
-            json.dump(doc, f)
-    return out
+    return edited_copies(paths, folder, "", edit)
 
 
 def parse_ops_from(spec):
@@ -148,20 +155,11 @@ def ops_by_id(path):
 def with_ops(paths, ops, folder):
     """Copies of the phase files in folder, each phase lacking ops given the
     ops of its id in ops (the same code's, counted by a newer plugin)."""
-    out = []
-    for path in paths:
-        try:
-            with open(path) as f:
-                doc = json.load(f)
-        except (OSError, ValueError) as ex:
-            fail("%s: %s" % (path, ex))
+    def edit(doc):
         for p in doc.get("phases", []):
             if "ops" not in p and p.get("id") in ops:
                 p["ops"] = ops[p["id"]]
-        out.append(os.path.join(folder, "ops.%d.%s" % (len(out), os.path.basename(path))))
-        with open(out[-1], "w") as f:
-            json.dump(doc, f)
-    return out
+    return edited_copies(paths, folder, "ops.", edit)
 
 
 def program_time(path):
