@@ -413,7 +413,7 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
         W.endArray();
       }
     }
-    // Also after the keys read in sequence (static: the same in every run).
+    // Static, the same in every run; after the keys tests read in sequence.
     uint32_t Ops[PHASEPROBE_OP_KINDS];
     if (opMix(P, Ops)) {
       static const char *const Kinds[PHASEPROBE_OP_KINDS] = {"add", "mul", "div", "sqrt", "math"};
