@@ -171,18 +171,29 @@ std::optional<double> opMixRatio(const TpiLookup &L, const OpCounts &Ops, const 
                                  unsigned Threads, const std::string &Base,
                                  unsigned BaseThreads) {
   // The compute uBs read one L1-resident 4 KiB stream (ubench/README.md):
-  // their time is the operation's, 4 independent chains of it.
+  // their time is the operation's, 4 independent chains of it. Adds and
+  // multiplies must be priced; divisions and square roots are where both
+  // nodes have their uB (NPPDBs before 2026-11-27 have none).
   static const std::vector<StreamTuple> L1{{4, 8, 8, Access::Shared}};
+  struct Kind {
+    double n;
+    const char *ubench;
+    bool required;
+  };
   double NodeCost = 0, BaseCost = 0;
-  for (auto [N, UBench] : {std::pair{Ops.add, "cadd"}, std::pair{Ops.mul, "cmul"}}) {
-    if (!(N > 0))
+  for (const Kind &K : {Kind{Ops.add, "cadd", true}, Kind{Ops.mul, "cmul", true},
+                        Kind{Ops.div, "cdiv", false}, Kind{Ops.sqrt, "csqrt", false}}) {
+    if (!(K.n > 0))
       continue;
-    std::optional<double> AtNode = L.tpi(Node, UBench, L1, Threads);
-    std::optional<double> AtBase = L.tpi(Base, UBench, L1, BaseThreads);
-    if (!AtNode || !AtBase || !(*AtNode > 0) || !(*AtBase > 0))
-      return std::nullopt;
-    NodeCost += N * *AtNode;
-    BaseCost += N * *AtBase;
+    std::optional<double> AtNode = L.tpi(Node, K.ubench, L1, Threads);
+    std::optional<double> AtBase = L.tpi(Base, K.ubench, L1, BaseThreads);
+    if (!AtNode || !AtBase || !(*AtNode > 0) || !(*AtBase > 0)) {
+      if (K.required)
+        return std::nullopt;
+      continue;
+    }
+    NodeCost += K.n * *AtNode;
+    BaseCost += K.n * *AtBase;
   }
   if (!(BaseCost > 0))
     return std::nullopt;

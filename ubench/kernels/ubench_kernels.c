@@ -51,7 +51,7 @@
  * Input line:  ID KERNEL TYPE NSTREAMS ACCESS PATTERN K1 S1 K2 S2 K3 S3
  *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S
  *              [WORK [REP W1 W2 W3 [WORK_EVERY [B1 B2 B3 [COPIES]]]]]
- *   KERNEL  sum sum3 madd add2 copy update store triad cadd cmul cfma, and
+ *   KERNEL  sum sum3 madd add2 copy update store triad cadd cmul cfma cdiv csqrt, and
  *           sumb: sum with a barrier after every sweep (strided only),
  *           sumf: sum with a spin-wait handoff between neighbouring threads
  *           after every sweep (strided only; see Handoff),
@@ -350,7 +350,7 @@ static inline long sweep_phase(long g, long accesses) {
 
 static volatile double Sink[MAX_THREADS * 8];
 
-/* cadd, cmul, cfma: arithmetic on one stream's element (not copy). */
+/* cadd, cmul, cfma, cdiv, csqrt: arithmetic on one stream's element (not copy). */
 static int compute_kernel(const char *K) { return K[0] == 'c' && K[1] != 'o'; }
 
 /* touch and release: a store to every page of a slice, the stream given
@@ -704,8 +704,9 @@ static int threads_share_cpus(void) {
               a[i] = (T)r;                                                     \
           HANDOVER(r)                                                          \
         }                                                                      \
-      } else if (K[0] == 'c' && K[1] != 'o') { /* cadd cmul cfma: 4 x 4 */     \
-        int op = K[1] == 'a' ? 0 : K[1] == 'm' ? 1 : 2;                        \
+      } else if (K[0] == 'c' && K[1] != 'o') { /* cadd ... csqrt: 4 x 4 */    \
+        int op = K[1] == 'a' ? 0 : K[1] == 'm' ? 1 : K[1] == 'd' ? 3           \
+                 : K[1] == 's' ? 4 : 2;                                        \
         for (long r = 0; r < R; ++r)                                           \
           for (long i = lo; i < hi; ++i) {                                     \
             T x = a[i];                                                        \
@@ -714,6 +715,21 @@ static int threads_share_cpus(void) {
               c0 = c0 + x; c1 = c1 + x; c2 = c2 + x; c3 = c3 + x;              \
               c0 = c0 + x; c1 = c1 + x; c2 = c2 + x; c3 = c3 + x;              \
               c0 = c0 + x; c1 = c1 + x; c2 = c2 + x; c3 = c3 + x;              \
+            } else if (op == 3) { /* y / c: bounded, never 0 */             \
+              T y = x + (T)1.5;                                                \
+              c0 = y / c0; c1 = y / c1; c2 = y / c2; c3 = y / c3;              \
+              c0 = y / c0; c1 = y / c1; c2 = y / c2; c3 = y / c3;              \
+              c0 = y / c0; c1 = y / c1; c2 = y / c2; c3 = y / c3;              \
+              c0 = y / c0; c1 = y / c1; c2 = y / c2; c3 = y / c3;              \
+            } else if (op == 4) { /* an add on the chain: x stays live */     \
+              c0 = sqrt(c0 + x); c1 = sqrt(c1 + x);                            \
+              c2 = sqrt(c2 + x); c3 = sqrt(c3 + x);                            \
+              c0 = sqrt(c0 + x); c1 = sqrt(c1 + x);                            \
+              c2 = sqrt(c2 + x); c3 = sqrt(c3 + x);                            \
+              c0 = sqrt(c0 + x); c1 = sqrt(c1 + x);                            \
+              c2 = sqrt(c2 + x); c3 = sqrt(c3 + x);                            \
+              c0 = sqrt(c0 + x); c1 = sqrt(c1 + x);                            \
+              c2 = sqrt(c2 + x); c3 = sqrt(c3 + x);                            \
             } else if (op == 1) {                                              \
               c0 = c0 * x; c1 = c1 * x; c2 = c2 * x; c3 = c3 * x;              \
               c0 = c0 * x; c1 = c1 * x; c2 = c2 * x; c3 = c3 * x;              \
@@ -778,7 +794,8 @@ static int is_store(const char *K, int q) {
 static int kernel_streams(const char *K) {
   if (!strcmp(K, "sum") || !strcmp(K, "sumb") || !strcmp(K, "sumf") || !strcmp(K, "update") ||
       !strcmp(K, "store") || page_kernel(K) ||
-      !strcmp(K, "cadd") || !strcmp(K, "cmul") || !strcmp(K, "cfma"))
+      !strcmp(K, "cadd") || !strcmp(K, "cmul") || !strcmp(K, "cfma") || !strcmp(K, "cdiv") ||
+      !strcmp(K, "csqrt"))
     return 1;
   if (!strcmp(K, "madd") || !strcmp(K, "add2") || !strcmp(K, "copy")) return 2;
   if (!strcmp(K, "sum3") || !strcmp(K, "triad") || !strcmp(K, "gather")) return 3;

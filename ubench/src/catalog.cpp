@@ -90,6 +90,11 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       {"caddf", "cadd", "float", "c", "s", "load", "cadd on float"},
       {"cmulf", "cmul", "float", "c", "s", "load", "cmul on float"},
       {"cfmaf", "cfma", "float", "c", "s", "load", "cfma on float"},
+      // Division and square root, for the estimator's op mix: a node's
+      // dividers and square-root units are their own (bt's recurrences).
+      {"cdiv", "cdiv", "double", "c", "s", "load", "compute: 4 division chains x 4 (c = y / c)"},
+      {"csqrt", "csqrt", "double", "c", "s", "load",
+       "compute: 4 square-root chains x 4 (c = sqrt(c + x))"},
   };
   return C;
 }

@@ -175,10 +175,11 @@ enum class PaddingAcross {
   /// The clone's tpi on the node is its unpadded twin's there plus its
   /// padding on the base node (padded - unpadded tpi) times the node /
   /// base ratio of the phase's op mix (Phase::ops) priced by the compute
-  /// uBs of its kinds (an add by cadd, a multiply by cmul, each at the
-  /// thread count of its side). Kinds without a compute uB (div, sqrt,
-  /// math) are left out of the price; a phase without add or multiply, or
-  /// an NPPDB without the twins or the compute uBs, keeps Carried.
+  /// uBs of its kinds (an add by cadd, a multiply by cmul, a division by
+  /// cdiv and a square root by csqrt where both nodes have those, each at
+  /// the thread count of its side; other math is left out of the price); a
+  /// phase without add or multiply, or an NPPDB without the twins or cadd
+  /// and cmul, keeps Carried.
   Mix
 };
 const char *paddingAcrossName(PaddingAcross A);
@@ -186,8 +187,8 @@ std::optional<PaddingAcross> parsePaddingAcross(const std::string &S);
 
 /// The node / base ratio of op mix \p Ops priced by the compute uBs on
 /// \p Node at \p Threads and on \p Base at \p BaseThreads
-/// (PaddingAcross::Mix); absent without an add or a multiply, or where a
-/// needed compute uB is not measured.
+/// (PaddingAcross::Mix); absent without an add or a multiply, or where
+/// cadd or cmul, for kinds the mix has, is not measured on both.
 std::optional<double> opMixRatio(const TpiLookup &L, const OpCounts &Ops, const std::string &Node,
                                  unsigned Threads, const std::string &Base, unsigned BaseThreads);
 

@@ -1251,7 +1251,16 @@ TEST(Padding, AnotherCpuPricesThePaddingAtThePhasesOpMix) {
   EXPECT_FALSE(opMixRatio(X.C, OpCounts{3, 1, 0, 0, 0}, "tn2", 2, "bn", 4));
   EXPECT_FALSE(opMixRatio(X.C, OpCounts{0, 0, 2, 1, 0}, "tn2", 4, "bn", 4))
       << "division and square root have no compute uB";
-  EXPECT_NEAR(*opMixRatio(X.C, OpCounts{2, 0, 5, 5, 5}, "tn2", 4, "bn", 4), 0.5, 1e-12);
+  EXPECT_NEAR(*opMixRatio(X.C, OpCounts{2, 0, 5, 5, 5}, "tn2", 4, "bn", 4), 0.5, 1e-12)
+      << "no cdiv, csqrt: divisions and square roots left out";
+  // With them on both nodes, priced too: tn2 divides at bn's speed.
+  X.C.Tpi[{"bn", "cdiv", 4}] = 0.012;
+  X.C.Tpi[{"tn2", "cdiv", 4}] = 0.012;
+  EXPECT_NEAR(*opMixRatio(X.C, OpCounts{2, 0, 1, 0, 0}, "tn2", 4, "bn", 4),
+              (2 * 0.0015 + 0.012) / (2 * 0.003 + 0.012), 1e-12);
+  X.C.Tpi.erase({"tn2", "cdiv", 4});
+  EXPECT_NEAR(*opMixRatio(X.C, OpCounts{2, 0, 1, 0, 0}, "tn2", 4, "bn", 4), 0.5, 1e-12)
+      << "cdiv on one node only: left out";
   X.C.Tpi.erase({"tn2", "cmul", 4});
   EXPECT_NEAR(node(Run(PaddingAcross::Mix), "tn2").phases[0].tpiUs, 0.00658, 1e-12)
       << "a compute uB missing on the node: carried";

@@ -44,7 +44,7 @@ TEST(Catalog, KeepsTheMethodNamesAndCoversTheIssue) {
   }
   EXPECT_EQ(Types, (std::set<std::string>{"double", "float", "int"}));
   EXPECT_EQ(Streams, (std::set<unsigned>{1, 2, 3}));
-  for (const char *K : {"sum", "madd", "copy", "update", "store", "cadd", "cmul", "cfma"})
+  for (const char *K : {"sum", "madd", "copy", "update", "store", "cadd", "cmul", "cfma", "cdiv", "csqrt"})
     EXPECT_TRUE(Kernels.count(K)) << K;
   EXPECT_TRUE(Shared && Private && Random);
 }
