@@ -123,6 +123,13 @@ OpMix OpMixCounter::blocks(Function &F, const SmallPtrSetImpl<BasicBlock *> &Blo
                            unsigned Depth) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   bool AnyLoop = llvm::any_of(Blocks, [&](BasicBlock *BB) { return LI.getLoopFor(BB); });
+  DenseMap<const Loop *, bool> Syncs; // syncLoopKind once per loop, not per block
+  auto Synchronizes = [&](const Loop &L) {
+    auto [It, New] = Syncs.try_emplace(&L, false);
+    if (New)
+      It->second = syncLoopKind(L) != SyncLoopKind::None;
+    return It->second;
+  };
   OpMix M;
   for (BasicBlock *BB : Blocks) {
     const Loop *L = LI.getLoopFor(BB);
@@ -134,7 +141,7 @@ OpMix OpMixCounter::blocks(Function &F, const SmallPtrSetImpl<BasicBlock *> &Blo
     // A compare-and-swap retry (an atomic reduction's combine) or a spin
     // wait synchronizes; its turns are no iterations, its operations none
     // of the work's.
-    if (L && L->isInnermost() && syncLoopKind(*L) != SyncLoopKind::None)
+    if (L && L->isInnermost() && Synchronizes(*L))
       continue;
     bool Body = !AnyLoop || L->isInnermost();
     for (Instruction &I : *BB) {
@@ -152,7 +159,9 @@ OpMix OpMixCounter::blocks(Function &F, const SmallPtrSetImpl<BasicBlock *> &Blo
 OpMix OpMixCounter::function(Function &F, unsigned Depth) {
   if (F.isDeclaration() || Open.count(&F))
     return {};
-  if (auto It = Memo.find(&F); It != Memo.end())
+  // By depth too: a function first reached near MaxDepth counts fewer of
+  // its callees than the same function reached from a construct.
+  if (auto It = Memo.find({&F, Depth}); It != Memo.end())
     return It->second;
   Open.insert(&F);
   SmallPtrSet<BasicBlock *, 32> All;
@@ -160,7 +169,7 @@ OpMix OpMixCounter::function(Function &F, unsigned Depth) {
     All.insert(&BB);
   OpMix M = blocks(F, All, Depth);
   Open.erase(&F);
-  Memo[&F] = M;
+  Memo[{&F, Depth}] = M;
   return M;
 }
 

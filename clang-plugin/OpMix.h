@@ -63,7 +63,7 @@ private:
                unsigned Depth);
 
   llvm::FunctionAnalysisManager &FAM;
-  llvm::DenseMap<llvm::Function *, OpMix> Memo;
+  llvm::DenseMap<std::pair<llvm::Function *, unsigned>, OpMix> Memo; ///< by function and depth
   llvm::SmallPtrSet<llvm::Function *, 8> Open; ///< on the call path: recursion counts nothing
 };
 

@@ -34,7 +34,7 @@ import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
 
 PADDED = re.compile(r"^(.*)\+w(\d+)(?:/(\d+))?$")
-COMPUTE_UBS = ("cadd", "cmul", "cfma", "caddf", "cmulf", "cfmaf")
+COMPUTE_UBS = ("cadd", "cmul", "cfma", "caddf", "cmulf", "cfmaf", "cdiv", "csqrt")
 SRC_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 
@@ -171,8 +171,8 @@ def main():
 
 
 def compute_table(tpi, a, b):
-    """The compute uBs (dependent add, multiply and multiply-add chains) on
-    both nodes: how arithmetic of one kind moves from A to B beside the
+    """The compute uBs (dependent add, multiply, multiply-add, division and
+    square-root chains) on both nodes: how arithmetic of one kind moves from A to B beside the
     padding step (a multiply then an add), the yardstick for a padding that
     follows a phase's own mix of work."""
     rows = []

@@ -214,6 +214,8 @@ def main():
         if not any(a["app"] == name for a in data["apps"]):
             fail("--ops-from %s: no such application in %s (have %s)" % (
                 name, args.results, ", ".join(sorted({a["app"] for a in data["apps"]}))))
+    # Read once, before any estimate: an app has several workloads.
+    ops_from = [(name, ops_by_id(path)) for name, path in args.ops_from]
     raw = os.path.join(args.results, "raw")
     work = tempfile.TemporaryDirectory(prefix="pp-rules-")  # removed at exit
 
@@ -239,9 +241,9 @@ def main():
             phases = [min(phases, key=program_time)]
         if args.drop_field or args.set_field:
             phases = edited_fields(phases, args.drop_field, args.set_field, work.name)
-        for name, path in args.ops_from:
+        for name, ops in ops_from:
             if name == app["app"]:
-                phases = with_ops(phases, ops_by_id(path), work.name)
+                phases = with_ops(phases, ops, work.name)
         app_ests = {}  # (row index, label) -> estimate
         for ri, row in enumerate(app["rows"]):
             cfg = configs[row["config"]]

@@ -542,14 +542,17 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                 T = Pooled->first;
                 PE.paddingFamily = Pooled->second;
               }
+          // The unpadded twin on the node: the mix's walk and the share's.
+          std::optional<double> TwinAtNode;
+          if (!Twin.empty())
+            TwinAtNode = L.tpi(Node, Twin, C.streams, Th);
           // Another CPU design: the padding at the phase's op mix's price.
-          if (Across == PaddingAcross::Mix && NE.otherCpu && !Twin.empty() && P.ops)
+          if (Across == PaddingAcross::Mix && NE.otherCpu && TwinAtNode && P.ops)
             if (auto R = opMixRatio(L, *P.ops, Node, Th, Base, P.threads)) {
-              auto UN = L.tpi(Node, Twin, C.streams, Th);
               auto UB = L.tpi(Base, Twin, C.streams, P.threads);
               auto PB = L.tpi(Base, C.ubench, C.streams, P.threads);
-              if (UN && UB && PB) {
-                T = *UN + std::max(0.0, *PB - *UB) * *R;
+              if (UB && PB) {
+                T = *TwinAtNode + std::max(0.0, *PB - *UB) * *R;
                 PE.paddingMixRatio = R;
               }
             }
@@ -560,17 +563,16 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           PE.timeS = Absolute * PE.calibration;
           if (!Twin.empty()) {
             PE.padded = true;
-            auto Share = [&](const std::string &On, unsigned At,
-                             double PaddedTpi) -> std::optional<double> {
-              std::optional<double> U = L.tpi(On, Twin, C.streams, At);
+            auto Share = [](std::optional<double> U,
+                            double PaddedTpi) -> std::optional<double> {
               if (!U || !(PaddedTpi > 0))
                 return std::nullopt;
               return std::clamp(1 - *U / PaddedTpi, 0.0, 1.0);
             };
-            PE.paddingShare = Share(Node, Th, *T);
+            PE.paddingShare = Share(TwinAtNode, *T);
             if (!PE.paddingShare && Node != Base)
               if (auto B = L.tpi(Base, C.ubench, C.streams, P.threads))
-                PE.paddingShare = Share(Base, P.threads, *B);
+                PE.paddingShare = Share(L.tpi(Base, Twin, C.streams, P.threads), *B);
             (PE.paddingShare ? NE.paddedS : NE.paddedUnknownS) +=
                 PE.timeS * PE.paddingShare.value_or(1);
             if (PE.paddingMixRatio && PE.paddingShare)

@@ -139,8 +139,8 @@ std::string paddingWarning(const Estimate &E, const NodeEstimate &N) {
                      "to take their phase's time on the base node)";
   if (N.paddedMixS > 0) {
     char Mix[16];
-    std::snprintf(Mix, sizeof Mix, "%.0f%%",
-                  100 * std::min(1.0, N.paddedMixS / std::max(N.paddedS, 1e-300)));
+    // paddedMixS is part of paddedS (estimate.cpp adds it to both).
+    std::snprintf(Mix, sizeof Mix, "%.0f%%", 100 * N.paddedMixS / N.paddedS);
     return Head + ", " + Mix +
            " of it priced by the phases' op mix (their adds and multiplies at this node's "
            "cost, --padding-across mix); divisions, square roots and the stalls a padding may "
