@@ -6,7 +6,8 @@
 // while the phase's own arithmetic moves like its own mix: on the project's
 // two VMs a dependent add got 1.65x faster from the AMD EPYC to the Intel
 // Xeon, a multiply 1.13x, the padding step 1.16x, nbody's force loop 1.50x
-// (bench/results/accuracy-2026-11-24-cross-du-*, padding.py). So the plugin
+// (bench/results/accuracy-2026-11-24-cross-du-*: padding-steps-compute.txt,
+// phase-speedups.txt). So the plugin
 // counts, per construct, the floating-point operations of the loop bodies
 // it runs, by kind, and the estimator prices a padded clone's padding on
 // another design with the compute uBs of the same kinds.
