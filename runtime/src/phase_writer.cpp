@@ -6,7 +6,8 @@
 //    fork-to-join time measured by the forking thread, summed over
 //    invocations (for a nested region forked by several threads at once, the
 //    largest such sum); iterations are those of the team member with the
-//    largest summed body time (the slowest thread).
+//    largest summed body time (the slowest thread), per share over that
+//    forker's forks where the member served more forks than it made.
 //  - for / sections / distribute: time is the largest per-thread sum of
 //    shares (the slowest thread), iterations are that thread's. Summing per
 //    thread first and taking the maximum second needs no per-invocation
@@ -110,7 +111,7 @@ struct Summary {
 // Collapses the per-thread slots of phase \p P (see the file comment).
 Summary summarize(uint32_t P, uint32_t Kind, uint64_t *Scratch, uint32_t ScratchCap) {
   Summary S;
-  uint64_t SlowestNs = 0;
+  uint64_t SlowestNs = 0, SlowestShares = 0, TimeForks = 0;
   bool HaveSlowest = false;
   uint32_t N = 0;
   for (ThreadState *T = threadList(); T; T = T->Next) {
@@ -118,7 +119,10 @@ Summary summarize(uint32_t P, uint32_t Kind, uint64_t *Scratch, uint32_t Scratch
       continue;
     const PhaseSlot &Sl = T->Slots[P];
     if (isRegion(Kind)) {
-      S.TimeNs = std::max(S.TimeNs, Sl.ForkNs);
+      if (Sl.ForkNs > S.TimeNs) {
+        S.TimeNs = Sl.ForkNs;
+        TimeForks = Sl.ForkCount;
+      }
       S.Invocations += Sl.ForkCount;
       S.Barriers += Sl.ForkBarriers;
       S.Faults += Sl.ForkFaults;
@@ -136,6 +140,7 @@ Summary summarize(uint32_t P, uint32_t Kind, uint64_t *Scratch, uint32_t Scratch
     } else if (!HaveSlowest || Sl.ShareNs > SlowestNs) {
       HaveSlowest = true;
       SlowestNs = Sl.ShareNs;
+      SlowestShares = Sl.ShareCount;
       S.Iterations = Sl.ShareIters;
       if (!isRegion(Kind))
         S.TimeNs = Sl.ShareNs;
@@ -143,6 +148,13 @@ Summary summarize(uint32_t P, uint32_t Kind, uint64_t *Scratch, uint32_t Scratch
     if (!isRegion(Kind) && !isOneThread(Kind))
       S.Invocations = std::max(S.Invocations, Sl.ShareCount);
   }
+  // A region forked by several threads (nested, or from threads of the
+  // program's own) can have a member the OpenMP runtime lent to forks of
+  // more than one of them: its shares then span more forks than the time,
+  // which is one forker's, covers. Its iterations per share, over the
+  // forks the time covers, keep tpi that of one team.
+  if (isRegion(Kind) && TimeForks && SlowestShares > TimeForks)
+    S.Iterations = uint64_t(double(S.Iterations) * double(TimeForks) / double(SlowestShares) + 0.5);
   S.Threads = N;
   if (N) {
     std::sort(Scratch, Scratch + N);

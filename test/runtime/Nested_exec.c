@@ -9,7 +9,7 @@
 // region a phase, with a team of one.
 // RUN: env PHASEPROBE_OUT=%t.1.json OMP_NUM_THREADS=2 OMP_MAX_ACTIVE_LEVELS=1 %t | FileCheck --check-prefix=OUT %s
 // RUN: %python %pp_inputs/runtime/phases.py --nested %t.1.json | FileCheck --check-prefix=INACTIVE %s
-// OUT: total=360
+// OUT: total=720
 #include <stdio.h>
 
 int main(void) {
@@ -23,8 +23,17 @@ int main(void) {
 #pragma omp parallel for reduction(+ : total) num_threads(2)
     for (int i = 0; i < 40; i++)
       total += i % 10;
+// The outer threads fork this one in turn, so the OpenMP runtime lends the
+// first fork's worker to the second: the time is one forker's, and so are
+// the iterations (20 per member per fork, not that worker's 40).
+// CHECK: PHASE Nested_exec.c:[[#@LINE+3]]:1 kind=parallel for parent=Nested_exec.c:[[#OUTER]]:1 inv=2 threads=2 iters=20
+// INACTIVE: PHASE Nested_exec.c:[[#@LINE+2]]:1 kind=parallel for parent=Nested_exec.c:{{[0-9]+}}:1 inv=2 threads=1 iters=40
+#pragma omp critical
+#pragma omp parallel for reduction(+ : total) num_threads(2)
+    for (int i = 0; i < 40; i++)
+      total += i % 10;
   }
   printf("total=%ld\n", total);
   return 0;
 }
-// CHECK: PHASES 2
+// CHECK: PHASES 3
