@@ -358,6 +358,12 @@ int main(int Argc, char **Argv) {
     if (!Baseline.empty())
       BaselineText = readFile(Baseline);
     MatchInputs In = loadMatchInputs(PhasesPaths, DbPath, Base, ConfigPath, PairingArg);
+    // The ratio rule takes only how a profile scales from node to node, so
+    // a profile that walks all of a phase's streams as they are outranks
+    // one that matches its tpi from some of them (matcher/README.md,
+    // "Whole phase"); the absolute rule keeps METHOD.md's index.
+    if (!In.config.wholePhaseFirst)
+      In.config.wholePhaseFirst = *parseProjection(ProjectionArg) == Projection::Ratio;
     std::vector<std::string> Nodes = NodesArg.empty() ? In.db->nodes() : splitNodes(NodesArg);
     for (const std::string &N : Nodes)
       if (!In.db->node(N))

@@ -147,7 +147,7 @@ MatchConfig parseMatchConfig(const std::string &Text, const std::string &FileNam
     R.fail("", "expected a JSON object");
   R.onlyKeys(Doc, "",
              {"schema", "significant_weight", "significant_stream_kib", "max_query_streams",
-              "pairing", "footprint", "stride", "tpi", "elem", "access"});
+              "pairing", "whole_phase_first", "footprint", "stride", "tpi", "elem", "access"});
   MatchConfig C = MatchConfig::defaults();
   if (auto It = Doc.find("schema"); It != Doc.end())
     if (!It->is_string() || It->get<std::string>() != ConfigSchema)
@@ -176,6 +176,14 @@ MatchConfig parseMatchConfig(const std::string &Text, const std::string &FileNam
       R.fail("pairing", "expected \"ordered\" or \"best\", found " + It->dump());
     C.pairing = *P;
   }
+  if (auto It = Doc.find("whole_phase_first"); It != Doc.end()) {
+    if (It->is_null())
+      C.wholePhaseFirst.reset();
+    else if (It->is_boolean())
+      C.wholePhaseFirst = It->get<bool>();
+    else
+      R.fail("whole_phase_first", "expected true, false or null, found " + It->dump());
+  }
   if (auto It = Doc.find("footprint"); It != Doc.end())
     R.banded(*It, "footprint", C.footprint);
   if (auto It = Doc.find("stride"); It != Doc.end())
@@ -201,6 +209,7 @@ std::string formatMatchConfig(const MatchConfig &C) {
       C.significantStreamKiB ? json(*C.significantStreamKiB) : json(nullptr);
   J["max_query_streams"] = C.maxQueryStreams;
   J["pairing"] = pairingName(C.pairing);
+  J["whole_phase_first"] = C.wholePhaseFirst ? json(*C.wholePhaseFirst) : json(nullptr);
   J["footprint"] = bandedJson(C.footprint);
   J["stride"] = bandedJson(C.stride);
   J["tpi"] = bandedJson(C.tpi);

@@ -69,6 +69,7 @@ namespace {
 struct Key {
   double index;
   bool shape; ///< the profile's column span agrees with the query's
+  bool whole; ///< the profile reproduces every significant stream (Score::wholePhase)
   double sumDiff;
   unsigned n;
   std::string_view ubench;
@@ -77,8 +78,9 @@ struct Key {
 };
 
 Key keyOf(const Candidate &C) {
-  return {C.score.index, C.score.shapeAgrees, C.score.sumDiff, unsigned(C.streams.size()),
-          C.ubench,      C.streams.data(),     C.profileId};
+  return {C.score.index,   C.score.shapeAgrees, C.score.wholePhase,
+          C.score.sumDiff, unsigned(C.streams.size()), C.ubench,
+          C.streams.data(), C.profileId};
 }
 
 int compareStreams(const StreamTuple *A, const StreamTuple *B, unsigned N) {
@@ -108,6 +110,11 @@ int compareKeys(const Key &A, const Key &B, int *Rule = nullptr) {
   // (the padded clones' tpi moves by 10% between calibration and rounds).
   if (A.shape != B.shape)
     return Ret(1, A.shape ? -1 : 1);
+  // Then, where the configuration asks for it, a profile with all of the
+  // phase's streams: on other nodes it scales like the phase's traffic,
+  // which a profile of some of them with a closer tpi need not.
+  if (A.whole != B.whole)
+    return Ret(8, A.whole ? -1 : 1);
   if (std::fabs(A.index - B.index) > 1e-9)
     return Ret(0, A.index > B.index ? -1 : 1);
   // Summed differences can be infinite (a zero phase value without discard).
@@ -200,6 +207,19 @@ std::optional<std::pair<double, double>> window(const BandedField &F, double Lo,
   return std::make_pair(Low, High);
 }
 
+/// Whether every pair of \p S earns the top points of footprint and stride
+/// and the equal points of element and access: the profile walks the
+/// query's streams as they are, not streams near them.
+bool reproducesStreams(const MatchConfig &C, const Score &S) {
+  for (unsigned I = 0; I < S.nPairs; ++I) {
+    const PairDetail &D = S.pairs[I];
+    if (D.footprintPoints < C.footprint.maxPoints() || D.stridePoints < C.stride.maxPoints() ||
+        D.elemPoints < C.elem.equal || D.accessPoints < C.access.equal)
+      return false;
+  }
+  return S.nPairs > 0;
+}
+
 /// Queries beyond this many are not generated (the count grows as 2^n).
 constexpr double MaxQueries = 20000;
 
@@ -212,8 +232,9 @@ int compareCandidates(const Candidate &A, const Candidate &B) {
 const char *tieBreakRule(const Candidate &Winner, const Candidate &Other) {
   int Rule = 0;
   compareKeys(keyOf(Winner), keyOf(Other), &Rule);
-  static const char *Names[] = {"similarity", "walk shape", "relative difference", "streams",
-                                "name",       "parameters", "id",                  "identical"};
+  static const char *Names[] = {"similarity", "walk shape", "relative difference",
+                                "streams",    "name",       "parameters",
+                                "id",         "identical",  "whole phase"};
   return Names[Rule];
 }
 
@@ -250,6 +271,7 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
     }
   }
 
+  const bool WholeFirst = C.wholePhaseFirst.value_or(false);
   RankedList Ranked(O.keep + 16);
   for (size_t S = 0; S < SizeStart.size(); ++S) {
     unsigned Sz = SizeStart[S].first;
@@ -288,6 +310,7 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
         Score Sc = scoreQuery(C, O.pairing, QT, Sz, P.tpiUs, Ref.streams, Ref.tpiUs);
         applyColumnSpan(Sc, Spans[Q - First], Ref.ubench);
         applyReuseCopies(Sc, Copies, Ref.ubench);
+        Sc.wholePhase = WholeFirst && Sz == N && !Sc.discarded && reproducesStreams(C, Sc);
         QueryResult &QR = M.queries[Q];
         ++QR.compared;
         if (O.explain)
@@ -296,7 +319,8 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
           ++QR.discarded;
           continue;
         }
-        Key K{Sc.index, Sc.shapeAgrees, Sc.sumDiff, Sz, Ref.ubench, Ref.streams, Ref.id};
+        Key K{Sc.index, Sc.shapeAgrees, Sc.wholePhase, Sc.sumDiff, Sz, Ref.ubench, Ref.streams,
+              Ref.id};
         if (!QR.best || compareKeys(K, keyOf(*QR.best)) < 0)
           QR.best = RankedList::makeCandidate(Ref, Q, Sc);
         Ranked.offer(K, Ref, Q, Sc);
@@ -307,6 +331,16 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
     return M;
   M.status = MatchStatus::Matched;
   M.candidate = Ranked.List.front();
+  if (M.candidate->score.wholePhase)
+    for (const Candidate &R : Ranked.List)
+      if (!R.score.wholePhase && R.score.index > M.candidate->score.index + 1e-9) {
+        M.notes.push_back("ranked first as the whole phase (every significant stream as it is, "
+                          "whole_phase_first) over " + R.ubench + " of " +
+                          std::to_string(R.streams.size()) + " stream" +
+                          (R.streams.size() == 1 ? "" : "s") + " at similarity " +
+                          formatNumber(R.score.index));
+        break;
+      }
   for (size_t I = 1; I < Ranked.List.size(); ++I)
     if (std::fabs(Ranked.List[I].score.index - M.candidate->score.index) <= 1e-9)
       M.ties.push_back(Ranked.List[I]);
@@ -345,6 +379,19 @@ std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src
   return Out;
 }
 
+namespace {
+/// The relaxed candidate replaces the strict one only for a higher index
+/// (a closer sum of differences is not worth a tpi outside the discard),
+/// unless the walk shape or the whole-phase rule ranks them first.
+bool outranksByIndex(const Candidate &R, const Candidate &S) {
+  if (R.score.shapeAgrees != S.score.shapeAgrees)
+    return R.score.shapeAgrees;
+  if (R.score.wholePhase != S.score.wholePhase)
+    return R.score.wholePhase;
+  return R.score.index > S.score.index + 1e-9;
+}
+} // namespace
+
 void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchConfig &C,
                     double StreamKiB, const MatchOptions &O, std::vector<PhaseMatch> &M) {
   MatchConfig Relaxed = C;
@@ -382,8 +429,7 @@ void relaxUnmatched(const PhaseFile &F, const ProfileSource &Src, const MatchCon
     if (O.onPhase)
       O.onPhase(PM.phaseIndex);
     PhaseMatch R = matchPhase(P, Streams, Src, Relaxed, O, reuseCopies(F, P));
-    if (!R.matched() ||
-        (PM.matched() && R.candidate->score.index <= PM.candidate->score.index + 1e-9))
+    if (!R.matched() || (PM.matched() && !outranksByIndex(*R.candidate, *PM.candidate)))
       continue;
     char Diff[32];
     std::snprintf(Diff, sizeof Diff, "%.1f%%", R.candidate->score.tpiDiff);

@@ -80,6 +80,13 @@ struct MatchConfig {
   unsigned maxQueryStreams = 4;
   /// Default pairing (--pairing overrides it).
   Pairing pairing = Pairing::Ordered;
+  /// Rank a profile that reproduces every significant stream of the phase
+  /// (every pair at the top points of footprint and stride, element and
+  /// access equal) before the profiles of partial queries, whatever their
+  /// index, after the walk shape (matcher/README.md, "Whole phase").
+  /// Unset: the tool decides (phaseprobe-estimate --projection ratio turns
+  /// it on; everything else leaves it off).
+  std::optional<bool> wholePhaseFirst;
 
   /// METHOD.md's defaults: footprint 25/15/10/5 at 2/5/10/20%, stride
   /// 25/25/10/0, tpi 25/15/10/5, discard above 80%, booleans 25/0.
@@ -139,6 +146,10 @@ struct Score {
   /// both span and copies do.
   long queryCopies = 1, profileCopies = 1;
   bool shapeAgrees = true;
+  /// The query is every significant stream of its phase and every pair
+  /// earns the top points of each stream field (set by matchPhase, only
+  /// where MatchConfig::wholePhaseFirst is true).
+  bool wholePhase = false;
   /// Fields averaged over the pairs (tpi compared once).
   double footprintDiff = 0, strideDiff = 0, tpiDiff = 0;
   double footprintPoints = 0, stridePoints = 0, elemPoints = 0, accessPoints = 0, tpiPoints = 0;
