@@ -23,7 +23,10 @@
 //  - under PaddedRatio::Family a padded clone's tpi on a node is its base
 //    tpi times the median node / base ratio of its padding family (the
 //    clones of its unpadded uB and streams near its base tpi, each
-//    measured at another time), not its own profile's alone;
+//    measured at another time), not its own profile's alone; where the
+//    family near it is the clone alone, the median of its own ratio and
+//    its nearest relatives' on either side, so that one profile from a
+//    noisy hour does not decide by itself;
 //  - under PaddingAcross::Mix a padded clone's padding on a node of another
 //    CPU design is priced by the phase's op mix (the compute uBs of its
 //    kinds, node over base) instead of carried by the clone's profile
@@ -231,6 +234,30 @@ std::optional<std::pair<double, size_t>> familyTpi(double BaseTpi,
   size_t N = Ratios.size();
   double Median = N % 2 ? Ratios[N / 2] : (Ratios[N / 2 - 1] + Ratios[N / 2]) / 2;
   return std::make_pair(BaseTpi * Median, N);
+}
+
+/// PaddedRatio::Family without a family near the clone: the median of its
+/// own node / base ratio \p OwnRatio and those of the relatives (\p AtBase,
+/// \p AtNode: its padding family and unpadded twin, by name; \p Own
+/// itself left out) nearest to its base tpi \p OwnBase below and above;
+/// absent without both.
+std::optional<double> neighboursRatio(const std::string &Own, double OwnBase, double OwnRatio,
+                                      const std::map<std::string, double> &AtBase,
+                                      const std::map<std::string, double> &AtNode) {
+  std::optional<std::pair<double, double>> Below, Above; // (base tpi, ratio)
+  for (const auto &[Name, TB] : AtBase) {
+    auto N = AtNode.find(Name);
+    if (Name == Own || N == AtNode.end() || !(TB > 0))
+      continue;
+    auto &Side = TB <= OwnBase ? Below : Above;
+    if (!Side || std::abs(TB - OwnBase) < std::abs(Side->first - OwnBase))
+      Side = std::make_pair(TB, N->second / TB);
+  }
+  if (!Below || !Above)
+    return std::nullopt;
+  double R[3] = {OwnRatio, Below->second, Above->second};
+  std::sort(R, R + 3);
+  return R[1];
 }
 
 } // namespace
@@ -535,13 +562,26 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           PE.rank = R;
           std::string Twin = unpaddedName(C.ubench);
           if (Padded == PaddedRatio::Family && !Twin.empty() &&
-              !(Node == Base && Th == P.threads))
-            if (const auto &[B, AtBase] = BaseFamily(I, R, Twin, C, P.threads); !AtBase.empty())
-              if (auto Pooled =
-                      familyTpi(B, AtBase, paddingFamily(L, Twin, C.streams, Node, Th))) {
-                T = Pooled->first;
-                PE.paddingFamily = Pooled->second;
+              !(Node == Base && Th == P.threads)) {
+            const auto &[B, AtBase] = BaseFamily(I, R, Twin, C, P.threads);
+            std::map<std::string, double> AtNode = paddingFamily(L, Twin, C.streams, Node, Th);
+            if (auto Pooled = AtBase.empty() ? std::nullopt : familyTpi(B, AtBase, AtNode)) {
+              T = Pooled->first;
+              PE.paddingFamily = Pooled->second;
+            } else if (B > 0) {
+              std::map<std::string, double> Relatives =
+                  paddingFamily(L, Twin, C.streams, Base, P.threads);
+              if (auto U = L.tpi(Base, Twin, C.streams, P.threads))
+                Relatives[Twin] = *U;
+              if (auto U = L.tpi(Node, Twin, C.streams, Th))
+                AtNode[Twin] = *U;
+              if (auto Rt = neighboursRatio(C.ubench, B, *T / B, Relatives, AtNode)) {
+                T = B * *Rt;
+                PE.paddingFamily = 3;
+                PE.paddingNeighbours = true;
               }
+            }
+          }
           // The unpadded twin on the node: the mix's walk and the share's.
           std::optional<double> TwinAtNode;
           if (!Twin.empty())

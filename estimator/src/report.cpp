@@ -173,6 +173,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
           J["calibration"] = tidy(PE.calibration);
         if (PE.paddingFamily)
           J["padding_family"] = PE.paddingFamily;
+        if (PE.paddingNeighbours)
+          J["padding_neighbours"] = true;
         if (PE.paddingMixRatio)
           J["padding_mix_ratio"] = tidy(*PE.paddingMixRatio);
       }

@@ -97,7 +97,9 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
               C.ubench + " " + formatStreams(C.streams) + " (" + fmt("%.4g", C.score.index) + ")";
           if (E.rule == Projection::Ratio)
             Profile += " calibration " + fmt("%.4g", PE.calibration);
-          if (PE.paddingFamily)
+          if (PE.paddingNeighbours)
+            Profile += " ratio: median of its own and its nearest relatives'";
+          else if (PE.paddingFamily)
             Profile += " ratio of " + std::to_string(PE.paddingFamily) + " padded clones";
           if (PE.paddingMixRatio)
             Profile += " padding x" + fmt("%.3g", *PE.paddingMixRatio) + " by op mix";
@@ -323,7 +325,8 @@ int main(int Argc, char **Argv) {
   App.add_option("--padded-ratio", PaddedArg,
                  "A padded phase clone's node / base ratio: the median of its padding "
                  "family's, the clones of the same unpadded uB and streams within 25% of its "
-                 "base tpi (family, the default), or its own profiles' alone (own)")
+                 "base tpi, else the median of its own and its nearest relatives' below and "
+                 "above (family, the default), or its own profiles' alone (own)")
       ->check(CLI::IsMember({"own", "family"}));
   App.add_option("--padding-across", AcrossArg,
                  "On a node of another CPU design, a padded phase clone's padding priced by "

@@ -140,6 +140,9 @@ struct PhaseEstimate {
   /// pooled into tpiUs (the profile's own among them); 0 where the
   /// profile's own ratio was used.
   size_t paddingFamily = 0;
+  /// paddingFamily came from the clone and its nearest relatives on either
+  /// side (no family near it), not from its family.
+  bool paddingNeighbours = false;
   /// PaddingAcross::Mix on a node of another CPU design: the node / base
   /// ratio of the phase's op mix priced by the compute uBs, which its
   /// clone's padding got instead of the padding's own; unset where the
@@ -157,7 +160,10 @@ const char *phaseEstimateKindName(PhaseEstimate::Kind K);
 enum class PaddedRatio {
   Own,   ///< the chosen clone's own profiles
   Family ///< the median ratio of the clone's padding family (same unpadded
-         ///< uB, same streams) within PaddingFamilyBand of its base tpi
+         ///< uB, same streams) within PaddingFamilyBand of its base tpi; with
+         ///< fewer than two there, the median of its own and of its nearest
+         ///< relatives by base tpi on either side (the unpadded twin the
+         ///< nearest below the least padded), where it has both
 };
 /// How far from the chosen clone's base tpi a sibling's may lie to be
 /// pooled (relative).

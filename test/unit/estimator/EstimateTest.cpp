@@ -1169,7 +1169,8 @@ TEST(Padding, AnotherCpuCarriedByPaddingIsWarnedOf) {
 // within 25% of the chosen +w8's base tpi; measured at other times, their
 // ratios on tn are 1.0 and 1.1 where +w8's drifted to 1.5: the median 1.1
 // carries the phase. +w30, far from it, and upd1p itself are no part of
-// it; the base node keeps its own; below two clones each keeps its own.
+// it; the base node keeps its own; below two clones the median of its own
+// and its nearest relatives' on either side, else its own.
 TEST(Padding, AFamilyRatioPoolsTheClonesPaddedAlike) {
   PaddedFixture X;
   X.C.Tpi = {{{"bn", "upd1p+w8", 4}, 0.01316}, {{"bn", "upd1p+w7", 4}, 0.012},
@@ -1191,9 +1192,19 @@ TEST(Padding, AFamilyRatioPoolsTheClonesPaddedAlike) {
   EXPECT_NEAR(node(Family, "bn").phasesS, Bn, 1e-9);
   EXPECT_EQ(node(Family, "bn").phases[0].paddingFamily, 0u);
   EXPECT_EQ(Family.padded, PaddedRatio::Family);
+  // No family near it on tn: its own ratio (1.5) against its nearest
+  // relatives', the twin below (0.5) and +w30 above (0.5): the median.
   X.C.Tpi.erase({"tn", "upd1p+w7", 4});
   X.C.Tpi.erase({"tn", "upd1p+w9", 4});
-  EXPECT_NEAR(node(Run(PaddedRatio::Family), "tn").phasesS, Bn * 1.5, 1e-6);
+  Estimate Near = Run(PaddedRatio::Family);
+  EXPECT_NEAR(node(Near, "tn").phasesS, Bn * 0.5, 1e-6);
+  EXPECT_TRUE(node(Near, "tn").phases[0].paddingNeighbours);
+  // One side only (no twin on tn): its own ratio.
+  X.C.Tpi.erase({"tn", "upd1p", 4});
+  Estimate Own1 = Run(PaddedRatio::Family);
+  EXPECT_NEAR(node(Own1, "tn").phasesS, Bn * 1.5, 1e-6);
+  EXPECT_FALSE(node(Own1, "tn").phases[0].paddingNeighbours);
+  EXPECT_EQ(node(Own1, "tn").phases[0].paddingFamily, 0u);
   EXPECT_EQ(parsePaddedRatio("family"), PaddedRatio::Family);
   EXPECT_EQ(parsePaddedRatio("own"), PaddedRatio::Own);
   EXPECT_FALSE(parsePaddedRatio("median"));
