@@ -27,10 +27,12 @@
 //    family near it is the clone alone, the median of its own ratio and
 //    its nearest relatives' on either side, so that one profile from a
 //    noisy hour does not decide by itself;
-//  - under PaddingAcross::Mix a padded clone's padding on a node of another
-//    CPU design is priced by the phase's op mix (the compute uBs of its
-//    kinds, node over base) instead of carried by the clone's profile
-//    there, whose padding moves like a multiply-add chain;
+//  - under PaddingAcross::Mix a padded clone's padding on every node but
+//    the base node at the phase's own count is priced by the phase's op mix
+//    (the compute uBs of its kinds, node over base) instead of carried by
+//    the clone's profile there, whose padding moves like a multiply-add
+//    chain across designs and carries its own noise on any node
+//    (MixOtherCpu: on nodes of another CPU design only);
 //  - under SyncRule::Barriers each top-level region's barriers, and its
 //    spin-wait rounds (its spin_rounds), are priced at the node's cost
 //    per barrier (round) minus the base node's (sync.cpp), with the work
@@ -159,7 +161,9 @@ std::optional<PaddedRatio> parsePaddedRatio(const std::string &S) {
 }
 
 const char *paddingAcrossName(PaddingAcross A) {
-  return A == PaddingAcross::Mix ? "mix" : "carried";
+  return A == PaddingAcross::Mix           ? "mix"
+         : A == PaddingAcross::MixOtherCpu ? "mix-other-cpu"
+                                           : "carried";
 }
 
 std::optional<PaddingAcross> parsePaddingAcross(const std::string &S) {
@@ -167,6 +171,8 @@ std::optional<PaddingAcross> parsePaddingAcross(const std::string &S) {
     return PaddingAcross::Carried;
   if (S == "mix")
     return PaddingAcross::Mix;
+  if (S == "mix-other-cpu")
+    return PaddingAcross::MixOtherCpu;
   return std::nullopt;
 }
 
@@ -586,8 +592,12 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           std::optional<double> TwinAtNode;
           if (!Twin.empty())
             TwinAtNode = L.tpi(Node, Twin, C.streams, Th);
-          // Another CPU design: the padding at the phase's op mix's price.
-          if (Across == PaddingAcross::Mix && NE.otherCpu && TwinAtNode && P.ops)
+          // The padding at the phase's op mix's price (the base node at the
+          // phase's own count keeps its own: the mix's ratio is 1 there).
+          bool Priced = Across == PaddingAcross::Mix
+                            ? !(Node == Base && Th == P.threads)
+                            : Across == PaddingAcross::MixOtherCpu && NE.otherCpu;
+          if (Priced && TwinAtNode && P.ops)
             if (auto R = opMixRatio(L, *P.ops, Node, Th, Base, P.threads)) {
               auto UB = L.tpi(Base, Twin, C.streams, P.threads);
               auto PB = L.tpi(Base, C.ubench, C.streams, P.threads);

@@ -329,10 +329,11 @@ int main(int Argc, char **Argv) {
                  "above (family, the default), or its own profiles' alone (own)")
       ->check(CLI::IsMember({"own", "family"}));
   App.add_option("--padding-across", AcrossArg,
-                 "On a node of another CPU design, a padded phase clone's padding priced by "
-                 "the phase's op mix with the compute uBs, node over base (mix, the default), "
-                 "or as the clone's profile there has it (carried)")
-      ->check(CLI::IsMember({"mix", "carried"}));
+                 "A padded phase clone's padding on the other nodes: priced by the phase's op "
+                 "mix with the compute uBs, node over base, on every node (mix, the default) "
+                 "or on nodes of another CPU design only (mix-other-cpu), or as the clone's "
+                 "profile there has it (carried)")
+      ->check(CLI::IsMember({"mix", "mix-other-cpu", "carried"}));
   App.add_flag("--relax-unmatched", Relax,
                "Match phases that no profile survives again with the tpi discard off "
                "(marked relaxed; meant for --projection ratio)");

@@ -185,8 +185,17 @@ enum class PaddingAcross {
   /// cdiv and a square root by csqrt where both nodes have those, each at
   /// the thread count of its side; other math is left out of the price); a
   /// phase without add or multiply, or an NPPDB without the twins or cadd
-  /// and cmul, keeps Carried.
-  Mix
+  /// and cmul, keeps Carried. On every node but the base node at the
+  /// phase's own thread count: on one CPU too the clone's own profiles at
+  /// other thread counts and placements carry their noise and how padding
+  /// and walk happened to combine there, where the compute uBs and the
+  /// twin, measured side by side, say what its arithmetic and its walk do
+  /// (the recorded Xeon runs, ratio rule: 90th percentile 9.2% -> 5.6%;
+  /// estimator/README.md).
+  Mix,
+  /// Mix only on nodes of another CPU design than the base node's; the
+  /// others carry the clone's profiles (the default until 2026-11-27).
+  MixOtherCpu
 };
 const char *paddingAcrossName(PaddingAcross A);
 std::optional<PaddingAcross> parsePaddingAcross(const std::string &S);

@@ -1214,9 +1214,10 @@ TEST(Padding, AFamilyRatioPoolsTheClonesPaddedAlike) {
 // adds and a multiply, where tn2 adds twice as fast as bn and multiplies
 // as fast. The clone there: its unpadded twin on tn2 plus its padding on bn
 // (0.01316 - 0.00329) times (3 x 0.0015 + 0.003) / (3 x 0.003 + 0.003) =
-// 0.625; carried, its own profile's 0.00658. The same CPU (tn1) keeps its
-// profile; without a compute uB, or a mix without add or multiply, the
-// padding is carried.
+// 0.625; carried, its own profile's 0.00658. The same CPU (tn1), which
+// adds as fast as tn2, is priced alike (its profile kept under
+// MixOtherCpu); the base node keeps its own; without a compute uB, or a
+// mix without add or multiply, the padding is carried.
 TEST(Padding, AnotherCpuPricesThePaddingAtThePhasesOpMix) {
   PaddedFixture X;
   X.F.phases[0].ops = OpCounts{3, 1, 0, 0, 0};
@@ -1226,7 +1227,7 @@ TEST(Padding, AnotherCpuPricesThePaddingAtThePhasesOpMix) {
   X.C.Tpi[{"bn", "cmul", 4}] = 0.003;
   X.C.Tpi[{"tn2", "cadd", 4}] = 0.0015;
   X.C.Tpi[{"tn2", "cmul", 4}] = 0.003;
-  X.C.Tpi[{"tn1", "cadd", 4}] = 0.0015; // a same-design node is never repriced
+  X.C.Tpi[{"tn1", "cadd", 4}] = 0.0015;
   X.C.Tpi[{"tn1", "cmul", 4}] = 0.003;
   auto Run = [&](PaddingAcross A) {
     return estimate(X.F, X.M, X.C, "bn", {"tn1", "tn2"}, ThreadProjection::own(),
@@ -1240,8 +1241,15 @@ TEST(Padding, AnotherCpuPricesThePaddingAtThePhasesOpMix) {
   EXPECT_NEAR(On2.tpiUs, 0.00329 + (0.01316 - 0.00329) * 0.625, 1e-12);
   EXPECT_NEAR(node(Carried, "tn2").phases[0].tpiUs, 0.00658, 1e-12);
   EXPECT_FALSE(node(Carried, "tn2").phases[0].paddingMixRatio);
-  EXPECT_NEAR(node(Mix, "tn1").phases[0].tpiUs, 0.01316, 1e-12);
-  EXPECT_FALSE(node(Mix, "tn1").phases[0].paddingMixRatio);
+  EXPECT_NEAR(node(Mix, "tn1").phases[0].tpiUs, 0.00329 + (0.01316 - 0.00329) * 0.625, 1e-12);
+  EXPECT_TRUE(node(Mix, "tn1").phases[0].paddingMixRatio);
+  EXPECT_FALSE(node(Mix, "tn1").paddingWarned()) << "the same design: not warned of";
+  EXPECT_NEAR(node(Mix, "bn").phases[0].tpiUs, 0.01316, 1e-12);
+  EXPECT_FALSE(node(Mix, "bn").phases[0].paddingMixRatio);
+  Estimate Other = Run(PaddingAcross::MixOtherCpu);
+  EXPECT_NEAR(node(Other, "tn1").phases[0].tpiUs, 0.01316, 1e-12);
+  EXPECT_FALSE(node(Other, "tn1").phases[0].paddingMixRatio);
+  EXPECT_NEAR(node(Other, "tn2").phases[0].tpiUs, On2.tpiUs, 1e-12);
   // Repriced padding is no carried padding, but still a stand-in: warned
   // of, saying it was priced by the mix.
   EXPECT_GT(node(Mix, "tn2").paddedShare(), 0.5);
@@ -1255,6 +1263,8 @@ TEST(Padding, AnotherCpuPricesThePaddingAtThePhasesOpMix) {
   EXPECT_EQ(Mix.across, PaddingAcross::Mix);
   EXPECT_EQ(parsePaddingAcross("mix"), PaddingAcross::Mix);
   EXPECT_EQ(parsePaddingAcross("carried"), PaddingAcross::Carried);
+  EXPECT_EQ(parsePaddingAcross("mix-other-cpu"), PaddingAcross::MixOtherCpu);
+  EXPECT_STREQ(paddingAcrossName(PaddingAcross::MixOtherCpu), "mix-other-cpu");
   EXPECT_FALSE(parsePaddingAcross("own"));
   EXPECT_STREQ(paddingAcrossName(PaddingAcross::Carried), "carried");
   // The ratio by itself, at the thread count of each side.
