@@ -604,6 +604,10 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
               if (UB && PB) {
                 T = *TwinAtNode + std::max(0.0, *PB - *UB) * *R;
                 PE.paddingMixRatio = R;
+                // The clone's profiles on the node no longer enter: no
+                // family or relatives to report.
+                PE.paddingFamily = 0;
+                PE.paddingNeighbours = false;
               }
             }
           PE.tpiUs = *T;
