@@ -567,8 +567,27 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           PE.kind = R == 0 ? PhaseEstimate::Chosen : PhaseEstimate::Fallback;
           PE.rank = R;
           std::string Twin = unpaddedName(C.ubench);
-          if (Padded == PaddedRatio::Family && !Twin.empty() &&
-              !(Node == Base && Th == P.threads)) {
+          // A padded clone's unpadded twin on the node and on the base node,
+          // and the clone on the base node: the walk and the padding that
+          // the op mix, the relatives and the padding share all read.
+          std::optional<double> TwinAtNode, TwinAtBase, CloneAtBase;
+          if (!Twin.empty()) {
+            TwinAtNode = L.tpi(Node, Twin, C.streams, Th);
+            TwinAtBase = L.tpi(Base, Twin, C.streams, P.threads);
+            CloneAtBase = L.tpi(Base, C.ubench, C.streams, P.threads);
+          }
+          // The padding at the phase's op mix's price (the base node at the
+          // phase's own count keeps its own: the mix's ratio is 1 there);
+          // the clone's profiles on the node then do not enter.
+          bool Priced = Across == PaddingAcross::Mix
+                            ? !(Node == Base && Th == P.threads)
+                            : Across == PaddingAcross::MixOtherCpu && NE.otherCpu;
+          if (Priced && P.ops && TwinAtNode && TwinAtBase && CloneAtBase)
+            PE.paddingMixRatio = opMixRatio(L, *P.ops, Node, Th, Base, P.threads);
+          if (PE.paddingMixRatio) {
+            T = *TwinAtNode + std::max(0.0, *CloneAtBase - *TwinAtBase) * *PE.paddingMixRatio;
+          } else if (Padded == PaddedRatio::Family && !Twin.empty() &&
+                     !(Node == Base && Th == P.threads)) {
             const auto &[B, AtBase] = BaseFamily(I, R, Twin, C, P.threads);
             std::map<std::string, double> AtNode = paddingFamily(L, Twin, C.streams, Node, Th);
             if (auto Pooled = AtBase.empty() ? std::nullopt : familyTpi(B, AtBase, AtNode)) {
@@ -577,10 +596,10 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
             } else if (B > 0) {
               std::map<std::string, double> Relatives =
                   paddingFamily(L, Twin, C.streams, Base, P.threads);
-              if (auto U = L.tpi(Base, Twin, C.streams, P.threads))
-                Relatives[Twin] = *U;
-              if (auto U = L.tpi(Node, Twin, C.streams, Th))
-                AtNode[Twin] = *U;
+              if (TwinAtBase)
+                Relatives[Twin] = *TwinAtBase;
+              if (TwinAtNode)
+                AtNode[Twin] = *TwinAtNode;
               if (auto Rt = neighboursRatio(C.ubench, B, *T / B, Relatives, AtNode)) {
                 T = B * *Rt;
                 PE.paddingFamily = 3;
@@ -588,28 +607,6 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
               }
             }
           }
-          // The unpadded twin on the node: the mix's walk and the share's.
-          std::optional<double> TwinAtNode;
-          if (!Twin.empty())
-            TwinAtNode = L.tpi(Node, Twin, C.streams, Th);
-          // The padding at the phase's op mix's price (the base node at the
-          // phase's own count keeps its own: the mix's ratio is 1 there).
-          bool Priced = Across == PaddingAcross::Mix
-                            ? !(Node == Base && Th == P.threads)
-                            : Across == PaddingAcross::MixOtherCpu && NE.otherCpu;
-          if (Priced && TwinAtNode && P.ops)
-            if (auto R = opMixRatio(L, *P.ops, Node, Th, Base, P.threads)) {
-              auto UB = L.tpi(Base, Twin, C.streams, P.threads);
-              auto PB = L.tpi(Base, C.ubench, C.streams, P.threads);
-              if (UB && PB) {
-                T = *TwinAtNode + std::max(0.0, *PB - *UB) * *R;
-                PE.paddingMixRatio = R;
-                // The clone's profiles on the node no longer enter: no
-                // family or relatives to report.
-                PE.paddingFamily = 0;
-                PE.paddingNeighbours = false;
-              }
-            }
           PE.tpiUs = *T;
           double Absolute = *T * PE.iterations * 1e-6;
           NE.absoluteS += Absolute;
@@ -624,9 +621,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
               return std::clamp(1 - *U / PaddedTpi, 0.0, 1.0);
             };
             PE.paddingShare = Share(TwinAtNode, *T);
-            if (!PE.paddingShare && Node != Base)
-              if (auto B = L.tpi(Base, C.ubench, C.streams, P.threads))
-                PE.paddingShare = Share(L.tpi(Base, Twin, C.streams, P.threads), *B);
+            if (!PE.paddingShare && Node != Base && CloneAtBase)
+              PE.paddingShare = Share(TwinAtBase, *CloneAtBase);
             (PE.paddingShare ? NE.paddedS : NE.paddedUnknownS) +=
                 PE.timeS * PE.paddingShare.value_or(1);
             if (PE.paddingMixRatio && PE.paddingShare)
