@@ -2,7 +2,7 @@
 """bench/ubench/clone_shape.py — a program's phase against uB clones of it,
 time per iteration side by side.
 
-    bench/ubench/clone_shape.py --build build --example 'mm 1000' \\
+    bench/ubench/clone_shape.py --build build --example 'mm 1000' [--phase ID] \\
         --clone 'mbw2hpc 7812.5:8;7812.5:8000' \\
         --clone 'mbw2hpc+r64 7812.5:8:1000;7812.5:8000' [--threads 1,2] [--rounds 5]
         [--out FILE]
@@ -40,7 +40,7 @@ def fail(msg):
     sys.exit(2)
 
 
-def phase_tpi_ns(build, example, threads, tmp):
+def phase_tpi_ns(build, example, threads, tmp, phase_id=None):
     name, *args = example.split()
     exe = os.path.join(build, "examples", name)
     if not os.access(exe, os.X_OK):
@@ -51,6 +51,12 @@ def phase_tpi_ns(build, example, threads, tmp):
     subprocess.run([exe] + args, env=env, check=True, stdout=subprocess.DEVNULL)
     with open(out) as f:
         phases = json.load(f)["phases"]
+    if phase_id:
+        # The heaviest phase is often the region around the others (the
+        # example bt's time-step region), whose tpi is not a loop's.
+        phases = [p for p in phases if p["id"] == phase_id]
+        if not phases:
+            fail("--phase %r: no such phase in %s's phase file" % (phase_id, example))
     return max(phases, key=lambda p: p["time_s"])["tpi_us"] * 1000
 
 
@@ -68,6 +74,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--example", required=True, help="a bundled example and its arguments")
+    ap.add_argument("--phase", help="the phase id to compare (default: the heaviest phase)")
     ap.add_argument("--clone", action="append", required=True, help="'UB K:S[...]' as params lines")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=5)
@@ -92,10 +99,10 @@ def main():
         for th in threads:
             phase, clones = [], [[] for _ in args.clone]
             for _ in range(args.rounds):
-                phase.append(phase_tpi_ns(build, args.example, th, tmp))
+                phase.append(phase_tpi_ns(build, args.example, th, tmp, args.phase))
                 for n, c in enumerate(args.clone):
                     clones[n].append(clone_tpi_ns(build, c, th, tmp, n))
-            items = [("phase of " + args.example, phase)] + list(zip(args.clone, clones))
+            items = [("%s of %s" % (args.phase or "phase", args.example), phase)] + list(zip(args.clone, clones))
             for label, v in items:
                 ratio = statistics.median(c / p for c, p in zip(v, phase))
                 rows.append([str(th), label, "%.3f" % statistics.median(v),
