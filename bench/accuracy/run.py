@@ -336,17 +336,28 @@ def base_run(args, app, base_cfg, node_of, work, raw):
     state = {"app": app, "tag": tag, "instr": instr, "plain": plain, "ok": ok, "entry": entry,
              "base_phases": base_phases, "base_files": base_files, "ph": ph, "timing": {},
              "unsampled_phases": None, "env": env}
-    if args.phase_times:
+    if args.phase_times and not args.base_alongside:
         # The base's timing run (sampling off) gives both the base's measured
         # phase times and the times of the unsampled alternative estimate.
+        # With --base-alongside it is taken in the measured rounds like the
+        # other configurations' (finish_workload): run here, minutes before
+        # the rounds, the two-thread timing runs of runs fh, fk and fl took
+        # 1.4-1.9x NPB BT W's plain runs, the base runs in the rounds
+        # 0.9-1.2x.
         timing = timing_runs(args, state, base_cfg, node_of, work, raw)
         if timing:
             state["timing"][base_cfg["label"]] = timing
-            merged = unsampled_phase_file(ph, timing)
-            state["unsampled_phases"] = os.path.join(raw, "%s.base-unsampled.phases.json" % tag)
-            textout.write_atomically(state["unsampled_phases"], json.dumps(merged, indent=1) + "\n")
-            entry["instrumented_base_unsampled_total_s"] = merged["program"]["total_time_s"]
+            unsampled_alternative(state, timing, raw)
     return state
+
+
+def unsampled_alternative(state, timing, raw):
+    """The base phase file with the base configuration's timing-run times
+    (sampling off): what the unsampled alternative estimate starts from."""
+    merged = unsampled_phase_file(state["ph"], timing)
+    state["unsampled_phases"] = os.path.join(raw, "%s.base-unsampled.phases.json" % state["tag"])
+    textout.write_atomically(state["unsampled_phases"], json.dumps(merged, indent=1) + "\n")
+    state["entry"]["instrumented_base_unsampled_total_s"] = merged["program"]["total_time_s"]
 
 
 def timing_run(args, state, cfg, node_of, work, out):
@@ -532,7 +543,8 @@ def measure_rounds(args, states, configs, base_cfg, node_of, work, raw):
     """Measured program times: plain, interleaved repetitions, round by round
     over every workload (round 1 of each, then round 2 of each, ...), and in
     the same rounds the timing runs (measured phase times) of the
-    configurations the base run did not time. With
+    configurations the base run did not time (every one with
+    --base-alongside). With
     --base-alongside the base's instrumented runs take turns with them, so
     that the base time the estimates start from and the times they are
     compared with see the same machine (this VM's speed drifts by tens of
@@ -607,6 +619,11 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
         state["base_files"] = files
         entry["base_files"] = [os.path.basename(f) for f in files]
         entry["base_runs"] = len(alongside)
+    base_docs = state["timing_docs"].get(base_cfg["label"]) if args.phase_times else None
+    if base_docs:
+        # The base configuration's timing runs, taken in the rounds.
+        state["timing"][base_cfg["label"]] = merged_timing(args, state, base_cfg, base_docs, raw)
+        unsampled_alternative(state, state["timing"][base_cfg["label"]], raw)
     if args.grow_grid and args.pad_clones:
         entry["padded_clones"] = pad(args, state, configs, base_cfg, node_of, raw, work)
 
@@ -629,12 +646,13 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
             alts[cfg["label"]], _ = estimate(args, base_cfg, cfg, state["unsampled_phases"], node_of, raw, tag,
                                              "estimate-unsampled")
     # 5a. Measured phase times: instrumented, sampling off, taken in the
-    # measured rounds (the base configuration's with the base run).
+    # measured rounds (without --base-alongside the base configuration's
+    # with the base run).
     measured_phases = {}
     if args.phase_times:
         docs = dict(state["timing"])
         for cfg in configs:
-            if cfg["label"] in state["timing_docs"]:
+            if cfg["label"] in state["timing_docs"] and cfg["label"] not in docs:
                 docs[cfg["label"]] = merged_timing(args, state, cfg, state["timing_docs"][cfg["label"]], raw)
         for cfg in configs:
             if docs.get(cfg["label"]):
