@@ -423,6 +423,8 @@ def render_text(doc):
                                                    " cv%.0f%%!" % cv if cv is not None and cv > NOISY_CV else ""))
                 prow.append(cells)
             out.append("phases (largest weight first; est/meas s, error; measured = instrumented run on that config; "
+                       "a phase that is its own top-level region is estimated as the region, with its barriers, "
+                       "page faults and fork/join; "
                        "cvN%! = the chosen profile's tpi varies by N% on that node; busy = a worksharing "
                        "phase on threads taking turns on a core: measured is its slowest thread's own share, "
                        "not the construct's wall time, and it is left out of the per-phase summary):")
