@@ -1,5 +1,8 @@
+# The per-phase cells of stored accuracy runs: the loop's estimate (as
+# stored) against its region's (run.py's region_time), |error| in percent.
 import json,statistics,sys,os
-sys.path.insert(0,'/work/main/bench/accuracy'); sys.path.insert(0,'/work/main/bench')
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, '..', '..', 'accuracy')); sys.path.insert(0, os.path.join(here, '..', '..'))
 import run as R
 for run in sys.argv[1:]:
     d=json.load(open(run+'/data.json'))
