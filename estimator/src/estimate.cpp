@@ -487,20 +487,26 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   if (BaseGiveBacksPriced > 0)
     E.giveBackBaseCostUs /= BaseGiveBacksPriced;
 
-  // PaddedRatio::Family: a padded candidate's base tpi and its family on
-  // the base node within PaddingFamilyBand of it, read once for every node
-  // (by match and rank); an empty family where the base lacks the clone.
-  std::map<std::pair<size_t, size_t>, std::pair<double, std::map<std::string, double>>>
-      BaseFamilies;
+  // PaddedRatio::Family: a padded candidate's base tpi, its whole family on
+  // the base node (its relatives) and the part of it within
+  // PaddingFamilyBand of that tpi, read once for every node (by match and
+  // rank); empty where the base lacks the clone.
+  struct BaseFamilyOf {
+    double tpi = 0;
+    std::map<std::string, double> all, inBand;
+  };
+  std::map<std::pair<size_t, size_t>, BaseFamilyOf> BaseFamilies;
   auto BaseFamily = [&](size_t Match, size_t Rank, const std::string &Twin, const Candidate &C,
-                        unsigned Threads) -> const auto & {
+                        unsigned Threads) -> const BaseFamilyOf & {
     auto [It, New] = BaseFamilies.try_emplace({Match, Rank});
     if (New)
       if (auto B = L.tpi(Base, C.ubench, C.streams, Threads); B && *B > 0) {
-        It->second.first = *B;
-        for (const auto &[Name, Tpi] : paddingFamily(L, Twin, C.streams, Base, Threads))
+        BaseFamilyOf &F = It->second;
+        F.tpi = *B;
+        F.all = paddingFamily(L, Twin, C.streams, Base, Threads);
+        for (const auto &[Name, Tpi] : F.all)
           if (std::abs(Tpi / *B - 1) <= PaddingFamilyBand)
-            It->second.second.emplace(Name, Tpi);
+            F.inBand.emplace(Name, Tpi);
       }
     return It->second;
   };
@@ -576,26 +582,26 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
             TwinAtBase = L.tpi(Base, Twin, C.streams, P.threads);
             CloneAtBase = L.tpi(Base, C.ubench, C.streams, P.threads);
           }
-          // The padding at the phase's op mix's price (the base node at the
-          // phase's own count keeps its own: the mix's ratio is 1 there);
-          // the clone's profiles on the node then do not enter.
+          // The padding at the phase's op mix's price, or the clone's tpi
+          // at its padding family's ratio; the base node at the phase's own
+          // count keeps the clone's own profile (every ratio is 1 there).
+          const bool OwnBase = Node == Base && Th == P.threads;
           bool Priced = Across == PaddingAcross::Mix
-                            ? !(Node == Base && Th == P.threads)
+                            ? !OwnBase
                             : Across == PaddingAcross::MixOtherCpu && NE.otherCpu;
           if (Priced && P.ops && TwinAtNode && TwinAtBase && CloneAtBase)
             PE.paddingMixRatio = opMixRatio(L, *P.ops, Node, Th, Base, P.threads);
           if (PE.paddingMixRatio) {
             T = *TwinAtNode + std::max(0.0, *CloneAtBase - *TwinAtBase) * *PE.paddingMixRatio;
-          } else if (Padded == PaddedRatio::Family && !Twin.empty() &&
-                     !(Node == Base && Th == P.threads)) {
-            const auto &[B, AtBase] = BaseFamily(I, R, Twin, C, P.threads);
+          } else if (Padded == PaddedRatio::Family && !Twin.empty() && !OwnBase) {
+            const BaseFamilyOf &BF = BaseFamily(I, R, Twin, C, P.threads);
+            const double B = BF.tpi;
             std::map<std::string, double> AtNode = paddingFamily(L, Twin, C.streams, Node, Th);
-            if (auto Pooled = AtBase.empty() ? std::nullopt : familyTpi(B, AtBase, AtNode)) {
+            if (auto Pooled = BF.inBand.empty() ? std::nullopt : familyTpi(B, BF.inBand, AtNode)) {
               T = Pooled->first;
               PE.paddingFamily = Pooled->second;
             } else if (B > 0) {
-              std::map<std::string, double> Relatives =
-                  paddingFamily(L, Twin, C.streams, Base, P.threads);
+              std::map<std::string, double> Relatives = BF.all;
               if (TwinAtBase)
                 Relatives[Twin] = *TwinAtBase;
               if (TwinAtNode)
