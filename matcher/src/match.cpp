@@ -98,9 +98,23 @@ int compareStreams(const StreamTuple *A, const StreamTuple *B, unsigned N) {
   return 0;
 }
 
-/// The rule number (1-based) that separated A and B, and the direction.
+/// The rules that rank two candidates, in the numbering of tieBreakRule's
+/// names (their order of application is compareKeys').
+enum RankRule : int {
+  BySimilarity = 0,
+  ByWalkShape = 1,
+  ByRelativeDifference = 2,
+  ByStreamCount = 3,
+  ByName = 4,
+  ByParameters = 5,
+  ById = 6,
+  Identical = 7,
+  ByWholePhase = 8
+};
+
+/// The rule that separated A and B, and the direction.
 int compareKeys(const Key &A, const Key &B, int *Rule = nullptr) {
-  auto Ret = [&](int R, int V) {
+  auto Ret = [&](RankRule R, int V) {
     if (Rule)
       *Rule = R;
     return V;
@@ -109,26 +123,26 @@ int compareKeys(const Key &A, const Key &B, int *Rule = nullptr) {
   // from node to node, which a closer tpi on the base node does not buy
   // (the padded clones' tpi moves by 10% between calibration and rounds).
   if (A.shape != B.shape)
-    return Ret(1, A.shape ? -1 : 1);
+    return Ret(ByWalkShape, A.shape ? -1 : 1);
   // Then, where the configuration asks for it, a profile with all of the
   // phase's streams: on other nodes it scales like the phase's traffic,
   // which a profile of some of them with a closer tpi need not.
   if (A.whole != B.whole)
-    return Ret(8, A.whole ? -1 : 1);
+    return Ret(ByWholePhase, A.whole ? -1 : 1);
   if (std::fabs(A.index - B.index) > 1e-9)
-    return Ret(0, A.index > B.index ? -1 : 1);
+    return Ret(BySimilarity, A.index > B.index ? -1 : 1);
   // Summed differences can be infinite (a zero phase value without discard).
   if (!(A.sumDiff == B.sumDiff) && std::fabs(A.sumDiff - B.sumDiff) > 1e-9)
-    return Ret(2, A.sumDiff < B.sumDiff ? -1 : 1);
+    return Ret(ByRelativeDifference, A.sumDiff < B.sumDiff ? -1 : 1);
   if (A.n != B.n)
-    return Ret(3, A.n < B.n ? -1 : 1);
+    return Ret(ByStreamCount, A.n < B.n ? -1 : 1);
   if (int C = A.ubench.compare(B.ubench))
-    return Ret(4, C < 0 ? -1 : 1);
+    return Ret(ByName, C < 0 ? -1 : 1);
   if (int C = compareStreams(A.streams, B.streams, A.n))
-    return Ret(5, C);
+    return Ret(ByParameters, C);
   if (A.id != B.id)
-    return Ret(6, A.id < B.id ? -1 : 1);
-  return Ret(7, 0);
+    return Ret(ById, A.id < B.id ? -1 : 1);
+  return Ret(Identical, 0);
 }
 
 /// Distinct profiles, best first, at most Cap of them.
@@ -380,15 +394,14 @@ std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src
 }
 
 namespace {
-/// The relaxed candidate replaces the strict one only for a higher index
-/// (a closer sum of differences is not worth a tpi outside the discard),
-/// unless the walk shape or the whole-phase rule ranks them first.
+/// The relaxed candidate replaces the strict one only where the ranking's
+/// rules up to the index put it first (walk shape, whole phase, higher
+/// index), not by a tie-break: a closer sum of differences is not worth a
+/// tpi outside the discard.
 bool outranksByIndex(const Candidate &R, const Candidate &S) {
-  if (R.score.shapeAgrees != S.score.shapeAgrees)
-    return R.score.shapeAgrees;
-  if (R.score.wholePhase != S.score.wholePhase)
-    return R.score.wholePhase;
-  return R.score.index > S.score.index + 1e-9;
+  int Rule = Identical;
+  return compareKeys(keyOf(R), keyOf(S), &Rule) < 0 &&
+         (Rule == ByWalkShape || Rule == ByWholePhase || Rule == BySimilarity);
 }
 } // namespace
 
