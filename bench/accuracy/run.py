@@ -298,12 +298,8 @@ def region_time(est, node, region_id):
     """The estimator's time on \p node of the top-level region \p region_id
     (nodes[].regions: its leaves, its time outside them, its barriers and
     page faults priced per node), None when it is no top-level region."""
-    for n in est.get("nodes", []):
-        if n.get("node") == node:
-            for r in n.get("regions") or []:
-                if r.get("id") == region_id:
-                    return r.get("time_s")
-    return None
+    return next((r.get("time_s") for r in node_time(est, node, "regions") or []
+                 if r.get("id") == region_id), None)
 
 
 def timing_env(args):
@@ -752,9 +748,10 @@ def tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_o
                 # and fork/join the estimator prices per region, not the
                 # loop's alone (LULESH's faulting loops on the shared core:
                 # -81% as a loop, +0.5% as a region, run fn).
-                whole = e_s is not None and region_time(est, node_of(cfg), p["id"]) is not None
+                region_s = region_time(est, node_of(cfg), p["id"]) if e_s is not None else None
+                whole = region_s is not None
                 if whole:
-                    e_s = region_time(est, node_of(cfg), p["id"])
+                    e_s = region_s
                     if a_s is not None:
                         a_s = region_time(alt, node_of(cfg), p["id"])
                 if e_s is not None or m_s is not None:
