@@ -302,6 +302,30 @@ def region_time(est, node, region_id):
                  if r.get("id") == region_id), None)
 
 
+def phase_cell(est, alt, node, phase_id):
+    """A phase's estimated time on \p node under the main rule (\p est) and
+    the alternative (\p alt): (estimated_s, estimated_alt_s, region, its
+    estimate record). A matched phase that is its own top-level region (a
+    `parallel for`) is measured fork to join, so its estimate is its
+    region's, which adds the barriers, page faults and fork/join the
+    estimator prices per region, not the loop's alone (LULESH's faulting
+    loops on the shared core: -81% as a loop, +0.5% as a region, run fn).
+    A phase without an estimate (unmatched) has none either way: its
+    region's time is then the base's, carried as uncovered."""
+    def of(doc):
+        ep = next((q for q in (doc or {}).get("phases", []) if q.get("id") == phase_id), {})
+        return (ep.get("estimates") or {}).get(node, {})
+    pe = of(est)
+    e_s, a_s = pe.get("time_s"), of(alt).get("time_s")
+    region_s = region_time(est or {}, node, phase_id) if e_s is not None else None
+    whole = region_s is not None
+    if whole:
+        e_s = region_s
+        if a_s is not None:
+            a_s = region_time(alt, node, phase_id)
+    return e_s, a_s, whole, pe
+
+
 def timing_env(args):
     """What the base runs whose times the estimates use add to their
     environment (--base-timing)."""
@@ -736,29 +760,12 @@ def tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_o
             per = {}
             for cfg in configs:
                 est = ests[cfg["label"]] or {}
-                ep = next((q for q in est.get("phases", []) if q.get("id") == p["id"]), {})
-                e_s = (ep.get("estimates") or {}).get(node_of(cfg), {}).get("time_s")
-                alt = alts.get(cfg["label"]) or {}
-                ap_ = next((q for q in alt.get("phases", []) if q.get("id") == p["id"]), {})
-                a_s = (ap_.get("estimates") or {}).get(node_of(cfg), {}).get("time_s")
+                e_s, a_s, whole, pe = phase_cell(est, alts.get(cfg["label"]), node_of(cfg), p["id"])
                 m_s = measured_phases.get(cfg["label"], {}).get(p["id"], {}).get("time_s")
-                # A matched phase that is its own top-level region (a
-                # `parallel for`) is measured fork to join: compare its
-                # region's estimate, which adds the barriers, page faults
-                # and fork/join the estimator prices per region, not the
-                # loop's alone (LULESH's faulting loops on the shared core:
-                # -81% as a loop, +0.5% as a region, run fn).
-                region_s = region_time(est, node_of(cfg), p["id"]) if e_s is not None else None
-                whole = region_s is not None
-                if whole:
-                    e_s = region_s
-                    if a_s is not None:
-                        a_s = region_time(alt, node_of(cfg), p["id"])
                 if e_s is not None or m_s is not None:
                     per[cfg["label"]] = {"estimated_s": e_s, "estimated_alt_s": a_s, "measured_s": m_s}
                     if whole:
                         per[cfg["label"]]["region"] = True
-                    pe = (ep.get("estimates") or {}).get(node_of(cfg), {})
                     prof = pe.get("profile") or cand  # a fallback names its own profile
                     if e_s is not None and prof.get("ubench"):
                         per[cfg["label"]]["profile_cv_pct"] = profile_cv(
