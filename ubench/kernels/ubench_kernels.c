@@ -76,7 +76,9 @@
  *           to one where the sum scales 2.0x
  *           (bench/results/gather-scaling-2026-11-24*.txt)
  *   TYPE    double float int
- *   ACCESS  one letter per stream, c (shared) or p (private); stores must be p
+ *   ACCESS  one letter per stream, c (shared) or p (private); a written
+ *           shared stream (strided, no window nor span) is split by
+ *           columns: thread t writes columns [t*step/T, (t+1)*step/T)
  *   PATTERN one letter per stream, s (strided) or r (random)
  *   Kn, Sn  footprint in KiB and stride in bytes of stream n (unused: 0); a
  *           random stream's Sn is its mean jump (<= one element: uniform)
@@ -170,6 +172,10 @@ typedef struct {
   int shift;    /* random: 64 - log2(region) */
   long reach;   /* random search: blocks of reach elements; 0: uniform */
   int priv;     /* private: thread t walks [t*region, (t+1)*region) */
+  int split;    /* threads splitting the columns of a written shared stream
+                 * (0: none): thread t walks columns [t*step/split,
+                 * (t+1)*step/split) of the one region, as the threads of a
+                 * sweep along a slow axis write their own lines of it */
   int store;    /* written by the kernel */
   long sweep;   /* accesses of one thread in one sweep of this stream */
   long window;  /* strided: accesses of a reuse window (0: none) */
@@ -188,6 +194,9 @@ typedef struct {
  * lo + at). */
 typedef struct {
   long lo, hi, step, off, pos, left, full, extra, at, half, reach, blo, blen, bcur;
+  /* The columns this thread walks, [olo, ohi) (all: 0 to step), and its
+   * accesses in one sweep of them (own). */
+  long olo, ohi, own;
   uint64_t x;
   int random, shift;
   /* A reuse window: the next wlen accesses of the walk, walked wrep times
@@ -233,18 +242,30 @@ static inline void walk_block(walk_t *w) {
   w->extra = w->bcur % w->step;
 }
 
+/* Accesses of one sweep of a split stream's columns [olo, ohi) (one
+ * block: split streams take no span); 0 for a stream that is not split. */
+static long split_accesses(const stream_t *s, long olo, long ohi) {
+  if (!s->split) return 0;
+  long full = s->region / s->step, extra = s->region % s->step;
+  long longer = extra > olo ? (extra < ohi ? extra : ohi) - olo : 0;
+  return (ohi - olo) * full + longer;
+}
+
 static void walk_init(walk_t *w, const stream_t *s, int t) {
   w->lo = s->priv ? (long)t * s->region : 0;
   w->hi = w->lo + s->region;
   w->step = s->step;
-  w->off = 0;
-  w->pos = w->lo;
+  w->olo = s->split ? (long)t * s->step / s->split : 0;
+  w->ohi = s->split ? (long)(t + 1) * s->step / s->split : s->step;
+  w->off = w->olo;
   w->blo = w->lo;
+  w->pos = w->lo + w->olo;
   /* A span cuts the region into blocks of span accesses a column, walked
    * column by column one block after the other. */
   w->blen = s->span ? s->span * s->step : s->region;
   walk_block(w);
-  w->left = w->full + (w->extra > 0);
+  w->left = w->full + (w->olo < w->extra);
+  w->own = split_accesses(s, w->olo, w->ohi);
   w->random = s->random;
   w->shift = s->shift;
   w->reach = s->reach;
@@ -275,8 +296,8 @@ static inline void walk_advance(walk_t *w, long len) {
   w->pos += len * w->step;
   w->left -= len;
   if (w->left == 0) {
-    if (++w->off >= w->step) {
-      w->off = 0;
+    if (++w->off >= w->ohi) {
+      w->off = w->olo;
       if ((w->blo += w->bcur) >= w->hi) w->blo = w->lo;
       walk_block(w);
     }
@@ -298,6 +319,7 @@ static inline void walk_advance(walk_t *w, long len) {
  * column o holds ceil((region - o) / step) elements). No loop: the plugin
  * would count its iterations as the phase's. */
 static inline void walk_seek_plain(walk_t *w, long k) {
+  if (w->own) k %= w->own; /* split columns: a thread with fewer wraps */
   long o, j, region = w->hi - w->lo, b = k / w->blen;
   /* the last block's index: the first with fewer than blen + 4 steps left */
   long last = region >= w->blen + 4 * w->step ? (region - 4 * w->step) / w->blen : 0;
@@ -306,12 +328,14 @@ static inline void walk_seek_plain(walk_t *w, long k) {
   k -= b * w->blen;
   walk_block(w);
   long full = w->full, extra = w->extra;
-  if (k < extra * (full + 1)) {
-    o = k / (full + 1);
+  /* this thread's columns of full + 1 elements: the first ones of its own */
+  long longer = extra > w->olo ? (extra < w->ohi ? extra : w->ohi) - w->olo : 0;
+  if (k < longer * (full + 1)) {
+    o = w->olo + k / (full + 1);
     j = k % (full + 1);
   } else {
-    k -= extra * (full + 1);
-    o = extra + k / full;
+    k -= longer * (full + 1);
+    o = w->olo + longer + k / full;
     j = k % full;
   }
   w->off = o;
@@ -614,16 +638,17 @@ static int threads_share_cpus(void) {
       int plain = ns == 1 && !S[0].random && !S[0].window && !S[0].span &&    \
                   S[0].copies <= 1;                                            \
       long lo = w[0].lo, hi = w[0].hi, st = w[0].step;                         \
+      long ol = w[0].olo, oh = w[0].ohi; /* its columns */                    \
       if (!strcmp(K, "sum") && plain) {                                        \
         for (long r = 0; r < R; ++r) {                                         \
-          for (long o = 0; o < st && lo + o < hi; ++o)                         \
+          for (long o = ol; o < oh && lo + o < hi; ++o)                        \
             for (long i = lo + o; i < hi; i += st)                             \
               acc += a[i];                                                     \
           HANDOVER(r)                                                          \
         }                                                                      \
       } else if (!strcmp(K, "sumb") && plain) {                               \
         for (long r = 0; r < R; ++r) {                                         \
-          for (long o = 0; o < st && lo + o < hi; ++o)                         \
+          for (long o = ol; o < oh && lo + o < hi; ++o)                        \
             for (long i = lo + o; i < hi; i += st)                             \
               acc += a[i];                                                     \
           _Pragma("omp barrier")                                               \
@@ -639,7 +664,7 @@ static int threads_share_cpus(void) {
             }                                                                  \
           Handoff[t].started = r + 1;                                          \
           _Pragma("omp flush")                                                 \
-          for (long o = 0; o < st && lo + o < hi; ++o)                         \
+          for (long o = ol; o < oh && lo + o < hi; ++o)                        \
             for (long i = lo + o; i < hi; i += st)                             \
               acc += a[i];                                                     \
           if (t + 1 < nt)                                                      \
@@ -692,14 +717,14 @@ static int threads_share_cpus(void) {
         }                                                                      \
       } else if (!strcmp(K, "update") && plain) {                              \
         for (long r = 0; r < R; ++r) {                                         \
-          for (long o = 0; o < st && lo + o < hi; ++o)                         \
+          for (long o = ol; o < oh && lo + o < hi; ++o)                        \
             for (long i = lo + o; i < hi; i += st)                             \
               a[i] = a[i] * (T)3 + (T)1;                                       \
           HANDOVER(r)                                                          \
         }                                                                      \
       } else if (!strcmp(K, "store") && plain) {                               \
         for (long r = 0; r < R; ++r) {                                         \
-          for (long o = 0; o < st && lo + o < hi; ++o)                         \
+          for (long o = ol; o < oh && lo + o < hi; ++o)                        \
             for (long i = lo + o; i < hi; i += st)                             \
               a[i] = (T)r;                                                     \
           HANDOVER(r)                                                          \
@@ -893,7 +918,6 @@ static void run_config(const config_t *C, int threads) {
     s->store = is_store(C->kernel, q);
     if (!s->priv && C->access[q] != 'c') FAIL("access letter '%c' is not c or p", C->access[q]);
     if (!s->random && C->pattern[q] != 's') FAIL("pattern letter '%c' is not s or r", C->pattern[q]);
-    if (s->store && !s->priv) FAIL("stream %d is written and must be private", q + 1);
     size_t elem = el[q];
     double bytes = C->k[q] * 1024.0;
     long n = (long)(bytes / (double)elem);
@@ -966,6 +990,23 @@ static void run_config(const config_t *C, int threads) {
      * with) is walked whole: its columns are shorter than the span. A step
      * of one element is one column, walked in order: nothing to confine. */
     if (C->span[q] && s->step > 1 && C->span[q] * s->step <= s->region) s->span = C->span[q];
+    if (s->store && !s->priv) {
+      /* A written shared stream: its threads split its columns, each
+       * writing its own lines of the one region (no two threads write an
+       * element), as a sweep along a slow axis (the example bt's z sweep)
+       * does. One block, every thread a column at least. */
+      if (s->random || C->window[q] || C->span[q] || pricing_kernel(C->kernel))
+        FAIL("stream %d: a written shared stream is strided, without a window or span", q + 1);
+      if (s->step < threads)
+        FAIL("stream %d: a written shared stream needs a stride of %d elements or more "
+             "(its %d threads split its columns)", q + 1, threads, threads);
+      s->split = threads;
+      s->sweep = 0;
+      for (int t = 0; t < threads; ++t) {
+        long own = split_accesses(s, (long)t * s->step / threads, (long)(t + 1) * s->step / threads);
+        if (own > s->sweep) s->sweep = own;
+      }
+    }
     if (s->sweep > iters) iters = s->sweep;
     if (paged) iters = s->region / s->step; /* a page per iteration */
     size_t total = (size_t)(s->priv ? s->region * threads : s->region) * elem;

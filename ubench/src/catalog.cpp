@@ -50,6 +50,17 @@ const std::vector<UBenchDef> &ubenchCatalog() {
        "triad a[i] = b[j] + 3*c[k], private"},
       {"upd1p", "update", "double", "p", "s", "load+store", "in-place update a[i] = 3*a[i]+1"},
       {"upd1pf", "update", "float", "p", "s", "load+store", "upd1p on float"},
+      // A shared stream that is written: the threads of a sweep along a
+      // slow axis write their own lines of one array (the example bt's z
+      // sweep, schedule(dynamic, 4): the runtime sees the threads' spans
+      // coincide and calls the stream shared). Each thread updates its
+      // share of the columns, every one walked down the whole region. On
+      // the AMD EPYC VM the z sweep runs 12.1 ns an iteration at two
+      // threads, this walk of its stream 12.1 unpadded, mbw1c 2.9
+      // (bench/results/clone-shape-2026-11-27-bt-z-sweep-epyc-upd1c.txt).
+      {"upd1c", "update", "double", "c", "s", "load+store",
+       "in-place update of a shared stream, its threads splitting its columns"},
+      {"upd1cf", "update", "float", "c", "s", "load+store", "upd1c on float"},
       {"st1p", "store", "double", "p", "s", "store", "store-only a[i] = r"},
       {"st1pi", "store", "int", "p", "s", "store", "st1p on int"},
       // A CSR sparse matrix-vector product's inner loop (NPB CG): two
@@ -102,6 +113,12 @@ const std::vector<UBenchDef> &ubenchCatalog() {
 bool isSearchJump(double RegionElems, double JumpElems) {
   // Mirrors run_config in ubench_kernels.c (2^30: its step arithmetic).
   return JumpElems > 1 && 3 * JumpElems < RegionElems && JumpElems < 1073741824.0;
+}
+
+bool UBenchDef::splitsColumns(std::size_t Q) const {
+  std::vector<std::string> O = split(ops, ';');
+  return Q < access.size() && access[Q] == 'c' && Q < O.size() &&
+         O[Q].find("store") != std::string::npos;
 }
 
 unsigned UBenchDef::elemBytes(std::size_t Q) const {
@@ -197,6 +214,9 @@ bool valid(const UBenchDef &D, std::size_t Q, double K, double S, unsigned MaxTh
     return false;
   if (D.pattern[Q] == 'r' || D.compute())
     return true;
+  // A written shared stream: a column per thread (ubench_kernels.c).
+  if (D.splitsColumns(Q) && S < E * MaxThreads)
+    return false;
   return S >= E && std::fmod(S, E) == 0 && Bytes >= 4 * S;
 }
 
@@ -281,6 +301,9 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
     // job except in the full grid.
     if (Reduced && Variant)
       SV = Level == GridLevel::Quick ? std::vector<double>{E} : uniq({E, 4096});
+    // A written shared stream needs a column per thread: a plane's stride.
+    if (D.splitsColumns(0))
+      SV = Reduced ? std::vector<double>{4096} : uniq({4096, 32768, 65536});
     if (D.compute()) {
       Add(D, {4}, {E});
       continue;

@@ -56,6 +56,12 @@ struct Wanted {
 /// 0.99-1.03x with 1000 (bench/results/clone-shape-2026-11-24-*).
 constexpr long CloneRepeats = 64;
 
+/// The fewest columns (elements in a stride) of a stream a clone of it
+/// writes shared (upd1c): the clone is measured on every node at its thread
+/// count, and its threads split the columns. Below this the read-only walk
+/// (mbw1c) stands in, as it did for every written shared stream before.
+constexpr double SplitColumnsMin = 256;
+
 std::string describe(const Wanted &W) {
   const StreamTuple &T = W.stream->tuple;
   return std::string(accessName(T.access)) + " " + std::to_string(T.elemBytes) + "-byte " +
@@ -128,6 +134,12 @@ bool declares(const UBenchDef &D, std::size_t Q, const Wanted &W, bool &SameOp) 
   const StreamTuple &T = W.stream->tuple;
   if ((D.access[Q] == 'p') != (T.access == Access::Private) || D.elemBytes(Q) != T.elemBytes ||
       D.pattern[Q] != W.pattern)
+    return false;
+  // A written shared stream's threads split its columns: a walk down whole
+  // columns (no window, no span) of a stride with a column for every
+  // thread of any node it is measured on.
+  if (D.splitsColumns(Q) && (W.window > 0 || columnSpan(*W.stream, W.threads) != 0 ||
+                             T.strideBytes < SplitColumnsMin * T.elemBytes))
     return false;
   std::vector<std::string> Ops = split(D.ops, ';');
   SameOp = Q < Ops.size() && Ops[Q] == W.op;

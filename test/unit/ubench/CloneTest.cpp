@@ -134,8 +134,9 @@ TEST(Clone, LoadStoreChoosesTheUBThatWritesWhereTheCatalogueHasOne) {
       phase("a.c:2:1", {stream("v1", 1024, 8, 8, "private", R"(, "op": "load")"),
                         stream("v2", 512, 8, 8, "private", R"(, "op": "store")")}) +
       "," +
-      // A shared stream that is written: no uB writes shared memory, the
-      // read-reduce uB stands in (the catalogue does not distinguish there).
+      // A shared stream that is written with a stride of 2 elements: too
+      // few columns for its threads to split (upd1c), the read-reduce uB
+      // stands in.
       phase("a.c:3:1", {stream("v1", 1024, 16, 8, "shared", R"(, "op": "store")")}) + "," +
       // Two private stores: no uB writes two streams; the copy writes one of
       // them, so it reproduces more of the phase than the two-load uB.
@@ -145,6 +146,41 @@ TEST(Clone, LoadStoreChoosesTheUBThatWritesWhereTheCatalogueHasOne) {
   EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1c 1024:16", "mbw1p 1024:8",
                                                 "cpy2p 1024:8;512:8", "cpy2p 2048:8;2048:8",
                                                 "upd1p 1024:8", "st1p 512:8", "st1p 2048:8"}));
+}
+
+TEST(Clone, AWrittenSharedStreamOfWholeColumnsIsUpd1c) {
+  // The example bt's z sweep: 64 accesses a column, one plane (160 KiB)
+  // apart, the threads' lines of one array: its threads split the columns.
+  CloneSet C = cloneOne(
+      "[" +
+      phase("a.c:1:1",
+            {stream("v1", 10239.75, 163840, 8, "shared", R"(, "op": "load+store")")}) +
+      "," +
+      // Only stored: no uB only stores a shared stream; the update and the
+      // read-reduce walk both reproduce its walk, neither its op.
+      phase("a.c:2:1", {stream("v1", 4096, 32768, 8, "shared", R"(, "op": "store")")}) + "," +
+      // A reuse window: upd1c walks whole columns only.
+      phase("a.c:3:1", {stream("v1", 10239.75, 163840, 8, "shared",
+                               R"(, "op": "load+store", "window_accesses": 16, "window_repeats": 8)")}) +
+      "]");
+  auto L = lines(C);
+  EXPECT_NE(std::find(L.begin(), L.end(), "upd1c 10239.75:163840"), L.end());
+  EXPECT_NE(std::find(L.begin(), L.end(), "upd1c 4096:32768"), L.end());
+  EXPECT_NE(std::find(L.begin(), L.end(), "mbw1c 4096:32768"), L.end());
+  EXPECT_NE(std::find(L.begin(), L.end(), "mbw1c+r8 10239.75:163840:16"), L.end());
+  for (const std::string &X : L)
+    EXPECT_TRUE(X.rfind("upd1c+r", 0) == std::string::npos) << "no windowed upd1c: " << X;
+}
+
+TEST(Catalog, OnlyWrittenSharedStreamsSplitColumns) {
+  EXPECT_TRUE(findUBench("upd1c")->splitsColumns(0));
+  EXPECT_TRUE(findUBench("upd1cf")->splitsColumns(0));
+  for (const char *N : {"upd1p", "mbw1c", "st1p", "mbw2hpc"})
+    for (std::size_t Q = 0; Q < findUBench(N)->streams(); ++Q)
+      EXPECT_FALSE(findUBench(N)->splitsColumns(Q)) << N << " " << Q;
+  // The grids give it strides with a column per thread.
+  for (const UBenchConfig &X : makeGrid(GridLevel::Quick, 32, 1024, 32768, 16, {findUBench("upd1c")}))
+    EXPECT_GE(X.strideBytes[0], 8 * 16) << X.requested();
 }
 
 TEST(Clone, OperandsFollowTheDeclaredStreamsNotThePhaseOrder) {

@@ -43,6 +43,10 @@ struct UBenchDef {
   /// random stream the kernel draws itself has a power of two elements.
   bool gathered(std::size_t Q) const { return kernel == "gather" && Q == 2; }
   unsigned streams() const { return unsigned(access.size()); }
+  /// Whether operand \p Q is a shared stream the kernel writes: its
+  /// threads split its columns (thread t the t-th share of the offsets
+  /// within a stride), so its stride must hold a column per thread.
+  bool splitsColumns(std::size_t Q) const;
   bool compute() const { return kernel[0] == 'c' && kernel != "copy"; }
 };
 
