@@ -148,9 +148,11 @@ TEST(Clone, LoadStoreChoosesTheUBThatWritesWhereTheCatalogueHasOne) {
                                                 "upd1p 1024:8", "st1p 512:8", "st1p 2048:8"}));
 }
 
-TEST(Clone, AWrittenSharedStreamOfWholeColumnsIsUpd1c) {
+TEST(Clone, AWrittenSharedStreamOfWholeColumnsGetsUpd1cBesideItsOwnClone) {
   // The example bt's z sweep: 64 accesses a column, one plane (160 KiB)
-  // apart, the threads' lines of one array: its threads split the columns.
+  // apart, the threads' lines of one array: its threads split the columns
+  // in upd1c, measured beside the read-only walk, which stays its own clone
+  // (the one padded to its tpi).
   CloneSet C = cloneOne(
       "[" +
       phase("a.c:1:1",
@@ -165,6 +167,9 @@ TEST(Clone, AWrittenSharedStreamOfWholeColumnsIsUpd1c) {
       "]");
   auto L = lines(C);
   EXPECT_NE(std::find(L.begin(), L.end(), "upd1c 10239.75:163840"), L.end());
+  EXPECT_NE(std::find(L.begin(), L.end(), "mbw1c 10239.75:163840"), L.end());
+  ASSERT_FALSE(C.targets.empty());
+  EXPECT_EQ(paramsLine(C.targets.front().config), "mbw1c 10239.75:163840");
   EXPECT_NE(std::find(L.begin(), L.end(), "upd1c 4096:32768"), L.end());
   EXPECT_NE(std::find(L.begin(), L.end(), "mbw1c 4096:32768"), L.end());
   EXPECT_NE(std::find(L.begin(), L.end(), "mbw1c+r8 10239.75:163840:16"), L.end());
