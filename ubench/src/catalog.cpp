@@ -55,9 +55,11 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       // sweep, schedule(dynamic, 4): the runtime sees the threads' spans
       // coincide and calls the stream shared). Each thread updates its
       // share of the columns, every one walked down the whole region. On
-      // the AMD EPYC VM the z sweep runs 12.1 ns an iteration at two
-      // threads, this walk of its stream 12.1 unpadded, mbw1c 2.9
-      // (bench/results/clone-shape-2026-11-27-bt-z-sweep-epyc-upd1c.txt).
+      // the AMD EPYC VM, against the z sweep at one and two threads,
+      // upd1c+k7 on its stream ran 0.97x and 1.03x unpadded, mbw1c+k7
+      // 0.25x and 0.27x (bench/results/clone-shape-2026-11-27-bt-z-sweep-
+      // epyc-upd1c.txt); phase clones measure it beside the padded
+      // read-only walk (clone.cpp).
       {"upd1c", "update", "double", "c", "s", "load+store",
        "in-place update of a shared stream, its threads splitting its columns"},
       {"upd1cf", "update", "float", "c", "s", "load+store", "upd1c on float"},

@@ -242,7 +242,7 @@ std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
   // A walk that writes a shared stream as the phase's threads do (upd1c)
   // comes with, not instead of, the read-only walk that stood in for it,
   // which stays the phase's own clone (padded to its tpi): on the AMD EPYC
-  // the example bt's z sweep ran 11.9-12.0 ns an iteration in every round
+  // the example bt's z sweep ran 11.9-12.7 ns an iteration in every run
   // while its upd1c walk ran 0.87-1.21x of that from hour to hour, and a
   // walk slower than its phase cannot be calibrated (run fs: +21% under
   // the absolute rule). Both are measured on every node, so that a run on
