@@ -6,8 +6,11 @@ time per iteration side by side.
         --clone 'mbw2hpc 7812.5:8;7812.5:8000' \\
         --clone 'mbw2hpc+r64 7812.5:8:1000;7812.5:8000' [--threads 1,2] [--rounds 5]
         [--out FILE]
+    bench/ubench/clone_shape.py --program '/path/to/instrumented/npb-bt.W' --phase bt.c:3562:1 ...
 
-Per round and thread count: the bundled example's instrumented build once
+Per round and thread count: the bundled example's instrumented build (or
+--program, any program built with the plugin; `{threads}` in its
+arguments becomes the thread count) once
 (PHASEPROBE_SAMPLING=off: its heaviest phase's time per iteration), then
 each clone measured by `phaseprobe-ubench run --params` (the default
 grid's repetition policy, a scratch NPPDB), in that order, so a drift of
@@ -40,15 +43,22 @@ def fail(msg):
     sys.exit(2)
 
 
-def phase_tpi_ns(build, example, threads, tmp, phase_id=None):
+def phase_tpi_ns(build, example, threads, tmp, phase_id=None, program=False):
     name, *args = example.split()
-    exe = os.path.join(build, "examples", name)
+    exe = name if program else os.path.join(build, "examples", name)
     if not os.access(exe, os.X_OK):
-        fail("--example %r: %s: not built" % (example, exe))
+        fail("--%s %r: %s: %s" % ("program" if program else "example", example, exe,
+                                  "not an executable" if program else "not built"))
+    args = [a.replace("{threads}", str(threads)) for a in args]
     out = os.path.join(tmp, "phases.json")
+    if os.path.exists(out):
+        os.remove(out)  # a run that writes none must not read the last one's
     env = clean_env({"OMP_NUM_THREADS": str(threads), "OMP_PROC_BIND": "close",
                      "OMP_PLACES": "cores", "PHASEPROBE_SAMPLING": "off", "PHASEPROBE_OUT": out})
-    subprocess.run([exe] + args, env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([exe] + args, env=env, check=not program, stdout=subprocess.DEVNULL,
+                   cwd=tmp)
+    if not os.path.exists(out):
+        fail("%s wrote no phase file (built with the plugin?)" % exe)
     with open(out) as f:
         phases = json.load(f)["phases"]
     if phase_id:
@@ -73,7 +83,10 @@ def clone_tpi_ns(build, clone, threads, tmp, n):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--example", required=True, help="a bundled example and its arguments")
+    which = ap.add_mutually_exclusive_group(required=True)
+    which.add_argument("--example", help="a bundled example and its arguments")
+    which.add_argument("--program", help="an instrumented program's path and arguments "
+                       "({threads}: the thread count); its exit code is not checked")
     ap.add_argument("--phase", help="the phase id to compare (default: the heaviest phase)")
     ap.add_argument("--clone", action="append", required=True, help="'UB K:S[...]' as params lines")
     ap.add_argument("--threads", default="1,2")
@@ -99,10 +112,12 @@ def main():
         for th in threads:
             phase, clones = [], [[] for _ in args.clone]
             for _ in range(args.rounds):
-                phase.append(phase_tpi_ns(build, args.example, th, tmp, args.phase))
+                phase.append(phase_tpi_ns(build, args.example or args.program, th, tmp, args.phase,
+                                          program=bool(args.program)))
                 for n, c in enumerate(args.clone):
                     clones[n].append(clone_tpi_ns(build, c, th, tmp, n))
-            items = [("%s of %s" % (args.phase or "phase", args.example), phase)] + list(zip(args.clone, clones))
+            what = args.example or os.path.basename(args.program.split()[0])
+            items = [("%s of %s" % (args.phase or "phase", what), phase)] + list(zip(args.clone, clones))
             for label, v in items:
                 ratio = statistics.median(c / p for c, p in zip(v, phase))
                 rows.append([str(th), label, "%.3f" % statistics.median(v),
