@@ -43,7 +43,8 @@ def fail(msg):
     sys.exit(2)
 
 
-def phase_tpi_ns(build, example, threads, tmp, phase_id=None, program=False):
+def phase_tpi_ns(build, example, threads, tmp, phase_id=None, program=False,
+                 places="cores", bind="close"):
     name, *args = example.split()
     exe = name if program else os.path.join(build, "examples", name)
     if not os.access(exe, os.X_OK):
@@ -53,8 +54,8 @@ def phase_tpi_ns(build, example, threads, tmp, phase_id=None, program=False):
     out = os.path.join(tmp, "phases.json")
     if os.path.exists(out):
         os.remove(out)  # a run that writes none must not read the last one's
-    env = clean_env({"OMP_NUM_THREADS": str(threads), "OMP_PROC_BIND": "close",
-                     "OMP_PLACES": "cores", "PHASEPROBE_SAMPLING": "off", "PHASEPROBE_OUT": out})
+    env = clean_env({"OMP_NUM_THREADS": str(threads), "OMP_PROC_BIND": bind,
+                     "OMP_PLACES": places, "PHASEPROBE_SAMPLING": "off", "PHASEPROBE_OUT": out})
     subprocess.run([exe] + args, env=env, check=not program, stdout=subprocess.DEVNULL,
                    cwd=tmp)
     if not os.path.exists(out):
@@ -70,10 +71,10 @@ def phase_tpi_ns(build, example, threads, tmp, phase_id=None, program=False):
     return max(phases, key=lambda p: p["time_s"])["tpi_us"] * 1000
 
 
-def clone_tpi_ns(build, clone, threads, tmp, n):
+def clone_tpi_ns(build, clone, threads, tmp, n, places="cores", bind="close"):
     try:
         got = ubenchparams.measure(os.path.join(build, "bin", "phaseprobe-ubench"), [clone], threads,
-                                   tmp, "c%d-%d" % (n, threads))
+                                   tmp, "c%d-%d" % (n, threads), places=places, bind=bind)
     except ubenchparams.RunError as ex:
         fail("--clone %r: %s" % (clone, ex))
     (tpi,) = got.values()
@@ -90,6 +91,10 @@ def main():
     ap.add_argument("--phase", help="the phase id to compare (default: the heaviest phase)")
     ap.add_argument("--clone", action="append", required=True, help="'UB K:S[...]' as params lines")
     ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--places", default="cores",
+                    help="OMP_PLACES of the phase's and the clones' runs (default cores: '{1}' puts one "
+                    "thread on the second CPU, '{0}' two threads on one)")
+    ap.add_argument("--bind", default="close", help="OMP_PROC_BIND of both (default close)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--out", help="also write the table here (atomically)")
     args = ap.parse_args()
@@ -106,6 +111,7 @@ def main():
              "command : %s" % " ".join(sys.argv),
              "rounds  : %d; per round the phase (instrumented, sampling off), then each clone" % (
                  args.rounds),
+             "places  : OMP_PLACES=%s OMP_PROC_BIND=%s" % (args.places, args.bind),
              ""]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,9 +119,10 @@ def main():
             phase, clones = [], [[] for _ in args.clone]
             for _ in range(args.rounds):
                 phase.append(phase_tpi_ns(build, args.example or args.program, th, tmp, args.phase,
-                                          program=bool(args.program)))
+                                          program=bool(args.program), places=args.places,
+                                          bind=args.bind))
                 for n, c in enumerate(args.clone):
-                    clones[n].append(clone_tpi_ns(build, c, th, tmp, n))
+                    clones[n].append(clone_tpi_ns(build, c, th, tmp, n, args.places, args.bind))
             what = args.example or os.path.basename(args.program.split()[0])
             items = [("%s of %s" % (args.phase or "phase", what), phase)] + list(zip(args.clone, clones))
             for label, v in items:
