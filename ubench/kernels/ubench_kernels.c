@@ -242,21 +242,33 @@ static inline void walk_block(walk_t *w) {
   w->extra = w->bcur % w->step;
 }
 
-/* Accesses of one sweep of a split stream's columns [olo, ohi) (one
- * block: split streams take no span); 0 for a stream that is not split. */
-static long split_accesses(const stream_t *s, long olo, long ohi) {
+/* Of the columns [olo, ohi), those among the first EXTRA, which hold one
+ * element more than the others. */
+static inline long longer_columns(long extra, long olo, long ohi) {
+  return extra > olo ? (extra < ohi ? extra : ohi) - olo : 0;
+}
+
+/* The first column thread T walks of stream S (T = the thread count: the
+ * end of the last one's): all of them, 0 to step, unless S is split. */
+static long split_column(const stream_t *s, int t) {
+  if (!s->split) return t ? s->step : 0;
+  return (long)t * s->step / s->split;
+}
+
+/* Accesses of thread T in one sweep of a split stream (one block: split
+ * streams take no span); 0 for a stream that is not split. */
+static long split_accesses(const stream_t *s, int t) {
   if (!s->split) return 0;
-  long full = s->region / s->step, extra = s->region % s->step;
-  long longer = extra > olo ? (extra < ohi ? extra : ohi) - olo : 0;
-  return (ohi - olo) * full + longer;
+  long olo = split_column(s, t), ohi = split_column(s, t + 1);
+  return (ohi - olo) * (s->region / s->step) + longer_columns(s->region % s->step, olo, ohi);
 }
 
 static void walk_init(walk_t *w, const stream_t *s, int t) {
   w->lo = s->priv ? (long)t * s->region : 0;
   w->hi = w->lo + s->region;
   w->step = s->step;
-  w->olo = s->split ? (long)t * s->step / s->split : 0;
-  w->ohi = s->split ? (long)(t + 1) * s->step / s->split : s->step;
+  w->olo = split_column(s, t);
+  w->ohi = split_column(s, t + 1);
   w->off = w->olo;
   w->blo = w->lo;
   w->pos = w->lo + w->olo;
@@ -265,7 +277,7 @@ static void walk_init(walk_t *w, const stream_t *s, int t) {
   w->blen = s->span ? s->span * s->step : s->region;
   walk_block(w);
   w->left = w->full + (w->olo < w->extra);
-  w->own = split_accesses(s, w->olo, w->ohi);
+  w->own = split_accesses(s, t);
   w->random = s->random;
   w->shift = s->shift;
   w->reach = s->reach;
@@ -329,7 +341,7 @@ static inline void walk_seek_plain(walk_t *w, long k) {
   walk_block(w);
   long full = w->full, extra = w->extra;
   /* this thread's columns of full + 1 elements: the first ones of its own */
-  long longer = extra > w->olo ? (extra < w->ohi ? extra : w->ohi) - w->olo : 0;
+  long longer = longer_columns(extra, w->olo, w->ohi);
   if (k < longer * (full + 1)) {
     o = w->olo + k / (full + 1);
     j = k % (full + 1);
@@ -1003,7 +1015,7 @@ static void run_config(const config_t *C, int threads) {
       s->split = threads;
       s->sweep = 0;
       for (int t = 0; t < threads; ++t) {
-        long own = split_accesses(s, (long)t * s->step / threads, (long)(t + 1) * s->step / threads);
+        long own = split_accesses(s, t);
         if (own > s->sweep) s->sweep = own;
       }
     }
