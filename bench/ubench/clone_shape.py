@@ -20,6 +20,7 @@ median over rounds of clone / phase. Shows what a clone parameter changes
 (reuse windows `+rR`, padding `+wN/M`) against the phase it stands for.
 """
 import argparse
+import collections
 import json
 import os
 import statistics
@@ -43,20 +44,32 @@ def fail(msg):
     sys.exit(2)
 
 
-def phase_tpi_ns(build, example, threads, tmp, phase_id=None, program=False,
-                 places="cores", bind="close"):
-    name, *args = example.split()
-    exe = name if program else os.path.join(build, "examples", name)
+# The instrumented program whose phase is compared: its path and arguments,
+# --example or --program as given, what the table calls it, and whether
+# its exit code counts (a bundled example's does).
+Program = collections.namedtuple("Program", "exe argv spec label checked")
+
+
+def program_of(args, build):
+    """The program --example or --program names, checked once."""
+    spec = args.example or args.program
+    name, *argv = spec.split()
+    exe = name if args.program else os.path.join(build, "examples", name)
     if not os.access(exe, os.X_OK):
-        fail("--%s %r: %s: %s" % ("program" if program else "example", example, exe,
-                                  "not an executable" if program else "not built"))
-    args = [a.replace("{threads}", str(threads)) for a in args]
+        fail("--%s %r: %s: %s" % ("program" if args.program else "example", spec, exe,
+                                  "not an executable" if args.program else "not built"))
+    return Program(exe, argv, spec, args.example or os.path.basename(exe), not args.program)
+
+
+def phase_tpi_ns(program, threads, tmp, phase_id=None, places="cores", bind="close"):
+    exe = program.exe
+    args = [a.replace("{threads}", str(threads)) for a in program.argv]
     out = os.path.join(tmp, "phases.json")
     if os.path.exists(out):
         os.remove(out)  # a run that writes none must not read the last one's
     env = clean_env({"OMP_NUM_THREADS": str(threads), "OMP_PROC_BIND": bind,
                      "OMP_PLACES": places, "PHASEPROBE_SAMPLING": "off", "PHASEPROBE_OUT": out})
-    subprocess.run([exe] + args, env=env, check=not program, stdout=subprocess.DEVNULL,
+    subprocess.run([exe] + args, env=env, check=program.checked, stdout=subprocess.DEVNULL,
                    cwd=tmp)
     if not os.path.exists(out):
         fail("%s wrote no phase file (built with the plugin?)" % exe)
@@ -67,7 +80,7 @@ def phase_tpi_ns(build, example, threads, tmp, phase_id=None, program=False,
         # example bt's time-step region), whose tpi is not a loop's.
         phases = [p for p in phases if p["id"] == phase_id]
         if not phases:
-            fail("--phase %r: no such phase in %s's phase file" % (phase_id, example))
+            fail("--phase %r: no such phase in %s's phase file" % (phase_id, program.spec))
     return max(phases, key=lambda p: p["time_s"])["tpi_us"] * 1000
 
 
@@ -113,18 +126,16 @@ def main():
                  args.rounds),
              "places  : OMP_PLACES=%s OMP_PROC_BIND=%s" % (args.places, args.bind),
              ""]
+    program = program_of(args, build)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for th in threads:
             phase, clones = [], [[] for _ in args.clone]
             for _ in range(args.rounds):
-                phase.append(phase_tpi_ns(build, args.example or args.program, th, tmp, args.phase,
-                                          program=bool(args.program), places=args.places,
-                                          bind=args.bind))
+                phase.append(phase_tpi_ns(program, th, tmp, args.phase, args.places, args.bind))
                 for n, c in enumerate(args.clone):
                     clones[n].append(clone_tpi_ns(build, c, th, tmp, n, args.places, args.bind))
-            what = args.example or os.path.basename(args.program.split()[0])
-            items = [("%s of %s" % (args.phase or "phase", what), phase)] + list(zip(args.clone, clones))
+            items = [("%s of %s" % (args.phase or "phase", program.label), phase)] + list(zip(args.clone, clones))
             for label, v in items:
                 ratio = statistics.median(c / p for c, p in zip(v, phase))
                 rows.append([str(th), label, "%.3f" % statistics.median(v),
