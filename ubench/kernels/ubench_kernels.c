@@ -248,18 +248,19 @@ static inline long longer_columns(long extra, long olo, long ohi) {
   return extra > olo ? (extra < ohi ? extra : ohi) - olo : 0;
 }
 
-/* The first column thread T walks of stream S (T = the thread count: the
- * end of the last one's): all of them, 0 to step, unless S is split. */
-static long split_column(const stream_t *s, int t) {
-  if (!s->split) return t ? s->step : 0;
-  return (long)t * s->step / s->split;
+/* The columns [*OLO, *OHI) thread T walks of stream S: all of them, 0 to
+ * step, unless S is split. */
+static void thread_columns(const stream_t *s, int t, long *olo, long *ohi) {
+  *olo = s->split ? (long)t * s->step / s->split : 0;
+  *ohi = s->split ? (long)(t + 1) * s->step / s->split : s->step;
 }
 
 /* Accesses of thread T in one sweep of a split stream (one block: split
  * streams take no span); 0 for a stream that is not split. */
 static long split_accesses(const stream_t *s, int t) {
   if (!s->split) return 0;
-  long olo = split_column(s, t), ohi = split_column(s, t + 1);
+  long olo, ohi;
+  thread_columns(s, t, &olo, &ohi);
   return (ohi - olo) * (s->region / s->step) + longer_columns(s->region % s->step, olo, ohi);
 }
 
@@ -267,8 +268,7 @@ static void walk_init(walk_t *w, const stream_t *s, int t) {
   w->lo = s->priv ? (long)t * s->region : 0;
   w->hi = w->lo + s->region;
   w->step = s->step;
-  w->olo = split_column(s, t);
-  w->ohi = split_column(s, t + 1);
+  thread_columns(s, t, &w->olo, &w->ohi);
   w->off = w->olo;
   w->blo = w->lo;
   w->pos = w->lo + w->olo;
