@@ -12,6 +12,10 @@ percentile, the maximum, and how many rows were off by more than 10%.
     bench/accuracy/across.py [--build build] --rule 'own=--padded-ratio own' \\
         --rule 'family=--padded-ratio family' RESULTS... [--out FILE]
 
+`--first 1,3,5` reads each folder as if its run had made that many runs
+(rules.py --first: its first N base runs and repetitions), a block per N:
+how far more runs narrow the error on the same data.
+
 A folder without nppdb.sqlite is skipped (said so in the table). Python 3
 standard library. Bad input: one line, exit 2, nothing written; rules.py
 failing on a folder: its message, exit 1.
@@ -58,11 +62,59 @@ def summary(values):
                                        s[-1], sum(v > 10 for v in s))
 
 
+def parse_counts(spec):
+    try:
+        counts = [int(x) for x in spec.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError("expected run counts of 1 or more, like 1,3,5; found %r" % spec)
+    return counts
+
+
+def one_block(args, labels, first):
+    """The table's lines for every folder read with rules.py --first
+    first (0: as the run was), and their summary."""
+    lines = ["", "as if each run had made %d runs (rules.py --first %d)" % (first, first)] if first else [""]
+    lines.append("%-58s %s" % ("folder", "  ".join("%-22s" % l for l in labels)))
+    every = []
+    for d in args.results:
+        name = os.path.basename(os.path.normpath(d))
+        db = os.path.join(d, "nppdb.sqlite")
+        if not os.path.isfile(db):
+            lines.append("%-58s skipped: no nppdb.sqlite" % name)
+            continue
+        cmd = [sys.executable, os.path.join(HERE, "rules.py"), d, "--db", db, "--build", args.build]
+        for spec in args.rule:
+            cmd += ["--rule", spec]
+        if first:
+            cmd += ["--first", str(first)]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            fail("%s: rules.py: %s" % (d, (p.stderr or p.stdout).strip().splitlines()[-1:]), 1)
+        rows, ranks = rows_and_rankings(p.stdout, len(labels))
+        if not rows:
+            fail("%s: rules.py printed no rows" % d, 1)
+        every += rows
+        cells = []
+        for i in range(len(labels)):
+            col = [r[i] for r in rows]
+            right = "yes" if i < len(ranks) and ranks[i] else "NO"
+            cells.append("%-22s" % ("%.1f / %.1f  %s" % (statistics.median(col), max(col), right)))
+        lines.append("%-58s %s" % (name, "  ".join(cells)))
+    lines += ["", "over all %d rows: median, 90th percentile, max |error| %%, rows over 10%%" % len(every)]
+    for i, label in enumerate(labels):
+        lines.append("%-16s %s" % (label, summary([r[i] for r in every])))
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results", nargs="+", help="bench/accuracy/run.py results folders")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--rule", action="append", required=True, metavar="LABEL=ARGS")
+    ap.add_argument("--first", type=parse_counts, default=[0], metavar="N[,N...]",
+                    help="read each run as if it had made N runs (rules.py --first), a block per N")
     ap.add_argument("--out", help="also write the table to FILE")
     args = ap.parse_args()
     labels = []
@@ -82,34 +134,9 @@ def main():
              "command : " + " ".join(shlex.quote(a) for a in sys.argv),
              "rules   : " + "; ".join(args.rule),
              "",
-             "per folder: median / max |error| % over its rows, ranking right",
-             "%-58s %s" % ("folder", "  ".join("%-22s" % l for l in labels))]
-    every = []
-    for d in args.results:
-        name = os.path.basename(os.path.normpath(d))
-        db = os.path.join(d, "nppdb.sqlite")
-        if not os.path.isfile(db):
-            lines.append("%-58s skipped: no nppdb.sqlite" % name)
-            continue
-        cmd = [sys.executable, os.path.join(HERE, "rules.py"), d, "--db", db, "--build", args.build]
-        for spec in args.rule:
-            cmd += ["--rule", spec]
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode != 0:
-            fail("%s: rules.py: %s" % (d, (p.stderr or p.stdout).strip().splitlines()[-1:]), 1)
-        rows, ranks = rows_and_rankings(p.stdout, len(labels))
-        if not rows:
-            fail("%s: rules.py printed no rows" % d, 1)
-        every += rows
-        cells = []
-        for i in range(len(labels)):
-            col = [r[i] for r in rows]
-            right = "yes" if i < len(ranks) and ranks[i] else "NO"
-            cells.append("%-22s" % ("%.1f / %.1f  %s" % (statistics.median(col), max(col), right)))
-        lines.append("%-58s %s" % (name, "  ".join(cells)))
-    lines += ["", "over all %d rows: median, 90th percentile, max |error| %%, rows over 10%%" % len(every)]
-    for i, label in enumerate(labels):
-        lines.append("%-16s %s" % (label, summary([r[i] for r in every])))
+             "per folder: median / max |error| % over its rows, ranking right"]
+    for n in args.first:
+        lines += one_block(args, labels, n)
     textout.emit("across.py", lines, args.out)
 
 

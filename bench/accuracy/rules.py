@@ -30,6 +30,13 @@ estimate divided by the base configuration's estimate. What the machine did
 during a round cancels, and so does the base run's own error: what is left
 is the error of the projection alone. The base configuration's rows have
 no error of this kind and are left out of the statistics.
+
+`--first N` reads the run as if it had made N runs: its first N base runs
+and the first N plain repetitions of every row (round k holds repetition
+k of each and, base runs alongside, base run k). Swept over N on one run
+it says how much of the error the number of runs explains, with the
+machine's own noise of that hour (the uB profiles and timing runs stay
+the run's).
 """
 import argparse
 import json
@@ -170,6 +177,33 @@ def program_time(path):
         fail("%s: no program time: %s" % (path, ex))
 
 
+def first_runs(data, configs, n, results):
+    """data as if its run had made n runs: each workload's first n base
+    runs and each row's first n repetitions (round k of a run holds
+    repetition k of every row and, base runs alongside, its base run k),
+    the measured time their median. The files before the base runs (the
+    sampled run that gives unsampled ones their streams) stay."""
+    if n < 1:
+        fail("--first %d: expected 1 or more" % n)
+    for app in data["apps"]:
+        files = app.get("base_files") or []
+        runs = app.get("base_runs", len(files))
+        if runs < n:
+            fail("%s: --first %d: %s has %d base runs" % (
+                results, n, report.raw_tag(app["app"], app["workload"]), runs))
+        app["base_files"] = files[:len(files) - runs] + files[len(files) - runs:][:n]
+        app["base_runs"] = n
+        for row in app["rows"]:
+            if configs[row["config"]].get("stored"):  # another machine's row (cross.py)
+                continue
+            reps = row.get("measured_reps") or []
+            if len(reps) < n:
+                fail("%s: --first %d: %s on %s has %d repetitions" % (
+                    results, n, report.raw_tag(app["app"], app["workload"]), row["config"], len(reps)))
+            row["measured_reps"] = reps[:n]
+            row["measured_s"] = statistics.median(reps[:n])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results", help="a bench/accuracy/run.py results folder (data.json, raw/)")
@@ -197,6 +231,10 @@ def main():
                     help="estimate as if APP's base runs had counted their phases' op mix: each "
                          "phase's ops from this phase file of the same code, written by a plugin "
                          "that counts them (by phase id; ops are static), repeatable")
+    ap.add_argument("--first", type=int, default=0, metavar="N",
+                    help="read the run as if it had made N runs: its first N base files and the "
+                         "first N plain repetitions of each row (rounds 1..N), to see how its errors "
+                         "depend on the number of runs (default: all)")
     ap.add_argument("--runs", type=int, default=1,
                     help="base runs to merge for a run that did not record its base files (the run's "
                          "tag.base.K.phases.json, K = 2..RUNS; default 1)")
@@ -210,6 +248,8 @@ def main():
         fail("%s: no such database" % args.db)
     configs = {c["label"]: c for c in data["configs"]}
     base = configs[data["base"]]
+    if args.first:
+        first_runs(data, configs, args.first, args.results)
     for name, _ in args.ops_from:
         if not any(a["app"] == name for a in data["apps"]):
             fail("--ops-from %s: no such application in %s (have %s)" % (
@@ -312,8 +352,12 @@ def main():
                 "round; est = estimate / the base configuration's estimate",
                 "the base files the run recorded")
     else:
-        what = ("median plain wall time", "the base files the run recorded (median of %d)" % len(
-            data["apps"][0]["base_files"]) if data["apps"] and data["apps"][0].get("base_files") else "")
+        first = data["apps"][0] if data["apps"] else {}
+        what = ("median plain wall time", "the base files the run recorded (median of %d)" %
+                first.get("base_runs", len(first["base_files"])) if first.get("base_files") else "")
+    if args.first:
+        print("first   : %d (the run read as if it had made %d base runs and %d repetitions)" % (
+            args.first, args.first, args.first))
     print("data    : %s (measured = that run's %s); base: %s" % (
         args.results, what[0], what[1] if what[1] else
         "median of %d instrumented runs" % args.runs if args.runs > 1 else "first instrumented run"))
