@@ -87,6 +87,10 @@ const char *kindName(uint32_t Kind) {
 }
 
 bool isRegion(uint32_t Kind) { return Kind >= 1 && Kind <= 4; }
+bool splitsIterations(uint32_t Kind) {
+  return Kind == __PHASEPROBE_PARALLEL_FOR || Kind == __PHASEPROBE_FOR ||
+         Kind == __PHASEPROBE_DISTRIBUTE;
+}
 bool isOneThread(uint32_t Kind) {
   return Kind == __PHASEPROBE_SINGLE || Kind == __PHASEPROBE_MASTER;
 }
@@ -174,9 +178,9 @@ void writeTests(JsonWriter &W, const char *Key, const char *const *Tests, uint32
   W.endArray();
 }
 
-void writeStreams(JsonWriter &W, uint32_t P) {
+void writeStreams(JsonWriter &W, uint32_t P, bool SplitsIterations) {
   if (StreamsWriterFn Fn = StreamsWriter.load(std::memory_order_acquire)) {
-    Fn(W, P);
+    Fn(W, P, SplitsIterations);
     return;
   }
   W.beginArray();
@@ -438,7 +442,7 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
       W.endObject();
     }
     W.key("streams");
-    writeStreams(W, P);
+    writeStreams(W, P, splitsIterations(C->kind));
     W.endObject();
   }
   W.endArray();

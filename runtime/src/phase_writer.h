@@ -15,7 +15,10 @@
 namespace __phaseprobe {
 
 /// Writes one JSON value, the "streams" array of phase \p Phase.
-using StreamsWriterFn = void (*)(JsonWriter &W, uint32_t Phase);
+/// \p SplitsIterations: the phase is a worksharing loop, whose team splits
+/// one iteration space (so a thread's halves of it stand for two threads'
+/// shares, where only one thread was sampled).
+using StreamsWriterFn = void (*)(JsonWriter &W, uint32_t Phase, bool SplitsIterations);
 
 /// Installs the writer of each phase's "streams" array. Without one, every
 /// phase gets "streams": [].

@@ -106,7 +106,7 @@ double l1dKiB() {
 }
 
 /// The phase writer's hook: phase \p Phase's "streams" array.
-void writeStreams(JsonWriter &W, uint32_t Phase) {
+void writeStreams(JsonWriter &W, uint32_t Phase, bool SplitsIterations) {
   Vec<const ThreadSampler *> All;
   for (ThreadSampler *S = Samplers.load(std::memory_order_acquire); S;
        S = S->Next)
@@ -118,7 +118,8 @@ void writeStreams(JsonWriter &W, uint32_t Phase) {
     if (Phase < T->NumSlots)
       InCopies += double(T->Slots[Phase].ShareItersInCopy);
   Vec<StreamResult> Streams =
-      analyzePhase(Phase, All.Data, All.Size, l1dKiB(), Cfg.FarGapBytes, InCopies);
+      analyzePhase(Phase, All.Data, All.Size, l1dKiB(), Cfg.FarGapBytes, InCopies,
+                   SplitsIterations);
   W.beginArray();
   unsigned Id = 0;
   for (const StreamResult &R : Streams) {

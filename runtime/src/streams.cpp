@@ -417,12 +417,55 @@ void ThreadSampler::foldExecution(SiteRecord &R, std::uint64_t Backedges) {
     for (int I = 0; R.HasInv && I < R.NumCur; ++I)
       if (R.Done.Size < MaxInvocations * SiteRecord::MaxClusters)
         R.Done.push(R.Cur[I]);
+    SiteRecord::InvRange Half[2][SiteRecord::MaxClusters];
+    int NumHalf[2] = {};
+    R.halves(Half, NumHalf, Cfg.FarGapBytes);
+    for (int H = 0; H < 2; ++H)
+      for (int I = 0; I < NumHalf[H]; ++I)
+        if (R.HalfDone[H].Size < MaxInvocations * SiteRecord::MaxClusters)
+          R.HalfDone[H].push(Half[H][I]);
+    for (int B = 0; B < SiteRecord::Buckets; ++B)
+      R.NumBucket[B] = 0;
+    R.InvExecs = 0;
+    R.BucketShift = 0;
     R.HasInv = true;
     R.CurInv = Exec.Ctx.Invocation;
     R.NumCur = 0;
   }
-  addCluster(R.Cur, R.NumCur, SiteRecord::MaxClusters,
-             SiteRecord::InvRange{Exec.Ctx.Invocation, Lo, Hi}, Cfg.FarGapBytes);
+  const SiteRecord::InvRange E{Exec.Ctx.Invocation, Lo, Hi};
+  addCluster(R.Cur, R.NumCur, SiteRecord::MaxClusters, E, Cfg.FarGapBytes);
+  if ((R.InvExecs >> R.BucketShift) >= std::uint64_t(SiteRecord::Buckets)) {
+    // Full: neighbours merge, each bucket now holds twice the executions.
+    for (int B = 0; B < SiteRecord::Buckets / 2; ++B) {
+      SiteRecord::InvRange M[SiteRecord::MaxClusters];
+      int N = 0;
+      for (int S = 2 * B; S <= 2 * B + 1; ++S)
+        for (int K = 0; K < R.NumBucket[S]; ++K)
+          addCluster(M, N, SiteRecord::MaxClusters, R.Bucket[S][K], Cfg.FarGapBytes);
+      std::memcpy(R.Bucket[B], M, sizeof M);
+      R.NumBucket[B] = N;
+    }
+    for (int B = SiteRecord::Buckets / 2; B < SiteRecord::Buckets; ++B)
+      R.NumBucket[B] = 0;
+    ++R.BucketShift;
+  }
+  int Slot = int(R.InvExecs >> R.BucketShift);
+  addCluster(R.Bucket[Slot], R.NumBucket[Slot], SiteRecord::MaxClusters, E, Cfg.FarGapBytes);
+  ++R.InvExecs;
+}
+
+void SiteRecord::halves(InvRange Out[2][MaxClusters], int N[2],
+                        std::uint64_t Far) const {
+  N[0] = N[1] = 0;
+  if (InvExecs < 2)
+    return;
+  // Buckets [0, Used) hold the executions; the first half of them (by
+  // bucket: the middle one, if any, counts as the second) is the first.
+  int Used = int(((InvExecs - 1) >> BucketShift) + 1);
+  for (int B = 0; B < Used; ++B)
+    for (int K = 0; K < NumBucket[B]; ++K)
+      addCluster(Out[B < Used / 2 ? 0 : 1], N[B < Used / 2 ? 0 : 1], MaxClusters,
+                 Bucket[B][K], Far);
 }
 
 std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
@@ -799,9 +842,30 @@ struct ThreadRecord {
   std::size_t Thread;
 };
 
+/// The ranges of \p Recs split by half share (SiteRecord::HalfDone and the
+/// current invocation's halves), each thread's halves two threads of their
+/// own, sorted as sharedScore wants.
+void halfShares(const ThreadRecord *Recs, std::size_t N, std::uint64_t Far,
+                Vec<InvEntry> &Out) {
+  for (std::size_t I = 0; I < N; ++I) {
+    const SiteRecord &R = *Recs[I].R;
+    SiteRecord::InvRange Cur[2][SiteRecord::MaxClusters];
+    int NumCur[2];
+    R.halves(Cur, NumCur, Far);
+    for (std::size_t H = 0; H < 2; ++H) {
+      std::size_t Thread = 2 * Recs[I].Thread + H;
+      for (const SiteRecord::InvRange &E : R.HalfDone[H])
+        Out.push({E.Invocation, E.Lo, E.Hi, Thread});
+      for (int K = 0; K < NumCur[H]; ++K)
+        Out.push({R.CurInv, Cur[H][K].Lo, Cur[H][K].Hi, Thread});
+    }
+  }
+  std::sort(Out.begin(), Out.end(), byInvThenLo);
+}
+
 /// Builds the candidate of one site from its records (one per thread).
 bool buildCandidate(const ThreadRecord *Recs, std::size_t N, std::uint64_t Far,
-                    Candidate &C) {
+                    bool SplitsIterations, Candidate &C) {
   const SiteDesc *D = Recs[0].R->Site;
   C.Elem = D->ElemBytes ? D->ElemBytes : 1;
   (D->Flags & SiteStore ? C.HasStore : C.HasLoad) = true;
@@ -834,7 +898,15 @@ bool buildCandidate(const ThreadRecord *Recs, std::size_t N, std::uint64_t Far,
               (I == 0 || C.InvUnion[I - 1].Inv != C.InvUnion[I].Inv);
   if (Scalar)
     return false;
-  C.Shared = sharedScore(Per, C.Elem) >= 0.5;
+  double Score = sharedScore(Per, C.Elem);
+  if (Score < 0 && SplitsIterations) {
+    // No invocation with two threads sampled (one thread ran it): the
+    // halves of the iteration space a team would split.
+    Vec<InvEntry> Halves;
+    halfShares(Recs, N, Far, Halves);
+    Score = sharedScore(Halves, C.Elem);
+  }
+  C.Shared = Score >= 0.5;
   C.Sites.push(D->Loc ? D->Loc : "?");
   deriveStride(C);
   deriveFootprint(C);
@@ -892,7 +964,8 @@ void windowReuse(const WindowCounts &W, double &Accesses, double &Repeats) {
 Vec<StreamResult> analyzePhase(std::uint32_t Phase,
                                const ThreadSampler *const *Threads,
                                std::size_t NumThreads, double L1dKiB,
-                               std::uint64_t Far, double IterationsInCopies) {
+                               std::uint64_t Far, double IterationsInCopies,
+                               bool SplitsIterations) {
   // 1. The phase's records of all threads, grouped by site.
   Vec<ThreadRecord> Recs;
   for (std::size_t T = 0; T < NumThreads; ++T)
@@ -914,7 +987,7 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
     while (J < Recs.Size && Recs[J].R->Site == Recs[I].R->Site)
       ++J;
     Candidate *C = new (&Cands[NumCands]) Candidate();
-    if (buildCandidate(&Recs[I], J - I, Far, *C))
+    if (buildCandidate(&Recs[I], J - I, Far, SplitsIterations, *C))
       ++NumCands;
     else
       C->~Candidate();

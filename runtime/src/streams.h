@@ -195,6 +195,23 @@ struct SiteRecord {
   InvRange Cur[MaxClusters] = {};
   int NumCur = 0;
   Vec<InvRange> Done; ///< capped at ThreadSampler::MaxInvocations entries
+  /// The same ranges split by the half of the thread's share the sampled
+  /// execution fell in: its first executions or its last. A team of one
+  /// thread shows no sharing, but a worksharing loop gives two threads the
+  /// two halves of what one thread walks, so the halves' ranges coincide
+  /// (shared) or not (private) as two threads' would. The current
+  /// invocation's executions go to Buckets buckets in order, 2^BucketShift
+  /// executions each (the shift grows and neighbours merge when they are
+  /// full), so its halves are known at its end whatever its length.
+  static constexpr int Buckets = 8;
+  std::uint64_t InvExecs = 0; ///< sampled executions of the invocation
+  unsigned BucketShift = 0;
+  InvRange Bucket[Buckets][MaxClusters] = {};
+  int NumBucket[Buckets] = {};
+  Vec<InvRange> HalfDone[2]; ///< finished invocations' halves, capped as Done
+  /// The current invocation's first (0) and second (1) half: at most
+  /// MaxClusters ranges each, none before two sampled executions.
+  void halves(InvRange Out[2][MaxClusters], int N[2], std::uint64_t Far) const;
   // Window reuse, and the previous sampled execution it compares with.
   WindowCounts Window;
   bool HasPrevExec = false;
@@ -370,13 +387,17 @@ struct StreamResult {
 /// footprint (largest first); streams above \p L1dKiB are significant.
 /// \p IterationsInCopies: the phase's iterations, all threads, in shares
 /// run in sampling copies (0: unknown), for accesses per iteration.
+/// \p SplitsIterations: the phase is a worksharing loop; where no
+/// invocation had two threads sampled (a run on one thread), a thread's
+/// first and second half of its share tell shared from private instead.
 /// Sites that touched a single address in every invocation (scalars the
 /// optimizer keeps in registers) are left out.
 Vec<StreamResult> analyzePhase(std::uint32_t Phase,
                                const ThreadSampler *const *Threads,
                                std::size_t NumThreads, double L1dKiB,
                                std::uint64_t FarGapBytes = 1ull << 36,
-                               double IterationsInCopies = 0);
+                               double IterationsInCopies = 0,
+                               bool SplitsIterations = false);
 
 /// Sum of the burst costs of \p Phase over \p Threads.
 BurstCost totalCost(std::uint32_t Phase, const ThreadSampler *const *Threads,

@@ -35,3 +35,15 @@ int main(void) {
 // CHECK-NEXT: footprint 20:12 ok
 // CHECK-NEXT: footprint 24:14 ok
 // CHECK-NEXT: footprint 24:35 ok
+// On one thread the worksharing loop's halves stand for two threads'
+// shares: the matrix rows private, the vector shared, as on two. The
+// region that does not split its work cannot tell: private.
+// RUN: env OMP_NUM_THREADS=1 PHASEPROBE_OUT=%t1.json %t | FileCheck --check-prefix=ONE-OUT %s
+// RUN: %python %S/Streams_check.py %t1.json --fp 20:12=2048 --fp 24:14=2048 --fp 24:35=8 | FileCheck --check-prefix=ONE %s
+// ONE-OUT: sum 3.14573e+06
+// ONE:      stream 20:12 op=load elem=8 stride=8 second=- access=private pattern=strided significant=true
+// ONE:      stream 24:14 op=load elem=8 stride=8 second=- access=private pattern=strided significant=true
+// ONE-NEXT: stream 24:35 op=load elem=8 stride=8 second=- access=shared pattern=strided significant=false
+// ONE-NEXT: footprint 20:12 ok
+// ONE-NEXT: footprint 24:14 ok
+// ONE-NEXT: footprint 24:35 ok

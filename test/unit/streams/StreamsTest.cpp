@@ -72,11 +72,12 @@ struct Team {
       Loops.emplace_back();
     }
   }
-  Vec<StreamResult> analyze(std::uint32_t Phase, double L1d = 32) {
+  Vec<StreamResult> analyze(std::uint32_t Phase, double L1d = 32,
+                            bool SplitsIterations = false) {
     std::vector<const ThreadSampler *> P;
     for (auto &T : Threads)
       P.push_back(T.get());
-    return analyzePhase(Phase, P.data(), P.size(), L1d);
+    return analyzePhase(Phase, P.data(), P.size(), L1d, 1ull << 36, 0, SplitsIterations);
   }
 };
 
@@ -392,6 +393,59 @@ TEST(StreamsAnalysis, MatrixMultiplyColumnAndRowStreams) {
   EXPECT_FALSE(Out.Shared);
   EXPECT_STREQ(Out.op(), "store");
   EXPECT_NEAR(Out.FootprintKiB, Full, Full * 0.05);
+}
+
+// The same product on a team of one thread, three invocations: one thread
+// shows no sharing, but a worksharing loop's halves are what two threads
+// would walk: b reads as shared and a and c as private, as with four
+// threads; a region that does not split its iterations (SplitsIterations
+// false) keeps every stream private.
+TEST(StreamsAnalysis, OneThreadWorksharingLoopHalvesTellSharedFromPrivate) {
+  const unsigned N = 128;
+  Config C;
+  C.Period = 50;
+  Team T(1, C);
+  const std::uintptr_t A = Base, B = Base + 0x1000000, Cm = Base + 0x2000000;
+  for (unsigned Inv = 0; Inv < 3; ++Inv)
+    for (unsigned I = 0; I < N; ++I)
+      for (unsigned J = 0; J < N; ++J)
+        T.Loops[0].run(*T.Threads[0], {3, Inv},
+                       {{&LoadD, [=](auto K) { return A + 8 * (I * N + K); }},
+                        {&LoadD2, [=](auto K) { return B + 8 * (K * N + J); }},
+                        {&StoreD, [=](auto) { return Cm + 8 * (I * N + J); }}},
+                       N);
+  for (bool Splits : {true, false}) {
+    Vec<StreamResult> S = T.analyze(3, 32, Splits);
+    ASSERT_EQ(S.Size, 3u);
+    double Full = kib(8.0 * N * N);
+    for (const StreamResult &R : S) {
+      bool IsB = !std::strcmp(R.Sites[0], "t.c:10:12");
+      EXPECT_EQ(R.Shared, Splits && IsB) << R.Sites[0] << (Splits ? " split" : " not split");
+      EXPECT_NEAR(R.FootprintKiB, Full, Full * 0.05) << R.Sites[0];
+    }
+  }
+  // One invocation, still running at the end (the buckets of the current
+  // one, many times merged: 16384 executions, a few hundred sampled).
+  Team One(1, C);
+  for (unsigned I = 0; I < N; ++I)
+    for (unsigned J = 0; J < N; ++J)
+      One.Loops[0].run(*One.Threads[0], {3, 0},
+                       {{&LoadD, [=](auto K) { return A + 8 * (I * N + K); }},
+                        {&LoadD2, [=](auto K) { return B + 8 * (K * N + J); }}},
+                       N);
+  Vec<StreamResult> S = One.analyze(3, 32, true);
+  ASSERT_EQ(S.Size, 2u);
+  for (const StreamResult &R : S)
+    EXPECT_EQ(R.Shared, !std::strcmp(R.Sites[0], "t.c:10:12")) << R.Sites[0];
+  // A share that is one sampled execution (a loop that is the worksharing
+  // loop itself) has no halves: no evidence, private.
+  Team Flat(1, C);
+  for (unsigned Inv = 0; Inv < 3; ++Inv)
+    Flat.Loops[0].run(*Flat.Threads[0], {3, Inv},
+                      {{&LoadD2, [=](auto K) { return B + 8 * (K % N); }}}, 100000);
+  S = Flat.analyze(3, 32, true);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_FALSE(S[0].Shared);
 }
 
 TEST(StreamsAnalysis, RandomGatherKeepsIndexStride) {
