@@ -8,9 +8,12 @@ bench/accuracy/prepare_apps.sh, which writes the apps file.
 Python 3 standard library only. Bad input raises InputError (the benches
 print its one line and exit 2)."""
 
+import json
 import os
 import re
 import shlex
+import subprocess
+import sys
 
 
 class InputError(Exception):
@@ -116,3 +119,19 @@ def clean_env(extra):
            if not k.startswith(("OMP_", "KMP_", "GOMP_", "PHASEPROBE_"))}
     env.update(extra)
     return env
+
+
+def instrumented_phases(app, threads, ok_exit, cwd, who, env=None):
+    """The phases of one run of APP's instrumented build (its folder's
+    instr) on THREADS threads in folder CWD, with the knobs of ENV; a
+    failing program ends the bench with one line (WHO: the bench's name)
+    and exit 1."""
+    out = os.path.join(cwd, "phases.json")
+    run_env = clean_env(dict(env or {}, OMP_NUM_THREADS=str(threads), PHASEPROBE_OUT=out))
+    cmd = [os.path.join(app["path"], "instr")] + expand_args(app["args"], threads)
+    p = subprocess.run(cmd, env=run_env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if p.returncode not in ok_codes(ok_exit, app["app"]):
+        sys.exit("%s: %s: exit %d: %s" % (who, " ".join(cmd), p.returncode, p.stderr.strip()[-200:]))
+    with open(out) as f:
+        return json.load(f)["phases"]

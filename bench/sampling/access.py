@@ -12,9 +12,7 @@ usage: access.py --apps-file FILE [--app NAME=DIR[:ARGS]] [--threads N ...]
 
 Python 3 standard library only."""
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -23,20 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
-from apps import InputError, clean_env, expand_args, load_apps, ok_codes, parse_ok_exit  # noqa: E402
-
-
-def run_one(app, threads, ok_exit, tmp):
-    """{phase id: phase} of one instrumented run on `threads` threads."""
-    out = os.path.join(tmp, "phases.json")
-    env = clean_env({"OMP_NUM_THREADS": str(threads), "PHASEPROBE_OUT": out})
-    cmd = [os.path.join(app["path"], "instr")] + expand_args(app["args"], threads)
-    p = subprocess.run(cmd, env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                       universal_newlines=True)
-    if p.returncode not in ok_codes(ok_exit, app["app"]):
-        sys.exit("access.py: %s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()[-200:]))
-    with open(out) as f:
-        return {ph["id"]: ph for ph in json.load(f)["phases"]}
+from apps import InputError, instrumented_phases, load_apps, parse_ok_exit  # noqa: E402
 
 
 def accesses(ph):
@@ -71,7 +56,8 @@ def main():
     rows, same, compared = [], 0, 0
     with tempfile.TemporaryDirectory(prefix="pp-access-") as tmp:
         for app in apps:
-            runs = [run_one(app, t, ok_exit, tmp) for t in counts]
+            runs = [{ph["id"]: ph for ph in instrumented_phases(app, t, ok_exit, tmp, "access.py")}
+                    for t in counts]
             for pid, ph in runs[-1].items():
                 if (ph.get("weight") or 0) < opts.min_weight or not accesses(ph):
                     continue

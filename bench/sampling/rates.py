@@ -14,9 +14,7 @@ usage: rates.py --build BUILD --apps-file FILE [--app NAME=DIR[:ARGS]]
 
 Python 3 standard library only."""
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -25,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
-from apps import InputError, clean_env, expand_args, load_apps, ok_codes, parse_ok_exit  # noqa: E402
+from apps import InputError, instrumented_phases, load_apps, parse_ok_exit  # noqa: E402
 
 
 def pace(rates):
@@ -35,20 +33,6 @@ def pace(rates):
         return 1
     busiest = max(rates)
     return 1 if not busiest > 0 or busiest >= 1 else max(1, int(round(1 / busiest)))
-
-
-def run_one(app, period, opts, ok_exit, tmp):
-    """The phases of one instrumented run at sampling period `period`."""
-    out = os.path.join(tmp, "phases.json")
-    env = clean_env({"OMP_NUM_THREADS": str(opts.threads), "PHASEPROBE_OUT": out,
-                     "PHASEPROBE_SAMPLE_PERIOD": str(period)})
-    cmd = [os.path.join(app["path"], "instr")] + expand_args(app["args"], opts.threads)
-    p = subprocess.run(cmd, env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                       universal_newlines=True)
-    if p.returncode not in ok_codes(ok_exit, app["app"]):
-        sys.exit("rates.py: %s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()[-200:]))
-    with open(out) as f:
-        return json.load(f)["phases"]
 
 
 def main():
@@ -81,7 +65,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="pp-rates-") as tmp:
         for app in apps:
             for period in periods:
-                for ph in run_one(app, period, opts, ok_exit, tmp):
+                for ph in instrumented_phases(app, opts.threads, ok_exit, tmp, "rates.py",
+                                              {"PHASEPROBE_SAMPLE_PERIOD": str(period)}):
                     if (ph.get("weight") or 0) < opts.min_weight:
                         continue
                     sig = [s for s in ph["streams"] if s.get("significant")]
