@@ -14,9 +14,11 @@
 #include <sqlite3.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <ctime>
 #include <map>
+#include <thread>
 #include <sys/stat.h>
 
 namespace phaseprobe {
@@ -142,6 +144,16 @@ private:
   const std::string &Path;
 };
 
+namespace {
+/// Another process held the lock longer than the busy timeout, or SQLite
+/// refused to wait because waiting could deadlock (two connections
+/// upgrading their locks at once: it returns SQLITE_BUSY at once then).
+class BusyError : public WorkError {
+public:
+  using WorkError::WorkError;
+};
+} // namespace
+
 /// Turns an SQLite failure into the error a user can act on.
 [[noreturn]] static void fail(sqlite3 *Db, int Rc, const std::string &Path) {
   std::string Msg = Db ? sqlite3_errmsg(Db) : sqlite3_errstr(Rc);
@@ -158,7 +170,7 @@ private:
     throw InputError(Path, "", "constraint violated: " + Msg);
   case SQLITE_BUSY:
   case SQLITE_LOCKED:
-    throw WorkError(Path + ": database stayed locked by another process: " + Msg);
+    throw BusyError(Path + ": database stayed locked by another process: " + Msg);
   default:
     throw WorkError(Path + ": SQLite error: " + Msg);
   }
@@ -328,8 +340,29 @@ static void migrate(Nppdb::Impl &I, const NppdbMigration *Migs) {
   }
 }
 
-static std::unique_ptr<Nppdb> openWith(const std::string &Path, Nppdb::Mode M,
+static std::unique_ptr<Nppdb> openOnce(const std::string &Path, Nppdb::Mode M,
                                        const NppdbMigration *Migs, int Target);
+
+/// Opens with openOnce, again on a busy database for as long as the busy
+/// timeout: two processes that create or convert one file at once can
+/// meet in a lock upgrade, where SQLite answers busy without waiting
+/// (Run_concurrent_exec.test failed so once on CI's load). Each attempt
+/// is a fresh connection; a failed one has committed nothing, or whole
+/// migration steps only.
+static std::unique_ptr<Nppdb> openWith(const std::string &Path, Nppdb::Mode M,
+                                       const NppdbMigration *Migs, int Target) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point Give = Clock::now() + std::chrono::seconds(60);
+  for (int Try = 0;; ++Try) {
+    try {
+      return openOnce(Path, M, Migs, Target);
+    } catch (const BusyError &) {
+      if (Clock::now() > Give)
+        throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5 << std::min(Try, 5)));
+    }
+  }
+}
 
 std::unique_ptr<Nppdb> Nppdb::open(const std::string &Path, Mode M) {
   return openWith(Path, M, NppdbMigrations, SchemaVersion);
@@ -346,7 +379,7 @@ std::unique_ptr<Nppdb> detail::openAs(const std::string &Path, Nppdb::Mode M,
 
 Nppdb::Nppdb(std::unique_ptr<Impl> I, int) : P(std::move(I)) {}
 
-static std::unique_ptr<Nppdb> openWith(const std::string &Path, Nppdb::Mode M,
+static std::unique_ptr<Nppdb> openOnce(const std::string &Path, Nppdb::Mode M,
                                        const NppdbMigration *Migs, int Target) {
   using Mode = Nppdb::Mode;
   const int SchemaVersion = Nppdb::SchemaVersion;

@@ -10,7 +10,9 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <atomic>
 #include <random>
+#include <thread>
 #include <unistd.h>
 
 using namespace phaseprobe;
@@ -76,6 +78,39 @@ template <typename F> std::string inputErrorOf(F &&Fn) {
 }
 
 } // namespace
+
+// Processes that create one database at the same moment (`ubench run`
+// side by side) meet in SQLite's lock upgrades, where it answers busy
+// without waiting; every opener must still get the database. Connections
+// of several threads race the same way as processes.
+TEST(Nppdb, OpenersCreatingOneFileAtOnceAllSucceed) {
+  for (int Round = 0; Round < 20; ++Round) {
+    TempDb T;
+    const int N = 4;
+    std::atomic<int> Ready{0};
+    std::atomic<int> Failed{0};
+    std::string Why;
+    std::vector<std::thread> Threads;
+    for (int I = 0; I < N; ++I)
+      Threads.emplace_back([&] {
+        ++Ready;
+        while (Ready < N) {
+        }
+        try {
+          auto Db = Nppdb::open(T.Path, Nppdb::Mode::Create);
+          Db->transaction([&] {});
+        } catch (const std::exception &E) {
+          if (Failed++ == 0)
+            Why = E.what();
+        }
+      });
+    for (std::thread &Th : Threads)
+      Th.join();
+    ASSERT_EQ(Failed, 0) << "round " << Round << ": " << Why;
+    EXPECT_EQ(Nppdb::open(T.Path, Nppdb::Mode::ReadOnly)->fileSchemaVersion(),
+              Nppdb::SchemaVersion);
+  }
+}
 
 TEST(Nppdb, MissingFileIsNeverCreatedByAccident) {
   TempDb T;
