@@ -232,7 +232,7 @@ def main():
                          "phase's ops from this phase file of the same code, written by a plugin "
                          "that counts them (by phase id; ops are static), repeatable")
     ap.add_argument("--first", type=int, default=0, metavar="N",
-                    help="read the run as if it had made N runs: its first N base files and the "
+                    help="read the run as if it had made N runs: its first N base runs and the "
                          "first N plain repetitions of each row (rounds 1..N), to see how its errors "
                          "depend on the number of runs (default: all)")
     ap.add_argument("--runs", type=int, default=1,
