@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
 import ubenchparams  # noqa: E402  (bench/ubenchparams.py)
-from apps import clean_env  # noqa: E402  (bench/apps.py)
+from apps import clean_env, expand_args  # noqa: E402  (bench/apps.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -63,7 +63,7 @@ def program_of(args, build):
 
 def phase_tpi_ns(program, threads, tmp, phase_id=None, places="cores", bind="close"):
     exe = program.exe
-    args = [a.replace("{threads}", str(threads)) for a in program.argv]
+    args = expand_args(program.argv, threads)
     out = os.path.join(tmp, "phases.json")
     if os.path.exists(out):
         os.remove(out)  # a run that writes none must not read the last one's
