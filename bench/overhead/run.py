@@ -35,6 +35,21 @@ that the wall times of a noisy machine cannot resolve (it misses what costs
 time without instructions, such as cache misses). The counted runs use one
 thread: with more, libomp's spin-waiting at barriers adds a varying count.
 
+--against-runtime DIR (implies --instructions) prices a change to the
+runtime alone: the same instrumented executables are counted a second time
+with the libphaseprobe_rt.so in DIR loaded instead of their own (another
+commit's build/lib; LD_LIBRARY_PATH, which the builds' RUNPATH gives way
+to), and the table gains that count and the difference. A change of a few
+tenths of a percent is far below what wall times resolve here; a runtime
+counted against a copy of itself reads 0.00% on every workload. Build the
+other runtime with the flags of the build measured:
+
+    git worktree add /tmp/old OLD && cmake -S /tmp/old -B /tmp/old/build -G Ninja \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPHASEPROBE_BUILD_TESTS=OFF \
+        && cmake --build /tmp/old/build --target phaseprobe_rt
+    bench/overhead/run.py --build build --sampling on --runs 5 \
+        --against-runtime /tmp/old/build/lib
+
 Exit 0 on success, 1 when a run failed (an exit code other than 0 or the
 application's --ok-exit codes, or an example whose output differs between
 the builds), 2 on bad usage or input (one line naming it).
@@ -146,6 +161,39 @@ def workloads(opts):
     return out
 
 
+RUNTIME = "libphaseprobe_rt.so"
+
+
+def other_runtime_env(env, libdir):
+    """env with libdir searched first for shared libraries."""
+    path = env.get("LD_LIBRARY_PATH")
+    return dict(env, LD_LIBRARY_PATH=libdir + (":" + path if path else ""))
+
+
+def check_other_runtime(work, libdir, env):
+    """InputError unless every instrumented executable, run with libdir
+    first on LD_LIBRARY_PATH, loads its runtime from there: a count with
+    the build's own runtime would pass for the other's (a static link, an
+    RPATH that LD_LIBRARY_PATH cannot override, a folder without it)."""
+    if not os.path.isfile(os.path.join(libdir, RUNTIME)):
+        raise InputError("--against-runtime %s: no %s there" % (libdir, RUNTIME))
+    want = os.path.realpath(os.path.join(libdir, RUNTIME))
+    for exe in sorted(set(w["instr"] for w in work)):
+        # What ldd prints: the dynamic loader's resolution, without running main.
+        proc = subprocess.run([exe], env=dict(other_runtime_env(env, libdir), LD_TRACE_LOADED_OBJECTS="1"),
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        found = None
+        for line in proc.stdout.splitlines():
+            parts = line.split()
+            if parts and parts[0] == RUNTIME and len(parts) >= 3 and parts[1] == "=>":
+                found = parts[2]
+        if found is None:
+            raise InputError("--against-runtime: %s does not load %s dynamically" % (exe, RUNTIME))
+        if os.path.realpath(found) != want:
+            raise InputError("--against-runtime: %s loads %s from %s, not from %s (an RPATH?)" % (
+                exe, RUNTIME, os.path.dirname(found), libdir))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"),
@@ -172,9 +220,12 @@ def main():
     ap.add_argument("--instructions", action="store_true",
                     help="also count the instructions of one run of each build under valgrind "
                          "(deterministic; about 50x slower than a run)")
+    ap.add_argument("--against-runtime", metavar="DIR",
+                    help="also count the instrumented builds with the libphaseprobe_rt.so in DIR "
+                         "(another commit's build/lib) instead of their own; implies --instructions")
     opts = ap.parse_args()
-    if opts.instructions and not instructions.available():
-        ap.error("--instructions needs valgrind (apt-get install valgrind)")
+    if opts.against_runtime:
+        opts.instructions = True
     if opts.runs < 5:
         ap.error("--runs must be at least 5")
     work = workloads(opts)
@@ -182,6 +233,11 @@ def main():
     if problem:
         raise InputError(problem)
     env = dict(os.environ, PHASEPROBE_SAMPLING=opts.sampling)
+    if opts.against_runtime:
+        opts.against_runtime = os.path.abspath(opts.against_runtime)
+        check_other_runtime(work, opts.against_runtime, env)
+    if opts.instructions and not instructions.available():
+        ap.error("--instructions needs valgrind (apt-get install valgrind)")
     if opts.threads:
         env["OMP_NUM_THREADS"] = str(opts.threads)
     threads = default_threads(env)
@@ -234,10 +290,17 @@ def main():
             " (mm 8 = fixed start-up + exit cost, excluded)" if fixed else "", max(walls),
             "3%" if opts.sampling == "off" else "10%, target 3%"))
     if counts:
-        lines += ["", "instructions (valgrind callgrind, one run each, OMP_NUM_THREADS=1):",
-                  "%-*s %-*s %14s %14s %9s" % (pw, "prog", aw, "args", "plain", "inst", "overhead")]
+        other = opts.against_runtime
+        lines += ["", "instructions (valgrind callgrind, one run each, OMP_NUM_THREADS=1, "
+                      "PHASEPROBE_SAMPLING=%s):" % opts.sampling]
+        if other:
+            lines.append("other rt: the instrumented build with %s/%s loaded instead of its own;"
+                         " change: inst / other rt - 1" % (other, RUNTIME))
+        lines.append("%-*s %-*s %14s %14s %9s" % (pw, "prog", aw, "args", "plain", "inst", "overhead")
+                     + (" %14s %9s" % ("other rt", "change") if other else ""))
         for w, c in counts:
-            lines.append("%-*s %-*s %14d %14d %8.2f%%" % ((pw, w["prog"], aw, w["label"]) + c))
+            lines.append("%-*s %-*s %14d %14d %8.2f%%" % ((pw, w["prog"], aw, w["label"]) + c[:3])
+                         + (" %14d %+8.2f%%" % c[3:] if other else ""))
         ovh = [c[2] for w, c in counts if not w["fixed"]]
         if ovh:
             lines.append("largest instruction overhead of the workloads%s: %.2f%%" % (
@@ -283,7 +346,11 @@ def measure(opts, work, env, threads, tmp):
             args1 = expand_args(w["args"], 1)
             ip = instructions.count(plain, args1, one, ok, tmp)
             ii = instructions.count(inst, args1, one, ok, tmp)
-            counts.append((w, (ip, ii, (ii / ip - 1.0) * 100.0)))
+            c = (ip, ii, (ii / ip - 1.0) * 100.0)
+            if opts.against_runtime:
+                io = instructions.count(inst, args1, other_runtime_env(one, opts.against_runtime), ok, tmp)
+                c += (io, (ii / io - 1.0) * 100.0)
+            counts.append((w, c))
     return rows, counts
 
 
