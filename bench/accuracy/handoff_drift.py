@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
 from apps import clean_env  # noqa: E402  (bench/apps.py)
+from handoff_probe import HandoffProbe, ProbeError, shape  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -45,17 +46,6 @@ def fail(msg):
     sys.exit(2)
 
 
-def probe(exe, cpus, trips, bursts):
-    """Median ns per round trip between the two CPUs over the bursts."""
-    run = subprocess.run([exe, str(cpus[0]), str(cpus[1]), str(trips), str(bursts)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    values = [float(line.split()[1]) for line in run.stdout.splitlines() if line.startswith("ok ")]
-    if run.returncode != 0 or len(values) != bursts:
-        fail("the probe between CPUs %d and %d failed: %s" % (
-            cpus[0], cpus[1], (run.stderr.strip().splitlines() or ["exit %d" % run.returncode])[-1]))
-    return statistics.median(values)
-
-
 def wall_s(argv, env):
     t0 = time.perf_counter()
     run = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -64,11 +54,6 @@ def wall_s(argv, env):
         fail("%s exited %d: %s" % (argv[0], run.returncode,
                                    (run.stderr.strip().splitlines() or ["no message on stderr"])[-1]))
     return t
-
-
-def classify(before, after, limit):
-    near = (before < limit, after < limit)
-    return "near" if all(near) else "far" if not any(near) else "mixed"
 
 
 def main():
@@ -103,20 +88,16 @@ def main():
 
     rounds = []
     with tempfile.TemporaryDirectory(prefix="pp-handoff-") as tmp:
-        exe = os.path.join(tmp, "handoff")
-        cc = subprocess.run([args.cc, "-O2", "-pthread", os.path.join(HERE, "handoff.c"), "-o", exe],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        if cc.returncode != 0:
-            fail("%s could not build handoff.c: %s" % (
-                args.cc, (cc.stderr.strip().splitlines() or ["exit %d" % cc.returncode])[-1]))
-        start = time.time()
-        for _ in range(args.rounds):
-            at = time.time() - start
-            before = probe(exe, cpus, args.trips, args.bursts)
-            t2 = wall_s(argv, two)
-            after = probe(exe, cpus, args.trips, args.bursts)
-            t1 = wall_s(argv, one) if args.one_thread else None
-            rounds.append((at, before, t2, after, t1))
+        try:
+            probe = HandoffProbe(tmp, cpus, args.cc, args.trips, args.bursts)
+            start = time.time()
+            for _ in range(args.rounds):
+                at = time.time() - start
+                t2, (before, after) = probe.around(lambda: wall_s(argv, two))
+                t1 = wall_s(argv, one) if args.one_thread else None
+                rounds.append((at, before, t2, after, t1))
+        except ProbeError as ex:
+            fail(str(ex))
 
     fastest = min(min(r[1], r[3]) for r in rounds)
     limit = 2.0 * fastest
@@ -132,7 +113,7 @@ def main():
     head = ["round", "at_s", "before_ns", "2t_s", "after_ns", "shape"] + (["1t_s", "1t/2t"] if args.one_thread else [])
     rows = []
     for i, (at, before, t2, after, t1) in enumerate(rounds, 1):
-        row = [str(i), "%.0f" % at, "%.1f" % before, "%.3f" % t2, "%.1f" % after, classify(before, after, limit)]
+        row = [str(i), "%.0f" % at, "%.1f" % before, "%.3f" % t2, "%.1f" % after, shape(before, after, limit)]
         if args.one_thread:
             row += ["%.3f" % t1, "%.2f" % (t1 / t2)]
         rows.append(row)
@@ -140,12 +121,12 @@ def main():
     lines.append("")
     head = ["shape", "rounds", "2t median_s", "2t spread_s"] + (["1t/2t median", "1t/2t spread"] if args.one_thread else [])
     rows = []
-    for shape in ("near", "mixed", "far"):
-        sel = [r for r in rounds if classify(r[1], r[3], limit) == shape]
+    for kind in ("near", "mixed", "far"):
+        sel = [r for r in rounds if shape(r[1], r[3], limit) == kind]
         if not sel:
             continue
         t2 = [r[2] for r in sel]
-        row = [shape, str(len(sel)), "%.3f" % statistics.median(t2), "%.3f-%.3f" % (min(t2), max(t2))]
+        row = [kind, str(len(sel)), "%.3f" % statistics.median(t2), "%.3f-%.3f" % (min(t2), max(t2))]
         if args.one_thread:
             q = [r[4] / r[2] for r in sel]
             row += ["%.2f" % statistics.median(q), "%.2f-%.2f" % (min(q), max(q))]

@@ -156,6 +156,10 @@ def derive(doc):
     # about this run's measurements.
     stored = {c["label"] for c in doc.get("configs", []) if c.get("stored")}
     busy = 0  # per-phase estimates left out: worksharing phases on cores taken in turns
+    # run.py --handoff-probe: errors over the repetitions and base runs made
+    # while the node kept its near shape alone.
+    near_err, near_alt, near_reps, near_base = [], [], [0, 0], [0, 0]
+    probed = "handoff_probe" in doc.get("context", {})
     for a in doc.get("apps", []):
         rows = a.get("rows", [])
         for r in rows:
@@ -165,6 +169,18 @@ def derive(doc):
             r["inside_reps"] = inside(r.get("estimated_s"), r.get("measured_reps"))
             r["inside_reps_alt"] = inside(r.get("estimated_alt_s"), r.get("measured_reps"))
         counted = [r for r in rows if r["config"] not in stored]
+        if probed:
+            near_base[0] += a.get("base_runs_near", 0)
+            near_base[1] += len(a.get("base_handoff_probes_ns") or [])
+            for r in counted:
+                r["error_near_pct"] = error_pct(r.get("estimated_near_s"), r.get("measured_near_s"))
+                r["error_alt_near_pct"] = error_pct(r.get("estimated_alt_near_s"), r.get("measured_near_s"))
+                near_reps[0] += len(r.get("measured_near_reps") or [])
+                near_reps[1] += len(r.get("measured_reps") or [])
+                if r["error_near_pct"] is not None:
+                    near_err.append(abs(r["error_near_pct"]))
+                if r["error_alt_near_pct"] is not None:
+                    near_alt.append(abs(r["error_alt_near_pct"]))
         for r in counted:
             sibling_errs += sibling_errors(list(r.get("measured_reps") or []))
             for key, tally in (("estimated_runs_s", in_runs), ("estimated_alt_runs_s", in_runs_alt)):
@@ -281,6 +297,10 @@ def derive(doc):
         "measured_inside_base_runs": {"n": in_runs[1], "inside": in_runs[0]},
         "measured_inside_base_runs_alt": {"n": in_runs_alt[1], "inside": in_runs_alt[0]},
     }
+    if probed:
+        doc["summary"]["near"] = {"program": summary_of(near_err), "program_alt": summary_of(near_alt),
+                                  "repetitions": {"near": near_reps[0], "n": near_reps[1]},
+                                  "base_runs": {"near": near_base[0], "n": near_base[1]}}
     return doc
 
 
@@ -375,6 +395,15 @@ def alt_of(doc):
             "the same base phase file estimated with phaseprobe-estimate " + args)
 
 
+def near_note(row):
+    """A probed row's near-shape part: its near repetitions and the error
+    against their median (run.py --handoff-probe)."""
+    if "measured_near_reps" not in row:
+        return ""
+    return "near %d/%d: %s%%" % (len(row["measured_near_reps"]), len(row.get("measured_reps") or []),
+                                  fmt(row.get("error_near_pct"), "%+.1f"))
+
+
 def render_text(doc):
     out = header_lines(doc)
     alt_label, alt_phrase, alt_what = alt_of(doc)
@@ -392,7 +421,7 @@ def render_text(doc):
                          "%s / %s" % (fmt(r.get("rank_estimated"), "%d"),
                                       fmt(r.get("rank_measured"), "%d")),
                          fmt(r.get("estimated_alt_s")), fmt(r.get("error_alt_pct"), "%+.1f"),
-                         r.get("note", "")])
+                         "; ".join(x for x in (r.get("note", ""), near_note(r)) if x)])
         out.append(table(["config", "estimated (s)", "measured (s)", "error %", "spread %",
                           "rank est/meas", "est.%s (s)" % alt_label, "error %", "note"], rows))
         rk = a.get("ranking", {})
@@ -465,6 +494,19 @@ def render_text(doc):
         out.append("   noise floor: one plain repetition against the median of the others of its row: "
                    "median %s%%, max %s%% (%d repetitions)" % (
                        fmt(nz.get("median_abs_pct"), "%.1f"), fmt(nz.get("max_abs_pct"), "%.1f"), nz["n"]))
+    nr = s.get("near")
+    if nr:
+        hp = doc.get("context", {}).get("handoff_probe", {})
+        pn, pan = nr["program"], nr["program_alt"]
+        out.append("   near shape only (handoff probe between CPUs %s around each run, both probes under %s ns: "
+                   "%d of %d repetitions, %d of %d base runs): program median |error| %s%%, max %s%% (%d)%s"
+                   % (",".join(map(str, hp.get("cpus", []))), fmt(hp.get("near_below_ns"), "%.0f"),
+                      nr["repetitions"]["near"], nr["repetitions"]["n"], nr["base_runs"]["near"],
+                      nr["base_runs"]["n"], fmt(pn.get("median_abs_pct"), "%.1f"),
+                      fmt(pn.get("max_abs_pct"), "%.1f"), pn.get("n", 0),
+                      "; est.%s %s%% / %s%% (%d)" % (alt_label, fmt(pan.get("median_abs_pct"), "%.1f"),
+                                                     fmt(pan.get("max_abs_pct"), "%.1f"), pan["n"])
+                      if pan.get("n") else ""))
     ib, iba = s.get("measured_inside_base_runs") or {}, s.get("measured_inside_base_runs_alt") or {}
     if ib.get("n") or iba.get("n"):
         out.append("   measured inside the range of the base runs' own estimates (each base run alone): "

@@ -54,6 +54,7 @@ import provenance  # noqa: E402  (bench/provenance.py)
 import report  # noqa: E402
 import textout  # noqa: E402  (bench/textout.py)
 from apps import InputError, clean_env, expand_args, load_apps, ok_codes, parse_ok_exit  # noqa: E402  (bench/apps.py)
+import handoff_probe  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -595,7 +596,9 @@ def measure_rounds(args, states, configs, base_cfg, node_of, work, raw):
         rounds = max(rounds, args.timing_runs)
     for state in states:
         state["reps"] = {cfg["label"]: [] for cfg in configs}
+        state["rep_probes"] = {cfg["label"]: [] for cfg in configs}
         state["alongside"] = []
+        state["alongside_probes"] = []
         state["timing_docs"] = {cfg["label"]: [] for cfg in configs if cfg["label"] not in state["timing"]}
     for i in range(rounds):
         for state in states:
@@ -614,17 +617,20 @@ def measure_round(args, state, i, with_base, configs, base_cfg, node_of, work, r
         k = len(alongside) + 1
         more = os.path.join(raw, "%s.base.a%d.phases.json" % (tag, k))
         log("%s: instrumented run alongside %d/%d on %s" % (tag, k, args.base_runs, base_cfg["label"]))
-        run([instr] + app_argv(app, base_cfg),
-            dict(state["env"], PHASEPROBE_OUT=more, **timing_env(args)), work,
-            "%s instrumented on %s (alongside %d)" % (tag, base_cfg["label"], k), args.timeout, ok=ok)
+        _, probes = probed(args, lambda: run(
+            [instr] + app_argv(app, base_cfg), dict(state["env"], PHASEPROBE_OUT=more, **timing_env(args)),
+            work, "%s instrumented on %s (alongside %d)" % (tag, base_cfg["label"], k), args.timeout, ok=ok))
         if not os.path.exists(more):
             raise WorkError("%s: the instrumented run wrote no phase file %s" % (tag, more))
         alongside.append(more)
+        state["alongside_probes"].append(probes)
     if i < args.reps:
         for cfg in configs:
-            wall, _ = run([plain] + app_argv(app, cfg), clean_env(cfg["env"]), work,
-                          "%s plain on %s" % (tag, cfg["label"]), args.timeout, ok=ok)
+            (wall, _), probes = probed(args, lambda: run(
+                [plain] + app_argv(app, cfg), clean_env(cfg["env"]), work,
+                "%s plain on %s" % (tag, cfg["label"]), args.timeout, ok=ok))
             reps[cfg["label"]].append(wall)
+            state["rep_probes"][cfg["label"]].append(probes)
         log("%s: plain repetition %d/%d: %s" % (tag, i + 1, args.reps, ", ".join(
             "%s %.3fs" % (c["label"], reps[c["label"]][-1]) for c in configs)))
     # The measured phase times (5a) of the configurations the base run did
@@ -635,6 +641,52 @@ def measure_round(args, state, i, with_base, configs, base_cfg, node_of, work, r
                 doc = timing_run(args, state, cfg, node_of, work, timing_path(args, state, cfg, i + 1, raw))
                 if doc:
                     state["timing_docs"][cfg["label"]].append(doc)
+
+
+def probed(args, fn):
+    """fn's result and, with --handoff-probe, the probes (before, after) of
+    the node's shape around it (else None)."""
+    if not getattr(args, "probe", None):  # cross.py's rounds have none
+        return fn(), None
+    try:
+        return args.probe.around(fn)
+    except handoff_probe.ProbeError as ex:
+        raise WorkError(str(ex)) from None
+
+
+def probe_limit(states):
+    """--handoff-probe's line between near and far: twice the fastest probe
+    of the whole run (None without probes)."""
+    values = [v for st in states for ps in list(st.get("rep_probes", {}).values()) + [st.get("alongside_probes", [])]
+              for p in ps if p for v in p]
+    return 2.0 * min(values) if values else None
+
+
+def near_only(args, state, configs, base_cfg, node_of, raw):
+    """With --handoff-probe: per configuration the repetitions both of whose
+    probes read the near shape, and estimates from the base runs that did
+    (the same estimates where every base run did; None where none did)."""
+    limit = args.probe_limit
+    near = lambda p: p is not None and handoff_probe.shape(p[0], p[1], limit) == "near"
+    reps = {label: [r for r, p in zip(state["reps"][label], state["rep_probes"][label]) if near(p)]
+            for label in state["reps"]}
+    kept = [f for f, p in zip(state["alongside"], state["alongside_probes"]) if near(p)]
+    out = {"reps": reps, "probes": state["rep_probes"], "base_runs": len(kept),
+           "base_probes": state["alongside_probes"], "ests": None, "alts": None}
+    if not kept:
+        return out
+    if len(kept) == len(state["alongside"]):
+        out["ests"], out["alts"] = state["ests"], state["alts"]
+        return out
+    files = ([state["base_phases"]] if args.base_timing == "unsampled" else []) + kept
+    tag = state["tag"]
+    out["ests"] = {cfg["label"]: estimate(args, base_cfg, cfg, files, node_of, raw, tag, "estimate-near")[0]
+                   for cfg in configs}
+    label, extra = args.alt
+    if label != "unsampled":
+        out["alts"] = {cfg["label"]: estimate(args, base_cfg, cfg, files, node_of, raw, tag,
+                                              "estimate-%s-near" % label, extra)[0] for cfg in configs}
+    return out
 
 
 def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
@@ -690,17 +742,25 @@ def finish_workload(args, state, configs, base_cfg, node_of, work, raw):
             if docs.get(cfg["label"]):
                 measured_phases[cfg["label"]] = {p["id"]: p for p in docs[cfg["label"]].get("phases", [])}
 
-    tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_of)
+    near = None
+    if getattr(args, "probe", None):
+        state["ests"], state["alts"] = ests, alts
+        near = near_only(args, state, configs, base_cfg, node_of, raw)
+    tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_of, near)
     return entry
 
 
-def tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_of):
+def tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_of, near=None):
     """The table's rows of one workload into \p entry: per configuration its
     estimate (\p ests, \p alts: estimate documents by label), its measured
     repetitions (\p reps) and notes; per phase its estimate and measured
     time (\p measured_phases: label -> id -> timing-run phase) on each
-    configuration. \p ph is the base phase document (kinds, weights).
+    configuration. \p ph is the base phase document (kinds, weights);
+    \p near, with --handoff-probe, what near_only() kept.
     Shared with cross.py, whose configurations come from two machines."""
+    if near:
+        entry["base_runs_near"] = near["base_runs"]
+        entry["base_handoff_probes_ns"] = near["base_probes"]
     # What every estimate of the workload says alike, from the first there is.
     any_est = next((e for e in ests.values() if e), None)
     if any_est:
@@ -719,6 +779,14 @@ def tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_o
                "measured_reps": reps[cfg["label"]], "note": ""}
         if cfg.get("stored"):
             row["stored"] = True  # another machine's, measured in a stored run (cross.py)
+        if near:
+            kept = near["reps"][cfg["label"]]
+            row["handoff_probes_ns"] = near["probes"][cfg["label"]]
+            row["measured_near_reps"] = kept
+            row["measured_near_s"] = statistics.median(kept) if kept else None
+            for key, docs in (("estimated_near_s", near["ests"]), ("estimated_alt_near_s", near["alts"])):
+                doc = (docs or {}).get(cfg["label"])
+                row[key] = node_time(doc, node) if doc else None
         # Each base run's own estimate (several base runs): the range the
         # base runs' noise leaves around the merged estimate.
         for key, doc in (("estimated_runs_s", est), ("estimated_alt_runs_s", alts.get(cfg["label"]))):
@@ -901,6 +969,10 @@ def parse_args(argv):
                          "'ratio=--projection ratio --relax-unmatched'")
     ap.add_argument("--load-note", default="",
                     help="free text on the machine's state, printed in the header (e.g. 'shared, loaded')")
+    ap.add_argument("--handoff-probe", action="store_true",
+                    help="probe a cache line's round trip between the first two CPUs around every plain "
+                         "repetition and base run (handoff_probe.py), and add errors over the near-shape "
+                         "ones alone: a VM whose host moves its vCPUs apart is another node meanwhile")
     ap.add_argument("--screenshot", action="store_true",
                     help="render report.html in headless Chromium into report.png")
     a = ap.parse_args(argv)
@@ -969,6 +1041,10 @@ def main(argv=None):
     if not apps:
         raise InputError("nothing to run: no --examples and no --app")
 
+    cpus = handoff_probe.first_two_cpus()
+    if args.handoff_probe and not cpus:
+        raise InputError("--handoff-probe: needs two CPUs, this process may run on one")
+
     date = datetime.datetime.now(datetime.timezone.utc)
     out = os.path.abspath(args.out or os.path.join(SRC_ROOT, "bench", "results",
                                                    "accuracy-" + date.strftime("%Y-%m-%d-%H%M")))
@@ -979,6 +1055,12 @@ def main(argv=None):
         os.makedirs(d, exist_ok=True)
     args.db = os.path.abspath(args.db or os.path.join(out, "nppdb.sqlite"))
     node_of = lambda cfg: "%s-%s" % (args.node_prefix, cfg["label"])
+    args.probe = None
+    if args.handoff_probe:
+        try:
+            args.probe = handoff_probe.HandoffProbe(work, cpus)
+        except handoff_probe.ProbeError as ex:
+            raise InputError("--handoff-probe: %s" % ex) from None
 
     commit, dirty = git_commit(SRC_ROOT)
     doc = {"schema": report.SCHEMA,
@@ -1013,6 +1095,12 @@ def main(argv=None):
     if args.grow_grid:
         doc["context"]["grown_ubench_configs"] = grow(args, configs, node_of, states, raw, work)
     measure_rounds(args, states, configs, base_cfg, node_of, work, raw)
+    if args.probe:
+        args.probe_limit = probe_limit(states)
+        doc["context"]["handoff_probe"] = {
+            "cpus": args.probe.cpus, "trips": args.probe.trips, "bursts": args.probe.bursts,
+            "near_below_ns": args.probe_limit,
+            "rule": "near: both probes around a run under twice the fastest probe of the run"}
     for st in states:
         try:
             doc["apps"].append(finish_workload(args, st, configs, base_cfg, node_of, work, raw))

@@ -1,0 +1,61 @@
+"""A cache line's round trip between two CPUs (handoff.c), as a probe of the
+node's shape taken around a run: on one L3 tens of nanoseconds, between
+two L3s (two CCDs, two sockets) several times that. A VM's host can move
+its vCPUs between them while the VM runs, and a two-thread run then meets
+another node than the one characterized (bench/results/handoff-drift-*).
+
+Shared by handoff_drift.py and run.py --handoff-probe. Python 3 standard
+library only."""
+import os
+import statistics
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class ProbeError(Exception):
+    """The probe could not be built or run: one line saying why."""
+
+
+def first_two_cpus():
+    """The two lowest CPUs this process may run on, or None with fewer."""
+    cpus = sorted(os.sched_getaffinity(0))
+    return cpus[:2] if len(cpus) >= 2 else None
+
+
+def shape(before, after, limit):
+    """near: both probes under limit; far: both over; mixed: they disagree
+    (the shape changed during the run, or between the probes)."""
+    near = (before < limit, after < limit)
+    return "near" if all(near) else "far" if not any(near) else "mixed"
+
+
+class HandoffProbe:
+    def __init__(self, workdir, cpus, cc="clang-14", trips=2000, bursts=5):
+        self.cpus, self.trips, self.bursts = list(cpus), trips, bursts
+        self.exe = os.path.join(workdir, "handoff")
+        try:
+            cc_run = subprocess.run([cc, "-O2", "-pthread", os.path.join(HERE, "handoff.c"), "-o", self.exe],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        except OSError as ex:
+            raise ProbeError("%s could not build handoff.c: %s" % (cc, ex.strerror)) from None
+        if cc_run.returncode != 0:
+            raise ProbeError("%s could not build handoff.c: %s" % (
+                cc, (cc_run.stderr.strip().splitlines() or ["exit %d" % cc_run.returncode])[-1]))
+
+    def ns(self):
+        """Median ns per round trip over the bursts."""
+        run = subprocess.run([self.exe, str(self.cpus[0]), str(self.cpus[1]), str(self.trips), str(self.bursts)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        values = [float(line.split()[1]) for line in run.stdout.splitlines() if line.startswith("ok ")]
+        if run.returncode != 0 or len(values) != self.bursts:
+            raise ProbeError("the probe between CPUs %d and %d failed: %s" % (
+                self.cpus[0], self.cpus[1],
+                (run.stderr.strip().splitlines() or ["exit %d" % run.returncode])[-1]))
+        return statistics.median(values)
+
+    def around(self, fn):
+        """fn's result and the probes (before, after) around it."""
+        before = self.ns()
+        result = fn()
+        return result, (before, self.ns())
