@@ -31,6 +31,11 @@ during a round cancels, and so does the base run's own error: what is left
 is the error of the projection alone. The base configuration's rows have
 no error of this kind and are left out of the statistics.
 
+`--near` reads a run made with `run.py --handoff-probe` as if only the
+measurements made while the node kept its near shape had been made: the
+base runs and repetitions both of whose probes read near (paired: the
+rounds in which both the row's and the base row's repetition did).
+
 `--first N` reads the run as if it had made N runs: its first N base runs
 and the first N plain repetitions of every row (round k holds repetition
 k of each and, base runs alongside, base run k). Swept over N on one run
@@ -204,6 +209,38 @@ def first_runs(data, configs, n, results):
             row["measured_s"] = statistics.median(reps[:n])
 
 
+def near_runs(data, configs, results):
+    """data as if its run had made only the measurements both of whose
+    handoff probes read the near shape (run.py --handoff-probe): the near
+    base runs and, per row, its near repetitions; each row keeps
+    `near_mask` (repetition k near) for the paired statistic."""
+    hp = data.get("context", {}).get("handoff_probe")
+    if not hp:
+        fail("%s: --near: the run was made without --handoff-probe" % results)
+    near = lambda p: p is not None and max(p) < hp["near_below_ns"]
+    for app in data["apps"]:
+        tag = report.raw_tag(app["app"], app["workload"])
+        files = app.get("base_files") or []
+        probes = app.get("base_handoff_probes_ns") or []
+        runs = app.get("base_runs", len(files))
+        kept = [f for f, p in zip(files[len(files) - runs:], probes) if near(p)]
+        if not kept:
+            fail("%s: --near: no base run of %s was near" % (results, tag))
+        app["base_files"] = files[:len(files) - runs] + kept
+        app["base_runs"] = len(kept)
+        for row in app["rows"]:
+            if configs[row["config"]].get("stored"):
+                continue
+            mask = [near(p) for p in row.get("handoff_probes_ns") or []]
+            reps = [r for r, m in zip(row.get("measured_reps") or [], mask) if m]
+            if not reps:
+                fail("%s: --near: no repetition of %s on %s was near" % (results, tag, row["config"]))
+            row["near_mask"] = mask
+            row["measured_reps_all"] = row["measured_reps"]
+            row["measured_reps"] = reps
+            row["measured_s"] = statistics.median(reps)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results", help="a bench/accuracy/run.py results folder (data.json, raw/)")
@@ -235,6 +272,9 @@ def main():
                     help="read the run as if it had made N runs: its first N base runs and the "
                          "first N plain repetitions of each row (rounds 1..N), to see how its errors "
                          "depend on the number of runs (default: all)")
+    ap.add_argument("--near", action="store_true",
+                    help="a run made with --handoff-probe read as if only its near-shape base runs and "
+                         "repetitions had been made")
     ap.add_argument("--runs", type=int, default=1,
                     help="base runs to merge for a run that did not record its base files (the run's "
                          "tag.base.K.phases.json, K = 2..RUNS; default 1)")
@@ -248,8 +288,12 @@ def main():
         fail("%s: no such database" % args.db)
     configs = {c["label"]: c for c in data["configs"]}
     base = configs[data["base"]]
+    if args.first and args.near:
+        fail("--first and --near: one at a time")
     if args.first:
         first_runs(data, configs, args.first, args.results)
+    if args.near:
+        near_runs(data, configs, args.results)
     for name, _ in args.ops_from:
         if not any(a["app"] == name for a in data["apps"]):
             fail("--ops-from %s: no such application in %s (have %s)" % (
@@ -320,9 +364,17 @@ def main():
                 # Repetition k of every configuration ran in round k: the
                 # ratio within a round cancels what the machine did then.
                 b = app["rows"][base_ri]
-                n = min(len(row["measured_reps"]), len(b["measured_reps"]))
-                rel = statistics.median(row["measured_reps"][k] / b["measured_reps"][k]
-                                        for k in range(n))
+                if args.near:
+                    # Rounds in which both repetitions were near.
+                    mine, theirs = row["measured_reps_all"], b["measured_reps_all"]
+                    ks = [k for k in range(min(len(mine), len(theirs)))
+                          if row["near_mask"][k] and b["near_mask"][k]]
+                    if not ks:
+                        fail("%s: --near: no round with %s and the base both near" % (tag, row["config"]))
+                else:
+                    mine, theirs = row["measured_reps"], b["measured_reps"]
+                    ks = range(min(len(mine), len(theirs)))
+                rel = statistics.median(mine[k] / theirs[k] for k in ks)
                 row["measured_s"] = b["measured_s"] * rel  # for the ranking verdict
             cells = []
             for label, _ in args.rule:
@@ -358,6 +410,9 @@ def main():
     if args.first:
         print("first   : %d (the run read as if it had made %d base runs and %d repetitions)" % (
             args.first, args.first, args.first))
+    if args.near:
+        print("near    : only the base runs and repetitions both of whose handoff probes were under "
+              "%.0f ns (run.py --handoff-probe)" % data["context"]["handoff_probe"]["near_below_ns"])
     print("data    : %s (measured = that run's %s); base: %s" % (
         args.results, what[0], what[1] if what[1] else
         "median of %d instrumented runs" % args.runs if args.runs > 1 else "first instrumented run"))
