@@ -14,7 +14,11 @@ percentile, the maximum, and how many rows were off by more than 10%.
 
 `--first 1,3,5` reads each folder as if its run had made that many runs
 (rules.py --first: its first N base runs and repetitions), a block per N:
-how far more runs narrow the error on the same data.
+how far more runs narrow the error on the same data. `--statistic` passes
+rules.py's (median, min, paired) on. `--by-row` adds, per workload and
+configuration, its signed error in every folder and their median, largest
+first: an error with the same sign in most runs is the method's to find,
+one whose sign flips from run to run is the machine's.
 
 A folder without nppdb.sqlite is skipped (said so in the table). Python 3
 standard library. Bad input: one line, exit 2, nothing written; rules.py
@@ -44,12 +48,13 @@ def fail(msg, code=2):
 
 
 def rows_and_rankings(text, nrules):
-    """The |error| per rule of every row, and per rule whether every ranking was right."""
+    """Every row as ((workload, config), signed error per rule), and per
+    rule whether every ranking was right."""
     rows, ranks = [], []
     for line in text.splitlines():
         f = line.split()
         if len(f) == 3 + 2 * nrules and all(ERR.match(f[4 + 2 * i]) for i in range(nrules)):
-            rows.append([abs(float(f[4 + 2 * i])) for i in range(nrules)])
+            rows.append(((f[0], f[1]), [float(f[4 + 2 * i]) for i in range(nrules)]))
         m = re.match(r"^\S+\s+ranking right ignoring measured ties: (\w+)", line)
         if m:
             ranks.append(m.group(1) == "yes")
@@ -72,12 +77,32 @@ def parse_counts(spec):
     return counts
 
 
+def by_row_lines(labels, signed, folders):
+    """Per workload and configuration, per rule: its signed error in each
+    folder (in the order given; '.' where the folder lacks the row) and
+    their median, the rows sorted by the first rule's |median|."""
+    lines = ["", "per row: signed error % in each folder (in the order given), then the median and "
+                 "how many runs share its sign"]
+    order = sorted(signed, key=lambda k: -abs(statistics.median(e[0] for e in signed[k].values())))
+    for i, label in enumerate(labels):
+        lines.append("rule %s" % label)
+        for key in order:
+            errs = [signed[key][d][i] for d in folders if d in signed[key]]
+            med = statistics.median(errs)
+            same = sum(1 for e in errs if (e > 0) == (med > 0) and e != 0)
+            cells = " ".join("%+6.1f" % signed[key][d][i] if d in signed[key] else "     ." for d in folders)
+            lines.append("  %-40s %-9s %s  median %+6.1f  %d of %d" % (key[0][:40], key[1], cells, med,
+                                                                       same, len(errs)))
+    return lines
+
+
 def one_block(args, labels, first):
     """The table's lines for every folder read with rules.py --first
     first (0: as the run was), and their summary."""
     lines = ["", "as if each run had made %d runs (rules.py --first %d)" % (first, first)] if first else [""]
     lines.append("%-58s %s" % ("folder", "  ".join("%-22s" % l for l in labels)))
     every = []
+    signed = {}  # (workload, config) -> folder -> signed error per rule
     for d in args.results:
         name = os.path.basename(os.path.normpath(d))
         db = os.path.join(d, "nppdb.sqlite")
@@ -89,12 +114,17 @@ def one_block(args, labels, first):
             cmd += ["--rule", spec]
         if first:
             cmd += ["--first", str(first)]
+        if args.statistic:
+            cmd += ["--statistic", args.statistic]
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode != 0:
             fail("%s: rules.py: %s" % (d, (p.stderr or p.stdout).strip().splitlines()[-1:]), 1)
-        rows, ranks = rows_and_rankings(p.stdout, len(labels))
-        if not rows:
+        keyed, ranks = rows_and_rankings(p.stdout, len(labels))
+        if not keyed:
             fail("%s: rules.py printed no rows" % d, 1)
+        for key, errs in keyed:
+            signed.setdefault(key, {})[d] = errs
+        rows = [[abs(e) for e in errs] for _, errs in keyed]
         every += rows
         cells = []
         for i in range(len(labels)):
@@ -105,6 +135,8 @@ def one_block(args, labels, first):
     lines += ["", "over all %d rows: median, 90th percentile, max |error| %%, rows over 10%%" % len(every)]
     for i, label in enumerate(labels):
         lines.append("%-16s %s" % (label, summary([r[i] for r in every])))
+    if args.by_row:
+        lines += by_row_lines(labels, signed, args.results)
     return lines
 
 
@@ -115,6 +147,10 @@ def main():
     ap.add_argument("--rule", action="append", required=True, metavar="LABEL=ARGS")
     ap.add_argument("--first", type=parse_counts, default=[0], metavar="N[,N...]",
                     help="read each run as if it had made N runs (rules.py --first), a block per N")
+    ap.add_argument("--statistic", choices=["median", "min", "paired"],
+                    help="rules.py --statistic for every folder (default: rules.py's, the median)")
+    ap.add_argument("--by-row", action="store_true",
+                    help="also each workload and configuration's signed error in every folder")
     ap.add_argument("--out", help="also write the table to FILE")
     args = ap.parse_args()
     labels = []
@@ -132,7 +168,8 @@ def main():
              "machine : " + provenance.machine(),
              "commit  : " + provenance.commit(ROOT, ["estimator", "matcher", "core", "bench/accuracy"]),
              "command : " + " ".join(shlex.quote(a) for a in sys.argv),
-             "rules   : " + "; ".join(args.rule),
+             "rules   : " + "; ".join(args.rule) + (
+                 "; statistic " + args.statistic if args.statistic else ""),
              "",
              "per folder: median / max |error| % over its rows, ranking right"]
     for n in args.first:

@@ -18,6 +18,14 @@ the machine moves them alike. Prints per thread count each item's median
 time per iteration over the rounds (ns), its spread (min-max) and the
 median over rounds of clone / phase. Shows what a clone parameter changes
 (reuse windows `+rR`, padding `+wN/M`) against the phase it stands for.
+
+--handoff-probe probes a cache line's round trip between the first two
+CPUs right before and after every measurement (bench/accuracy/
+handoff_probe.py) and adds, per item, the median over the measurements
+both of whose probes read the near shape (under twice the fastest probe),
+and the clone / phase ratio over the rounds where both were near: on a VM
+whose host parts its vCPUs at times, the node the clone and the phase
+both met.
 """
 import argparse
 import collections
@@ -33,6 +41,8 @@ import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
 import ubenchparams  # noqa: E402  (bench/ubenchparams.py)
 from apps import clean_env, expand_args  # noqa: E402  (bench/apps.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "accuracy"))
+import handoff_probe  # noqa: E402  (bench/accuracy/handoff_probe.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -109,6 +119,8 @@ def main():
                     "thread on the second CPU, '{0}' two threads on one)")
     ap.add_argument("--bind", default="close", help="OMP_PROC_BIND of both (default close)")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--handoff-probe", action="store_true",
+                    help="probe the node's shape around every measurement; add near-shape medians")
     ap.add_argument("--out", help="also write the table here (atomically)")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
@@ -127,20 +139,59 @@ def main():
              "places  : OMP_PLACES=%s OMP_PROC_BIND=%s" % (args.places, args.bind),
              ""]
     program = program_of(args, build)
-    rows = []
+    cpus = handoff_probe.first_two_cpus()
+    if args.handoff_probe and not cpus:
+        fail("--handoff-probe: needs two CPUs, this process may run on one")
+    rows, measured = [], []
     with tempfile.TemporaryDirectory() as tmp:
+        probe = None
+        if args.handoff_probe:
+            try:
+                probe = handoff_probe.HandoffProbe(tmp, cpus)
+            except handoff_probe.ProbeError as ex:
+                fail("--handoff-probe: %s" % ex)
+
+        def measured_with_probes(fn):
+            if not probe:
+                return fn(), None
+            try:
+                return probe.around(fn)
+            except handoff_probe.ProbeError as ex:
+                fail(str(ex))
+
         for th in threads:
             phase, clones = [], [[] for _ in args.clone]
             for _ in range(args.rounds):
-                phase.append(phase_tpi_ns(program, th, tmp, args.phase, args.places, args.bind))
+                phase.append(measured_with_probes(
+                    lambda: phase_tpi_ns(program, th, tmp, args.phase, args.places, args.bind)))
                 for n, c in enumerate(args.clone):
-                    clones[n].append(clone_tpi_ns(build, c, th, tmp, n, args.places, args.bind))
+                    clones[n].append(measured_with_probes(
+                        lambda: clone_tpi_ns(build, c, th, tmp, n, args.places, args.bind)))
             items = [("%s of %s" % (args.phase or "phase", program.label), phase)] + list(zip(args.clone, clones))
-            for label, v in items:
-                ratio = statistics.median(c / p for c, p in zip(v, phase))
-                rows.append([str(th), label, "%.3f" % statistics.median(v),
-                             "%.3f-%.3f" % (min(v), max(v)), "%.2f" % ratio])
-    lines += textout.table(["threads", "item", "ns/iter", "spread", "vs phase"], rows)
+            measured.append((th, items))
+    limit = None
+    if probe:
+        limit = 2.0 * min(v for _, items in measured for _, vs in items for _, p in vs for v in p)
+        lines.insert(-1, "probe   : a cache line's round trip between CPUs %d and %d around every measurement; "
+                         "near: both probes under %.0f ns" % (cpus[0], cpus[1], limit))
+    near = lambda p: handoff_probe.shape(p[0], p[1], limit) == "near"
+    for th, items in measured:
+        phase = items[0][1]
+        for label, vs in items:
+            v = [x for x, _ in vs]
+            ratio = statistics.median(c / p for c, (p, _) in zip(v, phase))
+            row = [str(th), label, "%.3f" % statistics.median(v), "%.3f-%.3f" % (min(v), max(v)),
+                   "%.2f" % ratio]
+            if probe:
+                nv = [x for x, p in vs if near(p)]
+                pairs = [c / ph for (c, pc), (ph, pp) in zip(vs, phase) if near(pc) and near(pp)]
+                row += ["%d/%d" % (len(nv), len(vs)), "%.3f" % statistics.median(nv) if nv else "-",
+                        "%.2f" % statistics.median(pairs) if pairs else "-"]
+            rows.append(row)
+    head = ["threads", "item", "ns/iter", "spread", "vs phase"]
+    if probe:
+        head += ["near", "near ns/iter", "near vs phase"]
+    lines += textout.table(head, rows)
     textout.emit(PROG, lines, args.out)
 
 
