@@ -32,9 +32,7 @@
 //    (the compute uBs of its kinds, node over base) instead of carried by
 //    the clone's profile there, whose padding moves like a multiply-add
 //    chain across designs and carries its own noise on any node
-//    (MixOtherCpu: on nodes of another CPU design only; WalkSameCpu: there,
-//    and on nodes of the base's design the whole clone follows its
-//    unpadded twin's node / base ratio);
+//    (MixOtherCpu: on nodes of another CPU design only);
 //  - under SyncRule::Barriers each top-level region's barriers, and its
 //    spin-wait rounds (its spin_rounds), are priced at the node's cost
 //    per barrier (round) minus the base node's (sync.cpp), with the work
@@ -165,7 +163,6 @@ std::optional<PaddedRatio> parsePaddedRatio(const std::string &S) {
 const char *paddingAcrossName(PaddingAcross A) {
   return A == PaddingAcross::Mix           ? "mix"
          : A == PaddingAcross::MixOtherCpu ? "mix-other-cpu"
-         : A == PaddingAcross::WalkSameCpu ? "walk-same-cpu"
                                            : "carried";
 }
 
@@ -176,8 +173,6 @@ std::optional<PaddingAcross> parsePaddingAcross(const std::string &S) {
     return PaddingAcross::Mix;
   if (S == "mix-other-cpu")
     return PaddingAcross::MixOtherCpu;
-  if (S == "walk-same-cpu")
-    return PaddingAcross::WalkSameCpu;
   return std::nullopt;
 }
 
@@ -593,17 +588,10 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           const bool OwnBase = Node == Base && Th == P.threads;
           bool Priced = Across == PaddingAcross::Mix
                             ? !OwnBase
-                            : (Across == PaddingAcross::MixOtherCpu ||
-                               Across == PaddingAcross::WalkSameCpu) &&
-                                  NE.otherCpu;
+                            : Across == PaddingAcross::MixOtherCpu && NE.otherCpu;
           if (Priced && P.ops && TwinAtNode && TwinAtBase && CloneAtBase)
             PE.paddingMixRatio = opMixRatio(L, *P.ops, Node, Th, Base, P.threads);
-          if (Across == PaddingAcross::WalkSameCpu && !NE.otherCpu && !OwnBase && TwinAtNode &&
-              TwinAtBase && CloneAtBase && *TwinAtBase > 0)
-            PE.paddingWalkRatio = *TwinAtNode / *TwinAtBase;
-          if (PE.paddingWalkRatio) {
-            T = *CloneAtBase * *PE.paddingWalkRatio;
-          } else if (PE.paddingMixRatio) {
+          if (PE.paddingMixRatio) {
             T = *TwinAtNode + std::max(0.0, *CloneAtBase - *TwinAtBase) * *PE.paddingMixRatio;
           } else if (Padded == PaddedRatio::Family && !Twin.empty() && !OwnBase) {
             const BaseFamilyOf &BF = BaseFamily(I, R, Twin, C, P.threads);

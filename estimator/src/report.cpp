@@ -177,8 +177,6 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
           J["padding_neighbours"] = true;
         if (PE.paddingMixRatio)
           J["padding_mix_ratio"] = tidy(*PE.paddingMixRatio);
-        if (PE.paddingWalkRatio)
-          J["padding_walk_ratio"] = tidy(*PE.paddingWalkRatio);
       }
       if (PE.kind == PhaseEstimate::Fallback) {
         const Candidate &C = PM.ranked[PE.rank];

@@ -103,8 +103,6 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
             Profile += " ratio of " + std::to_string(PE.paddingFamily) + " padded clones";
           if (PE.paddingMixRatio)
             Profile += " padding x" + fmt("%.3g", *PE.paddingMixRatio) + " by op mix";
-          if (PE.paddingWalkRatio)
-            Profile += " x" + fmt("%.3g", *PE.paddingWalkRatio) + " as its unpadded walk";
           if (PM.relaxed)
             Profile += " RELAXED (tpi discard off)";
           if (PE.kind == PhaseEstimate::Fallback)
@@ -333,10 +331,9 @@ int main(int Argc, char **Argv) {
   App.add_option("--padding-across", AcrossArg,
                  "A padded phase clone's padding on the other nodes: priced by the phase's op "
                  "mix with the compute uBs, node over base, on every node (mix, the default) "
-                 "or on nodes of another CPU design only (mix-other-cpu), or there and, on "
-                 "nodes of the base node's design, the whole clone scaled like its unpadded "
-                 "walk (walk-same-cpu), or as the clone's profile there has it (carried)")
-      ->check(CLI::IsMember({"mix", "mix-other-cpu", "walk-same-cpu", "carried"}));
+                 "or on nodes of another CPU design only (mix-other-cpu), or as the clone's "
+                 "profile there has it (carried)")
+      ->check(CLI::IsMember({"mix", "mix-other-cpu", "carried"}));
   App.add_flag("--relax-unmatched", Relax,
                "Match phases that no profile survives again with the tpi discard off "
                "(marked relaxed; meant for --projection ratio)");

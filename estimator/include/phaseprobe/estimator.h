@@ -148,9 +148,6 @@ struct PhaseEstimate {
   /// clone's padding got instead of the padding's own; unset where the
   /// padding was carried.
   std::optional<double> paddingMixRatio;
-  /// PaddingAcross::WalkSameCpu on a node of the base node's design: the
-  /// unpadded twin's node / base ratio the whole clone followed.
-  std::optional<double> paddingWalkRatio;
 };
 const char *phaseEstimateKindName(PhaseEstimate::Kind K);
 
@@ -198,15 +195,7 @@ enum class PaddingAcross {
   Mix,
   /// Mix only on nodes of another CPU design than the base node's; the
   /// others carry the clone's profiles (the default until 2026-11-27).
-  MixOtherCpu,
-  /// Mix on nodes of another CPU design; on the base node's design (other
-  /// thread counts and placements) the whole clone follows its unpadded
-  /// twin's node / base ratio: there the padding stands for the phase's
-  /// stalls as much as for its arithmetic, and a second core relieves
-  /// stalls as it does the walk, not as it does a multiply-add chain (NPB
-  /// BT W's lhsx loop 1.18x as long an iteration at one thread as at two,
-  /// its padded clone 0.99x, the twin 1.20x; estimator/README.md).
-  WalkSameCpu
+  MixOtherCpu
 };
 const char *paddingAcrossName(PaddingAcross A);
 std::optional<PaddingAcross> parsePaddingAcross(const std::string &S);
