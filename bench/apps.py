@@ -14,6 +14,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 
 
 class InputError(Exception):
@@ -119,6 +120,19 @@ def clean_env(extra):
            if not k.startswith(("OMP_", "KMP_", "GOMP_", "PHASEPROBE_"))}
     env.update(extra)
     return env
+
+
+def wall_s(argv, env, who, what):
+    """Seconds one run of argv takes with env; a failing run ends the bench
+    with one line (WHO: the bench's name, WHAT: the run) and exit 2."""
+    t0 = time.perf_counter()
+    run = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    t = time.perf_counter() - t0
+    if run.returncode != 0:
+        sys.stderr.write("%s: %s exited %d: %s\n" % (who, what, run.returncode, (
+            run.stderr.strip().splitlines() or ["no message on stderr"])[-1]))
+        sys.exit(2)
+    return t
 
 
 def instrumented_phases(app, threads, ok_exit, cwd, who, env=None):

@@ -15,14 +15,12 @@ accuracy run, all of them pinned to the first vCPU.
 import argparse
 import os
 import statistics
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
-from apps import clean_env  # noqa: E402  (bench/apps.py)
+from apps import clean_env, wall_s  # noqa: E402  (bench/apps.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROG = "cpu_turns.py"
@@ -31,17 +29,6 @@ PROG = "cpu_turns.py"
 def fail(msg):
     sys.stderr.write("%s: %s\n" % (PROG, msg))
     sys.exit(2)
-
-
-def wall_s(argv, cpu):
-    env = clean_env({"OMP_NUM_THREADS": "1", "OMP_PLACES": "{%d}" % cpu, "OMP_PROC_BIND": "close"})
-    t0 = time.perf_counter()
-    run = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    t = time.perf_counter() - t0
-    if run.returncode != 0:
-        fail("%s on CPU %d exited %d: %s" % (argv[0], cpu, run.returncode,
-                                            (run.stderr.strip().splitlines() or [""])[-1]))
-    return t
 
 
 def main():
@@ -65,7 +52,8 @@ def main():
     times = {c: [] for c in cpus}
     for _ in range(args.pairs):
         for c in cpus:
-            times[c].append(wall_s(argv, c))
+            env = clean_env({"OMP_NUM_THREADS": "1", "OMP_PLACES": "{%d}" % c, "OMP_PROC_BIND": "close"})
+            times[c].append(wall_s(argv, env, PROG, "%s on CPU %d" % (argv[0], c)))
     lines = ["phaseprobe CPU turns: one thread pinned to each CPU in turn, wall time",
              "machine : %s" % provenance.machine(),
              "commit  : %s" % provenance.commit(ROOT, ["bench/accuracy"]),

@@ -25,7 +25,6 @@ import argparse
 import datetime
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +32,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
-from apps import clean_env  # noqa: E402  (bench/apps.py)
+from apps import clean_env, wall_s  # noqa: E402  (bench/apps.py)
 from handoff_probe import HandoffProbe, ProbeError, shape  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,16 +43,6 @@ PROG = "handoff_drift.py"
 def fail(msg):
     sys.stderr.write("%s: %s\n" % (PROG, msg))
     sys.exit(2)
-
-
-def wall_s(argv, env):
-    t0 = time.perf_counter()
-    run = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    t = time.perf_counter() - t0
-    if run.returncode != 0:
-        fail("%s exited %d: %s" % (argv[0], run.returncode,
-                                   (run.stderr.strip().splitlines() or ["no message on stderr"])[-1]))
-    return t
 
 
 def main():
@@ -93,8 +82,8 @@ def main():
             start = time.time()
             for _ in range(args.rounds):
                 at = time.time() - start
-                t2, (before, after) = probe.around(lambda: wall_s(argv, two))
-                t1 = wall_s(argv, one) if args.one_thread else None
+                t2, (before, after) = probe.around(lambda: wall_s(argv, two, PROG, argv[0]))
+                t1 = wall_s(argv, one, PROG, argv[0]) if args.one_thread else None
                 rounds.append((at, before, t2, after, t1))
         except ProbeError as ex:
             fail(str(ex))
