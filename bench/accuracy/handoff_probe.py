@@ -11,6 +11,7 @@ import statistics
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+CC = "clang-14"  # the project's compiler (scripts/install-deps.sh)
 
 
 class ProbeError(Exception):
@@ -31,7 +32,7 @@ def shape(before, after, limit):
 
 
 class HandoffProbe:
-    def __init__(self, workdir, cpus, cc="clang-14", trips=2000, bursts=5):
+    def __init__(self, workdir, cpus, cc=CC, trips=2000, bursts=5):
         self.cpus, self.trips, self.bursts = list(cpus), trips, bursts
         self.exe = os.path.join(workdir, "handoff")
         try:

@@ -1044,6 +1044,8 @@ def main(argv=None):
     cpus = handoff_probe.first_two_cpus()
     if args.handoff_probe and not cpus:
         raise InputError("--handoff-probe: needs two CPUs, this process may run on one")
+    if args.handoff_probe and not shutil.which(handoff_probe.CC):
+        raise InputError("--handoff-probe: %s not found (it builds the probe)" % handoff_probe.CC)
 
     date = datetime.datetime.now(datetime.timezone.utc)
     out = os.path.abspath(args.out or os.path.join(SRC_ROOT, "bench", "results",
