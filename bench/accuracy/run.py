@@ -969,10 +969,14 @@ def parse_args(argv):
                          "'ratio=--projection ratio --relax-unmatched'")
     ap.add_argument("--load-note", default="",
                     help="free text on the machine's state, printed in the header (e.g. 'shared, loaded')")
-    ap.add_argument("--handoff-probe", action="store_true",
+    ap.add_argument("--handoff-probe", dest="handoff_probe", action="store_const", const=True, default=None,
                     help="probe a cache line's round trip between the first two CPUs around every plain "
                          "repetition and base run (handoff_probe.py), and add errors over the near-shape "
-                         "ones alone: a VM whose host moves its vCPUs apart is another node meanwhile")
+                         "ones alone: a VM whose host moves its vCPUs apart is another node meanwhile "
+                         "(default: on where there are two CPUs and clang-14; this flag makes it an error "
+                         "where not)")
+    ap.add_argument("--no-handoff-probe", dest="handoff_probe", action="store_const", const=False,
+                    help="no probes")
     ap.add_argument("--screenshot", action="store_true",
                     help="render report.html in headless Chromium into report.png")
     a = ap.parse_args(argv)
@@ -1042,6 +1046,9 @@ def main(argv=None):
         raise InputError("nothing to run: no --examples and no --app")
 
     cpus = handoff_probe.first_two_cpus()
+    if args.handoff_probe is None:
+        # A millisecond around each run: on by default wherever it can be.
+        args.handoff_probe = bool(cpus) and shutil.which(handoff_probe.CC) is not None
     if args.handoff_probe and not cpus:
         raise InputError("--handoff-probe: needs two CPUs, this process may run on one")
     if args.handoff_probe and not shutil.which(handoff_probe.CC):
