@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
 from apps import clean_env, wall_s  # noqa: E402  (bench/apps.py)
-from handoff_probe import HandoffProbe, ProbeError, shape  # noqa: E402
+from handoff_probe import HandoffProbe, ProbeError, near_limit, shape  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -88,8 +88,7 @@ def main():
         except ProbeError as ex:
             fail(str(ex))
 
-    fastest = min(min(r[1], r[3]) for r in rounds)
-    limit = 2.0 * fastest
+    limit = near_limit((r[1], r[3]) for r in rounds)
     lines = ["phaseprobe handoff drift: a cache line's round trip between CPUs %d and %d around each "
              "two-thread run" % tuple(cpus),
              "machine : %s" % provenance.machine(),

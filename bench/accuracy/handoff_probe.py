@@ -24,11 +24,24 @@ def first_two_cpus():
     return cpus[:2] if len(cpus) >= 2 else None
 
 
+def near_limit(pairs):
+    """The line between near and far for probes \p pairs ((before, after)
+    each; None entries skipped): twice the fastest of them, relative
+    because a probe's absolute time is the machine's. None without any."""
+    values = [v for p in pairs if p for v in p]
+    return 2.0 * min(values) if values else None
+
+
 def shape(before, after, limit):
     """near: both probes under limit; far: both over; mixed: they disagree
     (the shape changed during the run, or between the probes)."""
     near = (before < limit, after < limit)
     return "near" if all(near) else "far" if not any(near) else "mixed"
+
+
+def is_near(pair, limit):
+    """Whether a run's probes \p pair (None: not probed) read near."""
+    return pair is not None and shape(pair[0], pair[1], limit) == "near"
 
 
 class HandoffProbe:

@@ -54,6 +54,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import handoff_probe  # noqa: E402
 import provenance  # noqa: E402  (bench/provenance.py)
 import report  # noqa: E402
 
@@ -217,7 +218,7 @@ def near_runs(data, configs, results):
     hp = data.get("context", {}).get("handoff_probe")
     if not hp:
         fail("%s: --near: the run was made without --handoff-probe" % results)
-    near = lambda p: p is not None and max(p) < hp["near_below_ns"]
+    near = lambda p: handoff_probe.is_near(p, hp["near_below_ns"])
     for app in data["apps"]:
         tag = report.raw_tag(app["app"], app["workload"])
         files = app.get("base_files") or []

@@ -655,19 +655,17 @@ def probed(args, fn):
 
 
 def probe_limit(states):
-    """--handoff-probe's line between near and far: twice the fastest probe
-    of the whole run (None without probes)."""
-    values = [v for st in states for ps in list(st.get("rep_probes", {}).values()) + [st.get("alongside_probes", [])]
-              for p in ps if p for v in p]
-    return 2.0 * min(values) if values else None
+    """--handoff-probe's line between near and far over the whole run's
+    probes (handoff_probe.near_limit; None without probes)."""
+    return handoff_probe.near_limit(p for st in states for ps in list(st.get("rep_probes", {}).values())
+                                    + [st.get("alongside_probes", [])] for p in ps)
 
 
 def near_only(args, state, configs, base_cfg, node_of, raw):
     """With --handoff-probe: per configuration the repetitions both of whose
     probes read the near shape, and estimates from the base runs that did
     (the same estimates where every base run did; None where none did)."""
-    limit = args.probe_limit
-    near = lambda p: p is not None and handoff_probe.shape(p[0], p[1], limit) == "near"
+    near = lambda p: handoff_probe.is_near(p, args.probe_limit)
     reps = {label: [r for r, p in zip(state["reps"][label], state["rep_probes"][label]) if near(p)]
             for label in state["reps"]}
     kept = [f for f, p in zip(state["alongside"], state["alongside_probes"]) if near(p)]

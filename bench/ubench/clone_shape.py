@@ -171,10 +171,10 @@ def main():
             measured.append((th, items))
     limit = None
     if probe:
-        limit = 2.0 * min(v for _, items in measured for _, vs in items for _, p in vs for v in p)
+        limit = handoff_probe.near_limit(p for _, items in measured for _, vs in items for _, p in vs)
         lines.insert(-1, "probe   : a cache line's round trip between CPUs %d and %d around every measurement; "
                          "near: both probes under %.0f ns" % (cpus[0], cpus[1], limit))
-    near = lambda p: handoff_probe.shape(p[0], p[1], limit) == "near"
+    near = lambda p: handoff_probe.is_near(p, limit)
     for th, items in measured:
         phase = items[0][1]
         for label, vs in items:
