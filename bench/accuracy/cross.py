@@ -164,7 +164,7 @@ def parse_args(argv):
                     help="this machine's node labels are PREFIX-CONFIG (must differ from the stored run's)")
     ap.add_argument("--build", default=os.path.join(acc.SRC_ROOT, "build"),
                     help="phaseprobe build directory (default: %(default)s)")
-    ap.add_argument("--config", action="append", default=[], metavar="LABEL:THREADS[:PLACES[:BIND]]",
+    ap.add_argument("--config", action="append", default=[], metavar="LABEL:THREADS[:PLACES[:BIND[:WAIT]]]",
                     help="a configuration of this machine (repeatable; default: as run.py's)")
     ap.add_argument("--app", action="append", default=[], metavar="NAME=PATH[:ARGS]",
                     help="executables of a stored workload that is not a bundled example (as run.py's)")

@@ -79,11 +79,13 @@ def log(msg):
 # --------------------------------------------------------------------------
 
 def parse_config(spec):
-    """LABEL:THREADS[:PLACES[:BIND]] -> dict. PLACES may contain ':'-free
-    OpenMP place lists such as {0} or {0},{1} or 'cores'."""
+    """LABEL:THREADS[:PLACES[:BIND[:WAIT]]] -> dict. PLACES may contain ':'-free
+    OpenMP place lists such as {0} or {0},{1} or 'cores'; WAIT is
+    OMP_WAIT_POLICY (active, passive), which the uBs get too: how threads
+    wait at a barrier is part of the node configuration."""
     parts = spec.split(":")
-    if len(parts) < 2 or len(parts) > 4 or not parts[0]:
-        raise InputError("--config %r: expected LABEL:THREADS[:PLACES[:BIND]]" % spec)
+    if len(parts) < 2 or len(parts) > 5 or not parts[0]:
+        raise InputError("--config %r: expected LABEL:THREADS[:PLACES[:BIND[:WAIT]]]" % spec)
     label = parts[0]
     if not re.fullmatch(r"[A-Za-z0-9._-]+", label):
         raise InputError("--config %r: label may only hold letters, digits, '.', '_', '-'" % spec)
@@ -100,6 +102,10 @@ def parse_config(spec):
         if parts[3] not in ("true", "false", "close", "spread", "master", "primary"):
             raise InputError("--config %r: BIND must be close, spread, master, true or false" % spec)
         env["OMP_PROC_BIND"] = parts[3]
+    if len(parts) > 4 and parts[4]:
+        if parts[4].lower() not in ("active", "passive"):
+            raise InputError("--config %r: WAIT must be active or passive" % spec)
+        env["OMP_WAIT_POLICY"] = parts[4].lower()
     return {"label": label, "threads": threads, "env": env}
 
 
@@ -182,11 +188,14 @@ def db_nodes(build, db):
 
 
 def interleave_args(configs, node_of):
-    """--interleave NODE:THREADS:PLACES:BIND for each configuration."""
+    """--interleave NODE:THREADS:PLACES:BIND[:WAIT] for each configuration."""
     out = []
     for cfg in configs:
-        out += ["--interleave", "%s:%d:%s:%s" % (node_of(cfg), cfg["threads"], cfg["env"].get("OMP_PLACES", "cores"),
-                                                 cfg["env"].get("OMP_PROC_BIND", "close"))]
+        spec = "%s:%d:%s:%s" % (node_of(cfg), cfg["threads"], cfg["env"].get("OMP_PLACES", "cores"),
+                                cfg["env"].get("OMP_PROC_BIND", "close"))
+        if cfg["env"].get("OMP_WAIT_POLICY"):
+            spec += ":" + cfg["env"]["OMP_WAIT_POLICY"]
+        out += ["--interleave", spec]
     return out
 
 
@@ -211,7 +220,8 @@ def ubench_runs(args, configs, node_of, extra):
         # this configuration's placement, '' meaning "as the environment says".
         yield (node_of(cfg), env_text(cfg), cfg["label"],
                [ub, "run", "--node", node_of(cfg), "--db", args.db, "--threads", str(cfg["threads"]),
-                "--bind", cfg["env"].get("OMP_PROC_BIND", ""), "--places", cfg["env"].get("OMP_PLACES", "")]
+                "--bind", cfg["env"].get("OMP_PROC_BIND", ""), "--places", cfg["env"].get("OMP_PLACES", ""),
+                "--wait-policy", cfg["env"].get("OMP_WAIT_POLICY", "")]
                + extra, clean_env(cfg["env"]), 1)
 
 
@@ -494,12 +504,13 @@ def unsampled_phase_file(sampled, timing):
 
 def clone(args, files, out, work, base_cfg=None):
     """`phaseprobe-ubench clone` of \p files into \p out; with \p base_cfg,
-    --calibrate there (its placement). Returns (params lines, notes)."""
+    --calibrate there (its placement and wait policy). Returns (params lines, notes)."""
     cmd = [tool(args.build, "phaseprobe-ubench"), "clone", "--out", out] + files
     if base_cfg:
         cmd += ["--calibrate", "--bind", base_cfg["env"].get("OMP_PROC_BIND", ""),
-                "--places", base_cfg["env"].get("OMP_PLACES", "")]
-    p = subprocess.run(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                "--places", base_cfg["env"].get("OMP_PLACES", ""),
+                "--wait-policy", base_cfg["env"].get("OMP_WAIT_POLICY", "")]
+    p = subprocess.run(cmd, cwd=work, env=clean_env({}), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True, timeout=args.timeout * 10)
     if p.returncode != 0:
         raise WorkError("phaseprobe-ubench clone: exit %d: %s" % (
@@ -893,7 +904,7 @@ def parse_args(argv):
                "--app bt-npb=/tmp/apps/bt.S --config 1t:1:{0}:close --config 2t:2:cores:spread")
     ap.add_argument("--build", default=os.path.join(SRC_ROOT, "build"),
                     help="phaseprobe build directory (bin/, lib/) (default: %(default)s)")
-    ap.add_argument("--config", action="append", default=[], metavar="LABEL:THREADS[:PLACES[:BIND]]",
+    ap.add_argument("--config", action="append", default=[], metavar="LABEL:THREADS[:PLACES[:BIND[:WAIT]]]",
                     help="a node configuration (repeatable); default on this machine: %s" % ", ".join(
                         "%s=%s" % (c["label"], env_text(c)) for c in default_configs()))
     ap.add_argument("--base", help="label of the base configuration (default: the first with the most threads)")

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cctype>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -188,12 +189,23 @@ std::vector<UBenchConfig> clonesOf(const std::vector<std::string> &Files, double
   return cloneSetOf(Files, L1dKiB).configs;
 }
 
+/// An OMP_WAIT_POLICY value (OpenMP: active or passive, any case), or ''
+/// for the environment's; anything else is an input error naming \p Where.
+std::string waitPolicy(const std::string &Value, const std::string &Where) {
+  std::string L;
+  for (char C : Value)
+    L += char(std::tolower(static_cast<unsigned char>(C)));
+  if (!L.empty() && L != "active" && L != "passive")
+    throw InputError("", Where, "wait policy '" + Value + "' is not active or passive");
+  return L;
+}
+
 struct CloneOptions {
   std::vector<std::string> Files;
   std::string Out;
   double L1dKiB = 0;
   bool Calibrate = false;
-  std::string Bind = "close", Places = "cores";
+  std::string Bind = "close", Places = "cores", Wait;
 };
 
 /// The padded twins of the phases' own clones (calibrateWork), measured
@@ -221,7 +233,8 @@ std::vector<UBenchConfig> paddedClones(const CloneSet &S, const CloneOptions &O)
     const CloneTarget &T = *V[(V.size() - 1) / 2]; // the (lower) median
     auto &R = Runners[T.threads];
     if (!R)
-      R = std::make_unique<KernelRunner>(Program, T.threads, O.Bind, O.Places);
+      R = std::make_unique<KernelRunner>(Program, T.threads, O.Bind, O.Places,
+                                         waitPolicy(O.Wait, "--wait-policy"));
     Calibration C = calibrateWork(*R, T.config, T.tpiUs, Pol);
     std::string Clone = paramsLine(T.config);
     if (!C.work) {
@@ -251,6 +264,7 @@ int cmdClone(const CloneOptions &O) {
   const std::vector<std::string> &Files = O.Files;
   if (!O.Out.empty())
     checkWritable(O.Out); // before minutes of calibration, not after
+  waitPolicy(O.Wait, "--wait-policy");
   CloneSet S = cloneSetOf(Files, O.L1dKiB);
   std::vector<UBenchConfig> Cs = S.configs;
   if (O.Calibrate)
@@ -273,8 +287,8 @@ int cmdClone(const CloneOptions &O) {
 }
 
 struct RunOptions {
-  std::string Node, Db, Params, Threads, Bind = "close", Places = "cores";
-  std::vector<std::string> Interleave; ///< NODE:THREADS[:PLACES[:BIND]] each
+  std::string Node, Db, Params, Threads, Bind = "close", Places = "cores", Wait;
+  std::vector<std::string> Interleave; ///< NODE:THREADS[:PLACES[:BIND[:WAIT]]] each
   std::vector<std::string> FromPhases;
   double L1dKiB = 0;
   bool Quick = false, Full = false;
@@ -285,25 +299,28 @@ struct RunOptions {
 };
 
 /// One node configuration a run measures: a label (its node in the NPPDB), a
-/// thread count and a placement.
+/// thread count, a placement and a wait policy.
 struct Target {
   std::string Label;
   unsigned Threads;
-  std::string Bind, Places;
+  std::string Bind, Places, Wait;
 };
 
-/// NODE:THREADS[:PLACES[:BIND]] (defaults cores, close), as bench/accuracy's
-/// --config.
+/// NODE:THREADS[:PLACES[:BIND[:WAIT]]] (defaults cores, close, the
+/// environment's wait policy), as bench/accuracy's --config.
 Target parseTarget(const std::string &Spec) {
   std::vector<std::string> Parts = split(Spec, ':');
-  if (Parts.size() < 2 || Parts.size() > 4 || Parts[0].empty())
+  if (Parts.size() < 2 || Parts.size() > 5 || Parts[0].empty())
     throw InputError("", "--interleave",
-                     "'" + Spec + "' is not NODE:THREADS[:PLACES[:BIND]] (e.g. n-2t:2:cores:spread)");
-  Target T{Parts[0], threadCount(Parts[1], "--interleave"), "close", "cores"};
+                     "'" + Spec +
+                         "' is not NODE:THREADS[:PLACES[:BIND[:WAIT]]] (e.g. n-2t:2:cores:spread)");
+  Target T{Parts[0], threadCount(Parts[1], "--interleave"), "close", "cores", ""};
   if (Parts.size() > 2)
     T.Places = Parts[2];
   if (Parts.size() > 3)
     T.Bind = Parts[3];
+  if (Parts.size() > 4)
+    T.Wait = waitPolicy(Parts[4], "--interleave");
   return T;
 }
 
@@ -326,7 +343,7 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   if (Targets.empty()) {
     Threads = O.Threads.empty() ? defaultThreads(N.cores) : parseThreads(O.Threads);
     for (unsigned T : Threads)
-      Targets.push_back({Label, T, O.Bind, O.Places});
+      Targets.push_back({Label, T, O.Bind, O.Places, waitPolicy(O.Wait, "--wait-policy")});
   } else {
     for (const Target &T : Targets)
       Threads.push_back(T.Threads);
@@ -492,7 +509,7 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   };
   std::vector<std::unique_ptr<KernelRunner>> Runners;
   for (const Target &T : Targets)
-    Runners.push_back(std::make_unique<KernelRunner>(Program, T.Threads, T.Bind, T.Places));
+    Runners.push_back(std::make_unique<KernelRunner>(Program, T.Threads, T.Bind, T.Places, T.Wait));
   // The targets measured together: side by side, every one; else each alone.
   std::vector<std::vector<std::size_t>> Groups;
   if (O.Interleave.empty()) {
@@ -620,12 +637,15 @@ int main(int Argc, char **Argv) {
                   "OMP_PROC_BIND for the uBs (default close; '' leaves "
                   "the environment's)");
   Run->add_option("--interleave", O.Interleave,
-                  "NODE:THREADS[:PLACES[:BIND]], several: configurations of this machine "
+                  "NODE:THREADS[:PLACES[:BIND[:WAIT]]], several: configurations of this machine "
                   "characterized side by side, every uB measured on each in turn (their "
                   "node-to-node ratios then survive a drift of the machine's speed)");
   Run->add_option("--places", O.Places,
                   "OMP_PLACES for the uBs (default cores; '' leaves "
                   "the environment's)");
+  Run->add_option("--wait-policy", O.Wait,
+                  "OMP_WAIT_POLICY for the uBs, active or passive (default: the environment's); "
+                  "part of the node configuration, as the program's runs have it");
   CloneOptions CO;
   CLI::App *Clone = App.add_subcommand(
       "clone", "the uB configurations (--params lines) that reproduce the significant streams "
@@ -645,6 +665,9 @@ int main(int Argc, char **Argv) {
   Clone->add_option("--places", CO.Places,
                     "with --calibrate: OMP_PLACES for the measurements (default cores; '' "
                     "leaves the environment's)");
+  Clone->add_option("--wait-policy", CO.Wait,
+                    "with --calibrate: OMP_WAIT_POLICY for the measurements, active or passive "
+                    "(default: the environment's)");
   std::string Cmd;
   for (int I = 0; I < Argc; ++I)
     Cmd += (I ? " " : "") + std::string(Argv[I]);

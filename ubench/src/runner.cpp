@@ -1,7 +1,8 @@
 //===- runner.cpp - Drive the kernel program for one thread count -----------===//
 //
 // The kernel program is a separate process because OpenMP reads the thread
-// count and the placement (OMP_PROC_BIND, OMP_PLACES) once, when its runtime
+// count, the placement (OMP_PROC_BIND, OMP_PLACES) and the wait policy
+// (OMP_WAIT_POLICY) once, when its runtime
 // starts: one process per thread count and placement is the only way to set
 // them exactly as a user's program would see them. Configurations go in one
 // line at a time and answers come back one line each.
@@ -26,8 +27,8 @@
 namespace phaseprobe {
 
 KernelRunner::KernelRunner(const std::string &Program, unsigned Threads, const std::string &Bind,
-                           const std::string &Places)
-    : Threads(Threads), Bind(Bind), Places(Places) {
+                           const std::string &Places, const std::string &Wait)
+    : Threads(Threads), Bind(Bind), Places(Places), Wait(Wait) {
   if (::access(Program.c_str(), X_OK) != 0)
     throw WorkError(Program + ": cannot run the uB kernel program: " + std::strerror(errno));
   std::signal(SIGPIPE, SIG_IGN);
@@ -49,6 +50,8 @@ KernelRunner::KernelRunner(const std::string &Program, unsigned Threads, const s
       ::setenv("OMP_PROC_BIND", Bind.c_str(), 1);
     if (!Places.empty())
       ::setenv("OMP_PLACES", Places.c_str(), 1);
+    if (!Wait.empty())
+      ::setenv("OMP_WAIT_POLICY", Wait.c_str(), 1);
     ::setenv("OMP_DYNAMIC", "false", 1); // exactly the threads asked for
     ::execl(Program.c_str(), Program.c_str(), (char *)nullptr);
     std::fprintf(stderr, "%s: %s\n", Program.c_str(), std::strerror(errno));
@@ -163,6 +166,11 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
               {"bind", Bind.empty() ? "unset" : Bind},
               {"places", Places.empty() ? "unset" : Places},
               {"sweeps", std::to_string(Sweeps)}};
+  // Recorded only where it is set (here or inherited): profiles of the
+  // libomp default stay as they were.
+  const char *EnvWait = std::getenv("OMP_WAIT_POLICY");
+  if (!Wait.empty() || (EnvWait && *EnvWait))
+    P.params["wait"] = Wait.empty() ? EnvWait : Wait;
   if (C.work)
     P.params["work"] = std::to_string(C.work);
   if (C.work && C.workEvery > 1)

@@ -255,11 +255,15 @@ void computeStats(const std::vector<double> &Times, double Iterations, Stats &Ti
 /// One running kernel program: a fixed thread count and placement.
 class KernelRunner {
 public:
-  /// Starts \p Program with OMP_NUM_THREADS=Threads, OMP_PROC_BIND=Bind and
-  /// OMP_PLACES=Places (empty: leave the variable as it is). Throws
-  /// WorkError when it cannot start.
+  /// Starts \p Program with OMP_NUM_THREADS=Threads, OMP_PROC_BIND=Bind,
+  /// OMP_PLACES=Places and OMP_WAIT_POLICY=Wait (empty: leave the variable
+  /// as it is). The wait policy belongs to the node configuration: a
+  /// barrier on two cores costs 0.2 us spinning and 44-58 us sleeping on
+  /// the AMD EPYC VM, on one shared core 33 us and 10 us
+  /// (bench/results/wait-policy-2026-11-27-epyc.txt). Throws WorkError
+  /// when it cannot start.
   KernelRunner(const std::string &Program, unsigned Threads, const std::string &Bind,
-               const std::string &Places);
+               const std::string &Places, const std::string &Wait = "");
   ~KernelRunner();
 
   /// Measures \p C. On success fills P (ubench, threads, streams sorted by
@@ -272,7 +276,7 @@ public:
 
 private:
   unsigned Threads;
-  std::string Bind, Places;
+  std::string Bind, Places, Wait;
   int Pid = -1, ToChild = -1;
   FILE *FromChild = nullptr;
   long NextId = 1;
