@@ -3,7 +3,7 @@
 program's region, against what the pf1p uB says, per configuration.
 
     bench/ubench/fault_cost.py --app NAME=FOLDER[:ARGS] [--build build]
-        [--config LABEL:THREADS[:PLACES[:BIND]] ...] [--rounds 7]
+        [--config LABEL:THREADS[:PLACES[:BIND[:WAIT]]] ...] [--rounds 7]
         [--min-faults 10000] [--kib 4096] [--out FILE]
 
 The program (a folder with the instrumented build 'instr', as
@@ -81,7 +81,7 @@ def page_cost(kernels, cfg, kib, kernel, give_back="master"):
     try:
         answer, = ubenchkernels.run(kernels, [line], cfg["threads"], cfg["env"].get("OMP_PLACES"),
                                     cfg["env"].get("OMP_PROC_BIND"),
-                                    env={"PHASEPROBE_UBENCH_GIVE_BACK": give_back})
+                                    env=dict(cfg["env"], PHASEPROBE_UBENCH_GIVE_BACK=give_back))
     except ubenchkernels.RunError as ex:
         fail("the %s kernel at %g KiB: %s" % (kernel, kib, ex))
     return ubenchkernels.median_tpi(answer) * 1e6 / cfg["threads"]
@@ -113,7 +113,7 @@ def main():
     ap.add_argument("--app", required=True, help="NAME=FOLDER[:ARGS] (prepare_apps.sh's folder)")
     ap.add_argument("--build", default="build")
     ap.add_argument("--config", action="append", default=[],
-                    help="LABEL:THREADS[:PLACES[:BIND]] (default 1t, the cores, all threads on one core)")
+                    help="LABEL:THREADS[:PLACES[:BIND[:WAIT]]] (default 1t, the cores, all threads on one core)")
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--min-faults", type=int, default=10000)
     ap.add_argument("--kib", type=float, default=4096, help="the touch kernel's stream (the quick grid's)")

@@ -6,7 +6,7 @@ program's own ratio measured between them.
     bench/ubench/round_spread.py [--build build] --params FILE \\
         --policy 'fixed=--rounds 3' --policy 'adaptive=--rounds 3 --max-rounds 15' \\
         [--app NAME=PATH[:ARGS] [--time-regex REGEX] [--ok-exit NAME=CODES]] \\
-        [--config LABEL:THREADS[:PLACES[:BIND]] ...] [--ref LABEL] [--repeats 5] [--out FILE]
+        [--config LABEL:THREADS[:PLACES[:BIND[:WAIT]]] ...] [--ref LABEL] [--repeats 5] [--out FILE]
 
 The estimator carries a phase to another configuration with its uB's tpi
 ratio between the two, read from profiles measured once. A configuration
@@ -93,7 +93,7 @@ def parse_args(argv):
     ap.add_argument("--app", help="NAME=PATH[:ARGS]: a folder with a 'plain' build, run between")
     ap.add_argument("--time-regex", help="the program's time: group 1 of this in its output (default: wall)")
     ap.add_argument("--ok-exit", action="append", default=[], metavar="NAME=CODES")
-    ap.add_argument("--config", action="append", default=[], metavar="LABEL:THREADS[:PLACES[:BIND]]")
+    ap.add_argument("--config", action="append", default=[], metavar="LABEL:THREADS[:PLACES[:BIND[:WAIT]]]")
     ap.add_argument("--ref", help="the configuration ratios are taken to (default: most threads, first)")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--timeout", type=int, default=600)
