@@ -258,8 +258,8 @@ public:
   /// Starts \p Program with OMP_NUM_THREADS=Threads, OMP_PROC_BIND=Bind,
   /// OMP_PLACES=Places and OMP_WAIT_POLICY=Wait (empty: leave the variable
   /// as it is). The wait policy belongs to the node configuration: a
-  /// barrier on two cores costs 0.2 us spinning and 44-58 us sleeping on
-  /// the AMD EPYC VM, on one shared core 33 us and 10 us
+  /// barrier on two cores costs 0.25 us spinning and 38 us sleeping on
+  /// the AMD EPYC VM, on one shared core 38 us and 16 us
   /// (bench/results/wait-policy-2026-11-27-epyc.txt). Throws WorkError
   /// when it cannot start.
   KernelRunner(const std::string &Program, unsigned Threads, const std::string &Bind,
