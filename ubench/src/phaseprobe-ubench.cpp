@@ -329,6 +329,9 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
     throw InputError("", "--quick/--full", "choose one grid");
   if (!O.Interleave.empty() && (!O.Node.empty() || !O.Threads.empty()))
     throw InputError("", "--interleave", "names the nodes and thread counts: drop --node/--threads");
+  const std::string Wait = waitPolicy(O.Wait, "--wait-policy");
+  if (!O.Interleave.empty() && !Wait.empty())
+    throw InputError("", "--interleave", "takes each node's wait policy as its fifth field: drop --wait-policy");
   std::vector<const UBenchDef *> Sel = parseOnly(O.Only);
   std::string Label = O.Node.empty() ? hostName() : O.Node;
   std::vector<Target> Targets;
@@ -343,7 +346,7 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   if (Targets.empty()) {
     Threads = O.Threads.empty() ? defaultThreads(N.cores) : parseThreads(O.Threads);
     for (unsigned T : Threads)
-      Targets.push_back({Label, T, O.Bind, O.Places, waitPolicy(O.Wait, "--wait-policy")});
+      Targets.push_back({Label, T, O.Bind, O.Places, Wait});
   } else {
     for (const Target &T : Targets)
       Threads.push_back(T.Threads);
