@@ -31,14 +31,39 @@ def fail(msg):
     sys.exit(2)
 
 
+class ExportError(Exception):
+    """An NPPDB whose profiles cannot be read: one line saying why."""
+
+
 def profiles(build, db):
+    """The profiles of NPPDB \p db as `phaseprobe-db export` rows."""
     if not os.path.exists(db):
-        fail("%s: no such database" % db)
+        raise ExportError("%s: no such database" % db)
     p = subprocess.run([os.path.join(build, "bin", "phaseprobe-db"), "export", "--db", db],
                        capture_output=True, text=True)
     if p.returncode != 0:
-        fail("%s: phaseprobe-db export: %s" % (db, p.stderr.strip()))
+        raise ExportError("%s: phaseprobe-db export: %s" % (db, p.stderr.strip()))
     return list(csv.DictReader(io.StringIO(p.stdout)))
+
+
+def sync_costs(rows, ubench="bar1p"):
+    """{(node, threads, footprint KiB, element bytes): (sweep us, cost us)}
+    for every profile of the sync uB \p ubench in \p rows (profiles())
+    with its mbw1p twin at unit stride: one sweep of a thread's slice, and
+    (tpi_sync - tpi_mbw1p) x iterations per sweep (estimator/src/sync.cpp)."""
+    tpi = {}
+    for r in rows:
+        parts = r["streams"].split(":")
+        if r["ubench"] in (ubench, "mbw1p") and len(parts) == 4 and parts[1] == parts[2]:
+            tpi[(r["node"], int(r["threads"]), float(parts[0]), int(parts[2]), r["ubench"])] = \
+                float(r["tpi_us"])
+    out = {}
+    for (node, th, kib, elem, ub), sync in tpi.items():
+        ref = tpi.get((node, th, kib, elem, "mbw1p"))
+        if ub == ubench and ref is not None:
+            iters = kib * 1024 / elem / th
+            out[(node, th, kib, elem)] = (ref * iters, (sync - ref) * iters)
+    return out
 
 
 def main():
@@ -49,32 +74,24 @@ def main():
                     help="the sync uB: bar1p (a barrier) or spin1p (a spin-wait round)")
     args = ap.parse_args()
     what = "barrier" if args.ubench == "bar1p" else "spin_round"
-    tables = [(db, profiles(args.build, db)) for db in args.db]  # every input checked first
+    try:
+        tables = [(db, profiles(args.build, db)) for db in args.db]  # every input checked first
+    except ExportError as ex:
+        fail(str(ex))
     print("phaseprobe %s cost per node and work between them (%s - mbw1p)"
           % (what.replace("_", "-"), args.ubench))
     print("machine : %s" % provenance.machine())
     print("commit  : %s" % provenance.commit(ROOT, ["estimator", "ubench"]))
     print("command : %s" % " ".join(["bench/ubench/barrier_cost.py"] + sys.argv[1:]))
     for db, rows_of_db in tables:
-        tpi = {}
-        for r in rows_of_db:
-            parts = r["streams"].split(":")
-            if r["ubench"] in (args.ubench, "mbw1p") and len(parts) == 4 and parts[1] == parts[2]:
-                tpi[(r["node"], int(r["threads"]), float(parts[0]), int(parts[2]), r["ubench"])] = \
-                    float(r["tpi_us"])
         print()
         print("== %s" % db)
         print("%-14s %7s %12s %14s %16s" % ("node", "threads", "footprint_kib", "sweep_us",
                                              what + "_cost_us"))
-        rows = 0
-        for (node, th, kib, elem, ub), bar in sorted(tpi.items()):
-            ref = tpi.get((node, th, kib, elem, "mbw1p"))
-            if ub != args.ubench or ref is None:
-                continue
-            iters = kib * 1024 / elem / th
-            print("%-14s %7d %12g %14.2f %16.2f" % (node, th, kib, ref * iters, (bar - ref) * iters))
-            rows += 1
-        if not rows:
+        costs = sync_costs(rows_of_db, args.ubench)
+        for (node, th, kib, _), (sweep, cost) in sorted(costs.items()):
+            print("%-14s %7d %12g %14.2f %16.2f" % (node, th, kib, sweep, cost))
+        if not costs:
             print("(no %s/mbw1p pairs)" % args.ubench)
 
 

@@ -29,8 +29,6 @@ that round's difference. Where the two agree, the uB prices the policy's
 barriers as the program meets them. Measures only.
 """
 import argparse
-import csv
-import io
 import os
 import statistics
 import subprocess
@@ -44,7 +42,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "accuracy"))
 import apps  # noqa: E402  (bench/apps.py)
 import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
-from run import InputError as ConfigError, parse_config  # noqa: E402  (bench/accuracy/run.py)
+from run import InputError as ConfigError, interleave_args, parse_config  # noqa: E402  (bench/accuracy/run.py)
+import barrier_cost  # noqa: E402  (bench/ubench/barrier_cost.py: the estimator's cost rule)
 
 PROG = "wait_policy.py"
 DEFAULT_CONFIGS = ["1t:1:{0}:close", "2t:2:cores:spread", "2t-passive:2:cores:spread:passive",
@@ -71,30 +70,18 @@ def barrier_costs(build, configs, footprints, work):
     if os.path.exists(db):
         os.unlink(db)
     cmd = [os.path.join(build, "bin", "phaseprobe-ubench"), "run", "--db", db, "--params", params]
-    for cfg in configs:
-        e = cfg["env"]
-        spec = "%s:%d:%s:%s" % (cfg["label"], cfg["threads"], e.get("OMP_PLACES", "cores"),
-                                e.get("OMP_PROC_BIND", "close"))
-        if e.get("OMP_WAIT_POLICY"):
-            spec += ":" + e["OMP_WAIT_POLICY"]
-        cmd += ["--interleave", spec]
+    cmd += interleave_args(configs, lambda cfg: cfg["label"])
     p = subprocess.run(cmd, env=apps.clean_env({}), capture_output=True, text=True)
     if p.returncode != 0:
         fail("phaseprobe-ubench run: %s" % (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1])
-    p = subprocess.run([os.path.join(build, "bin", "phaseprobe-db"), "export", "--db", db],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        fail("phaseprobe-db export: %s" % p.stderr.strip())
-    tpi = {}
-    for r in csv.DictReader(io.StringIO(p.stdout)):
-        tpi[(r["node"], r["ubench"], float(r["streams"].split(":")[0]))] = float(r["tpi_us"])
+    try:
+        costs_all = barrier_cost.sync_costs(barrier_cost.profiles(build, db))
+    except barrier_cost.ExportError as ex:
+        fail(str(ex))
     out = {}
     for cfg in configs:
-        costs = []
-        for k in footprints:
-            bar, ref = tpi.get((cfg["label"], "bar1p", k)), tpi.get((cfg["label"], "mbw1p", k))
-            if bar is not None and ref is not None:
-                costs.append((bar - ref) * k * 1024 / 8 / cfg["threads"])
+        costs = [cost for (node, _, kib, _), (_, cost) in costs_all.items()
+                 if node == cfg["label"] and kib in footprints]
         if not costs:
             fail("%s: no bar1p/mbw1p pair measured" % cfg["label"])
         out[cfg["label"]] = statistics.median(costs)

@@ -233,8 +233,7 @@ std::vector<UBenchConfig> paddedClones(const CloneSet &S, const CloneOptions &O)
     const CloneTarget &T = *V[(V.size() - 1) / 2]; // the (lower) median
     auto &R = Runners[T.threads];
     if (!R)
-      R = std::make_unique<KernelRunner>(Program, T.threads, O.Bind, O.Places,
-                                         waitPolicy(O.Wait, "--wait-policy"));
+      R = std::make_unique<KernelRunner>(Program, T.threads, O.Bind, O.Places, O.Wait);
     Calibration C = calibrateWork(*R, T.config, T.tpiUs, Pol);
     std::string Clone = paramsLine(T.config);
     if (!C.work) {
@@ -260,11 +259,11 @@ std::vector<UBenchConfig> paddedClones(const CloneSet &S, const CloneOptions &O)
   return V;
 }
 
-int cmdClone(const CloneOptions &O) {
+int cmdClone(CloneOptions O) {
   const std::vector<std::string> &Files = O.Files;
   if (!O.Out.empty())
     checkWritable(O.Out); // before minutes of calibration, not after
-  waitPolicy(O.Wait, "--wait-policy");
+  O.Wait = waitPolicy(O.Wait, "--wait-policy");
   CloneSet S = cloneSetOf(Files, O.L1dKiB);
   std::vector<UBenchConfig> Cs = S.configs;
   if (O.Calibrate)
