@@ -38,6 +38,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import shlex
 import sqlite3
 import sys
@@ -91,13 +92,14 @@ def copy_db(src, dst):
     os.replace(tmp, dst)
 
 
-def stored_params(db, nodes, lacking=()):
+def stored_params(db, nodes, lacking=(), keep=None):
     """The uB configurations measured on the stored nodes, as
     phaseprobe-ubench --params lines ('UBENCH K:S[:W];...'): each profile's
     own request (params.requested), which is what reproduces it; a profile
     stored without one gives its streams' footprint and stride. With
     lacking (nodes of this machine), only those one of them has not (by uB
-    and streams)."""
+    and streams); with keep (a predicate on uB and streams text), only
+    those it accepts."""
     con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
     try:
         rows = con.execute(
@@ -108,7 +110,7 @@ def stored_params(db, nodes, lacking=()):
     have = set.intersection(*[profile_keys(db, n) for n in lacking]) if lacking else set()
     lines = set()
     for ub, params, text in rows:
-        if (ub, text) in have:
+        if (ub, text) in have or (keep and not keep(ub, text)):
             continue
         try:
             req = json.loads(params or "{}").get("requested")
@@ -116,6 +118,53 @@ def stored_params(db, nodes, lacking=()):
             req = None
         lines.add("%s %s" % (ub, req or ";".join(":".join(s.split(":")[:2]) for s in text.split(";"))))
     return sorted(lines)
+
+
+# uBs the estimator reads as a whole family on every target node, whatever
+# the phases matched: the sync uBs and their reference (barrier and
+# spin-wait costs), the page-fault and give-back uBs, and the compute uBs
+# that price padded arithmetic across designs (estimator/src/sync.cpp,
+# estimate.cpp).
+NODE_WIDE = re.compile(r"^(mbw1p|bar1p|spin1p|pf1p|gb1p|c(add|mul|fma|div|sqrt)f?)$")
+
+
+PADDED = re.compile(r"^(.*)\+w\d+(/\d+)?$")
+
+
+def unpadded(ub):
+    """A padded clone's unpadded twin ('tri3p+k3+w20/3' -> 'tri3p+k3'), else
+    '' (the estimator's unpaddedName)."""
+    m = PADDED.match(ub)
+    return m.group(1) if m else ""
+
+
+def needed_keys(raw):
+    """The stored uB configurations (uB, streams text) the stored run's
+    estimates read on a target node: every phase's chosen profile under
+    every rule it tabulated and, for a padded clone, its padding family and
+    unpadded twin (the same streams: PaddedRatio::Family pools them); the
+    node-wide uBs are kept by NODE_WIDE. A node characterized with these
+    alone gets the estimates the full grid would give it (checked by
+    pruning a stored node to them: test/bench/Accuracy_cross_needed.test)."""
+    chosen, twins = set(), set()
+    files = [f for f in sorted(os.listdir(raw)) if ".estimate" in f and f.endswith(".json")]
+    if not files:
+        raise InputError("%s: no estimate JSON of the stored run (--needed-only reads them)" % raw)
+    for f in files:
+        path = os.path.join(raw, f)
+        try:
+            with open(path) as fh:
+                doc = json.load(fh)
+        except (OSError, json.JSONDecodeError) as ex:
+            raise InputError("%s: %s" % (path, ex))
+        for ph in doc.get("phases", []):
+            c = ph.get("candidate")
+            if c and c.get("ubench") and c.get("streams"):
+                chosen.add((c["ubench"], c["streams"]))
+                if unpadded(c["ubench"]):
+                    twins.add((unpadded(c["ubench"]), c["streams"]))
+    return lambda ub, text: (bool(NODE_WIDE.match(ub)) or (ub, text) in chosen
+                             or ((unpadded(ub) or ub), text) in twins)
 
 
 def profile_keys(db, node):
@@ -184,6 +233,10 @@ def parse_args(argv):
                     help="for this machine's nodes already in OUT's NPPDB (merged there from an "
                          "earlier cross run's, say), measure only the stored run's uB configurations "
                          "they lack, side by side (the others keep their earlier measurement)")
+    ap.add_argument("--needed-only", action="store_true",
+                    help="characterize only the stored uB configurations the stored run's estimates "
+                         "read (chosen and tied profiles, those with their streams, the node-wide "
+                         "sync, page and compute uBs): minutes instead of an hour on a lent machine")
     ap.add_argument("--out", help="results folder (default: bench/results/accuracy-cross-<date>)")
     ap.add_argument("--work", help="scratch folder (default: $TMPDIR/phaseprobe-accuracy-work)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds allowed per program run")
@@ -239,7 +292,8 @@ def main(argv=None):
         acc.log("copied the stored NPPDB into %s" % args.db)
     have = acc.db_nodes(args.build, args.db)
     todo = [c for c in local if args.recharacterize or c["node"] not in have]
-    params = stored_params(args.db, [c["node"] for c in scfgs])
+    keep = needed_keys(os.path.join(os.path.abspath(args.stored), "raw")) if args.needed_only else None
+    params = stored_params(args.db, [c["node"] for c in scfgs], keep=keep)
     ppath = os.path.join(raw, "stored.params")
     textout.write_atomically(ppath, "# the uB configurations of %s\n%s" % (
         args.stored, "".join(l + "\n" for l in params)))
@@ -249,7 +303,7 @@ def main(argv=None):
         acc.run_params(args, todo, node_of, ppath, raw, args.work, "stored")
     present = [c for c in local if c not in todo]
     if args.complete and present:
-        lacking = stored_params(args.db, [c["node"] for c in scfgs], [c["node"] for c in present])
+        lacking = stored_params(args.db, [c["node"] for c in scfgs], [c["node"] for c in present], keep)
         mpath = os.path.join(raw, "missing.params")
         textout.write_atomically(mpath, "# the uB configurations of %s that %s lacked\n%s" % (
             args.stored, ", ".join(c["node"] for c in present), "".join(l + "\n" for l in lacking)))
@@ -263,8 +317,8 @@ def main(argv=None):
         # have no counterpart here: a kernel that refused a configuration at
         # this thread count, say.
         mine = {k[0] + " " + k[1] for k in profile_keys(args.db, c["node"])}
-        theirs = {k[0] + " " + k[1] for k in profile_keys(args.db, next(
-            s["node"] for s in scfgs if s["threads"] == c["threads"]))}
+        same = [s["node"] for s in scfgs if s["threads"] == c["threads"]] or [base_cfg["node"]]
+        theirs = {k[0] + " " + k[1] for k in profile_keys(args.db, same[0]) if not keep or keep(*k)}
         coverage[c["node"]] = {"stored": len(theirs), "missing": sorted(theirs - mine)}
         acc.log("%s: %d of %d stored uB configurations measured" % (
             c["node"], len(theirs & mine), len(theirs)))
@@ -297,7 +351,8 @@ def main(argv=None):
                        "dirty": dirty, "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"),
                        "command": " ".join(map(shlex.quote, ["bench/accuracy/cross.py"] + argv)),
                        "load_note": args.load_note, "alt": sctx.get("alt"), "loadavg_start": None,
-                       "grid": "the stored run's %d uB configurations" % len(params),
+                       "grid": "the stored run's %d uB configurations%s" % (
+                           len(params), " its estimates read (--needed-only)" if keep else ""),
                        "repetitions": args.reps, "base_runs": sctx.get("base_runs", 1),
                        "interleaved": True, "rounds": args.rounds, "tie_pct": sctx.get("tie_pct", 2.0),
                        "top_phases": sctx.get("top_phases", 5), "db": args.db, "build": args.build,

@@ -864,6 +864,10 @@ def machine():
 
 
 def git_commit(src):
+    # A copy of the tree without its .git (a bundle run on another machine,
+    # bench/accuracy/bundle.sh) names the commit it was made from.
+    if os.environ.get("PHASEPROBE_COMMIT") and not os.path.exists(os.path.join(src, ".git")):
+        return os.environ["PHASEPROBE_COMMIT"], False
     try:
         c = subprocess.run(["git", "-C", src, "rev-parse", "--short=12", "HEAD"], stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, universal_newlines=True).stdout.strip()
