@@ -592,6 +592,27 @@ std::optional<Profile> Nppdb::find(const std::string &Node, const std::string &U
   return P->readProfile(S);
 }
 
+std::optional<std::vector<StreamTuple>> Nppdb::streamsAt(const std::string &Node,
+                                                         const std::string &UBench,
+                                                         const std::vector<StreamTuple> &Streams,
+                                                         unsigned Threads) const {
+  // The newest such profile of the node (the latest measurement of a
+  // request, as find() would see it).
+  Stmt S = P->prepare(
+      "SELECT q.streams FROM profiles p JOIN profiles q "
+      "ON q.ubench = p.ubench AND json_extract(q.params, '$.requested') = "
+      "json_extract(p.params, '$.requested') "
+      "JOIN nodes n ON n.id = q.node_id "
+      "WHERE p.streams = ?1 AND (?2 = '' OR p.ubench = ?2) AND n.label = ?3 AND q.threads = ?4 "
+      "AND json_valid(p.params) AND json_valid(q.params) "
+      "AND json_extract(p.params, '$.requested') IS NOT NULL ORDER BY q.id DESC LIMIT 1");
+  S.bindBlob(1, packStreams(Streams)).bind(2, UBench).bind(3, Node).bind(4, std::int64_t(Threads));
+  if (!S.step())
+    return std::nullopt;
+  return unpackAll(sqlite3_column_blob(S.raw(), 0), std::size_t(sqlite3_column_bytes(S.raw(), 0)),
+                   P->Path, 0);
+}
+
 std::vector<Profile> Nppdb::profiles(const std::string &Node) const {
   std::string Sql =
       std::string("SELECT ") + ProfileColumns + " FROM profiles p JOIN nodes n ON n.id = p.node_id";

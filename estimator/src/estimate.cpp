@@ -85,6 +85,11 @@ std::optional<double> NppdbTpiLookup::tpi(const std::string &Node, const std::st
                                           const std::vector<StreamTuple> &Streams,
                                           unsigned Threads) const {
   std::optional<Profile> P = Db.find(Node, UBench, Streams, Threads);
+  if (!P) {
+    // The same request at another thread count than it was chosen at.
+    if (auto At = Db.streamsAt(Node, UBench, Streams, Threads); At && *At != Streams)
+      P = Db.find(Node, UBench, *At, Threads);
+  }
   if (!P)
     return std::nullopt;
   return P->tpiUs;

@@ -93,15 +93,23 @@ NppdbTpiLookup::sameStreams(const std::string &Node, const std::vector<StreamTup
   std::vector<std::pair<std::string, double>> Out;
   if (Streams.empty())
     return Out;
-  Nppdb::ScanFilter F;
-  F.Node = Node;
-  F.Threads = Threads;
-  F.NStreams = unsigned(Streams.size());
-  F.FirstFootprintKiB = {Streams[0].footprintKiB, Streams[0].footprintKiB};
-  Db.scan(F, [&](const Nppdb::ProfileView &V) {
-    if (V.NStreams == Streams.size() && std::equal(Streams.begin(), Streams.end(), V.Streams))
-      Out.emplace_back(std::string(V.UBench), V.TpiUs);
-  });
+  auto Scan = [&](const std::vector<StreamTuple> &Want) {
+    Nppdb::ScanFilter F;
+    F.Node = Node;
+    F.Threads = Threads;
+    F.NStreams = unsigned(Want.size());
+    F.FirstFootprintKiB = {Want[0].footprintKiB, Want[0].footprintKiB};
+    Db.scan(F, [&](const Nppdb::ProfileView &V) {
+      if (V.NStreams == Want.size() && std::equal(Want.begin(), Want.end(), V.Streams))
+        Out.emplace_back(std::string(V.UBench), V.TpiUs);
+    });
+  };
+  Scan(Streams);
+  // At another thread count the same requests measured other streams
+  // (Nppdb::streamsAt): a padded clone's family shares its request.
+  if (Out.empty())
+    if (auto At = Db.streamsAt(Node, "", Streams, Threads); At && *At != Streams)
+      Scan(*At);
   return Out;
 }
 

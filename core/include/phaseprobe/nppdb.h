@@ -116,6 +116,19 @@ public:
   std::optional<Profile> find(const std::string &Node, const std::string &UBench,
                               const std::vector<StreamTuple> &Streams, unsigned Threads) const;
 
+  /// The streams \p Node's profiles at \p Threads measured for the request
+  /// that measured exactly \p Streams somewhere in the database (params
+  /// "requested", any node, any thread count; of uB \p UBench, or any uB
+  /// when empty). The uB kernels round each stream to whole elements per
+  /// thread (random streams to a power of two, windowed ones to whole
+  /// windows), so one request measures other streams at another thread
+  /// count: 10219.921875 KiB at 2 threads is 10219.875 KiB at 16. None where
+  /// no profile with \p Streams records its request or \p Node has none.
+  std::optional<std::vector<StreamTuple>> streamsAt(const std::string &Node,
+                                                    const std::string &UBench,
+                                                    const std::vector<StreamTuple> &Streams,
+                                                    unsigned Threads) const;
+
   /// All profiles of \p Node (every node when empty), ordered by node, ubench,
   /// threads, streams: the order of `phaseprobe-db export`.
   std::vector<Profile> profiles(const std::string &Node = "") const;
