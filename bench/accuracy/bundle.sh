@@ -133,7 +133,7 @@ setup() {
   for s in "$b"/stored/*/; do
     [ -d "$s" ] || continue
     local dst="$SRC_ROOT/bench/results/$(basename "$s")"
-    [ -e "$dst" ] || cp -r "$s" "$dst"
+    [ -e "$dst/data.json" ] || { mkdir -p "$dst" && cp -rT "$s" "$dst"; }
   done
   [ -f "$b/apps/apps.in" ] && sed "s|@BUNDLE@|$b|g" "$b/apps/apps.in" > "$b/apps/apps.txt"
   # Only what this node lacks: its own libraries stay first.
