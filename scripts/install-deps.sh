@@ -9,7 +9,7 @@ PACKAGES=(
   clang-14 llvm-14-dev llvm-14-tools libclang-14-dev libomp-14-dev
   nlohmann-json3-dev libsqlite3-dev sqlite3 libhwloc-dev
   libgtest-dev libgmock-dev libcli11-dev
-  valgrind
+  valgrind binutils
 )
 
 missing=()

@@ -24,8 +24,9 @@
 #   cross.py reads (data.json, a WAL-free copy of nppdb.sqlite, raw/'s base
 #   phase files and estimates), and the apps file's executables with the file
 #   rewritten to point into the bundle. Stored folders keep their names.
-# setup: puts the stored folders back under bench/results/ (so that the
-#   results' relative links to their base runs hold), rewrites the apps file
+# setup [--results DIR]: puts the stored folders back under bench/results/
+#   of this tree, or DIR (so that the results' relative links to their base
+#   runs hold: give --out under the same folder), rewrites the apps file
 #   with the bundle's absolute path, and prints the exports to eval:
 #   LD_LIBRARY_PATH with the runtime library and only those carried system
 #   libraries this node cannot find, and PHASEPROBE_COMMIT (the tree's copy
@@ -56,11 +57,14 @@ pack() {
   [ -x "$build/bin/phaseprobe-ubench" ] || die "$build: not a phaseprobe build (no bin/phaseprobe-ubench)"
   local tmp="$out.tmp"
   rm -rf "$tmp"
+  # Bad input stops the packing with nothing left behind.
+  trap 'rm -rf "$tmp"' EXIT
   mkdir -p "$tmp/build/bin" "$tmp/build/lib" "$tmp/build/examples" "$tmp/syslib" "$tmp/stored" "$tmp/apps"
   for t in $TOOLS; do
     [ -x "$build/bin/$t" ] || die "$build/bin/$t: missing"
     strip -o "$tmp/build/bin/$t" "$build/bin/$t"
   done
+  [ -f "$build/lib/libphaseprobe_rt.so" ] || die "$build/lib/libphaseprobe_rt.so: missing"
   strip -o "$tmp/build/lib/libphaseprobe_rt.so" "$build/lib/libphaseprobe_rt.so"
   for e in $EXAMPLES; do
     for f in "$e" "$e.plain"; do
@@ -121,18 +125,27 @@ EOF
   git -C "$SRC_ROOT" rev-parse --short=12 HEAD > "$tmp/COMMIT" 2>/dev/null || echo unknown > "$tmp/COMMIT"
   rm -rf "$out"
   mv "$tmp" "$out"
+  trap - EXIT
   du -sh "$out" >&2
 }
 
 setup() {
-  [ $# -eq 1 ] || die "setup takes the bundle folder"
-  local b
-  b=$(cd "$1" && pwd) || die "$1: missing"
+  local b="" results="$SRC_ROOT/bench/results"
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --results) results=$2; shift 2 ;;
+      -*) die "setup: unknown argument $1" ;;
+      *) [ -z "$b" ] || die "setup takes one bundle folder"; b=$1; shift ;;
+    esac
+  done
+  [ -n "$b" ] || die "setup takes the bundle folder"
+  [ -d "$b" ] || die "$b: missing"
+  b=$(cd "$b" && pwd)
   [ -x "$b/build/bin/phaseprobe-ubench" ] || die "$b: not a bundle (no build/bin/phaseprobe-ubench)"
-  mkdir -p "$SRC_ROOT/bench/results" "$b/ld"
+  mkdir -p "$results" "$b/ld"
   for s in "$b"/stored/*/; do
     [ -d "$s" ] || continue
-    local dst="$SRC_ROOT/bench/results/$(basename "$s")"
+    local dst="$results/$(basename "$s")"
     [ -e "$dst/data.json" ] || { mkdir -p "$dst" && cp -rT "$s" "$dst"; }
   done
   [ -f "$b/apps/apps.in" ] && sed "s|@BUNDLE@|$b|g" "$b/apps/apps.in" > "$b/apps/apps.txt"

@@ -253,6 +253,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     stored, stored_db = load_stored(os.path.abspath(args.stored))
+    keep = needed_keys(os.path.join(os.path.abspath(args.stored), "raw")) if args.needed_only else None
     sctx = stored.get("context", {})
     scfgs = [dict(c, label=c["node"], stored=True, stored_label=c["label"]) for c in stored["configs"]]
     base_cfg = next(c for c in scfgs if c["label"] == next(
@@ -292,7 +293,6 @@ def main(argv=None):
         acc.log("copied the stored NPPDB into %s" % args.db)
     have = acc.db_nodes(args.build, args.db)
     todo = [c for c in local if args.recharacterize or c["node"] not in have]
-    keep = needed_keys(os.path.join(os.path.abspath(args.stored), "raw")) if args.needed_only else None
     params = stored_params(args.db, [c["node"] for c in scfgs], keep=keep)
     ppath = os.path.join(raw, "stored.params")
     textout.write_atomically(ppath, "# the uB configurations of %s\n%s" % (

@@ -1,13 +1,17 @@
 //===- EstimateTest.cpp - METHOD.md stage 4 arithmetic and the CI gate ----===//
 #include "phaseprobe/error.h"
 #include "phaseprobe/estimator.h"
+#include "phaseprobe/nppdb.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
+
+#include <unistd.h>
 
 using namespace phaseprobe;
 
@@ -1313,4 +1317,45 @@ TEST(Padding, NoWarningWithoutBothCpusOrBelowTheShare) {
   EXPECT_NEAR(node(E, "tn2").paddedUnknownS, 105.28, 1e-9);
   EXPECT_EQ(node(E, "tn2").paddedS, 0);
   EXPECT_FALSE(node(E, "tn2").paddingWarned());
+}
+
+// A 2-thread base chose a padded clone whose request the kernels measured
+// with other streams at 16 threads (whole elements per thread): the lookup
+// finds the clone and its padding family there by their request, and the
+// exact streams still win where they exist.
+TEST(NppdbLookup, AnotherThreadCountFindsTheProfileByItsRequest) {
+  char Tmpl[] = "/tmp/pp-lookup-XXXXXX";
+  std::string Dir = ::mkdtemp(Tmpl), Path = Dir + "/t.sqlite";
+  {
+    auto Db = Nppdb::open(Path, Nppdb::Mode::Create);
+    Db->ensureNode("base");
+    Db->ensureNode("big");
+    auto Add = [&](const std::string &Node, const std::string &UB, unsigned Th, double Fp,
+                   double Tpi) {
+      Profile P;
+      P.node = Node;
+      P.ubench = UB;
+      P.threads = Th;
+      P.streams = {T(Fp, 8, 8, Access::Private)};
+      P.tpiUs = Tpi;
+      P.params["requested"] = "10219.921875:8";
+      Db->addProfile(P, 0, false);
+    };
+    for (const char *UB : {"cpy1p+w3", "cpy1p+w5", "cpy1p"}) {
+      Add("base", UB, 2, 10219.921875, 1.0);
+      Add("big", UB, 16, 10219.875, 0.25);
+    }
+    Add("big", "cpy1p+w3", 2, 10219.921875, 0.5); // measured exactly at 2
+    NppdbTpiLookup L(*Db);
+    const std::vector<StreamTuple> Chosen = {T(10219.921875, 8, 8, Access::Private)};
+    EXPECT_EQ(L.tpi("big", "cpy1p+w3", Chosen, 16), std::optional<double>(0.25));
+    EXPECT_EQ(L.tpi("big", "cpy1p+w3", Chosen, 2), std::optional<double>(0.5));
+    EXPECT_FALSE(L.tpi("big", "cpy1p+w3", Chosen, 8));
+    EXPECT_FALSE(L.tpi("big", "cpy2p", Chosen, 16));
+    EXPECT_EQ(L.sameStreams("big", Chosen, 16).size(), 3u);
+    EXPECT_EQ(L.sameStreams("base", Chosen, 2).size(), 3u);
+  }
+  for (const char *S : {"", "-wal", "-shm"})
+    std::remove((Path + S).c_str());
+  ::rmdir(Dir.c_str());
 }

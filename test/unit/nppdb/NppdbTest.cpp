@@ -312,6 +312,45 @@ TEST(Nppdb, MergeCopiesAndReportsClashes) {
   EXPECT_TRUE(Db->check().empty());
 }
 
+// One request ("10219.921875:8") measures 10219.921875 KiB at 2 threads and
+// 10219.875 KiB at 16 (whole elements per thread): the profile at 16 is
+// found from the streams measured at 2, of the same uB, on any node.
+TEST(Nppdb, StreamsAtFollowsTheRequestAcrossThreadCounts) {
+  TempDb T;
+  auto Db = Nppdb::open(T.Path, Nppdb::Mode::Create);
+  for (const char *N : {"base", "other"})
+    Db->ensureNode(N);
+  auto Req = [](Profile P, const std::string &R) {
+    P.params["requested"] = R;
+    return P;
+  };
+  const std::vector<StreamTuple> At2 = {st(10219.921875, 8, 8, Access::Private)};
+  const std::vector<StreamTuple> At16 = {st(10219.875, 8, 8, Access::Private)};
+  Db->addProfile(Req(makeProfile("base", "cpy1p+w3", 2, At2, 0.5), "10219.921875:8"), 0, false);
+  Db->addProfile(Req(makeProfile("other", "cpy1p+w3", 16, At16, 0.1), "10219.921875:8"), 0, false);
+  // Another uB with the same request, and the same uB with another request.
+  Db->addProfile(Req(makeProfile("other", "cpy1p+w5", 16, {st(10219.5, 8, 8, Access::Private)}, 0.2),
+                     "10219.921875:8"),
+                 0, false);
+  Db->addProfile(Req(makeProfile("other", "cpy1p+w3", 16, {st(512, 8, 8, Access::Private)}, 0.3),
+                     "512:8"),
+                 0, false);
+  auto S = Db->streamsAt("other", "cpy1p+w3", At2, 16);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(*S, At16);
+  EXPECT_FALSE(Db->streamsAt("other", "cpy1p+w3", At2, 8)); // not measured at 8
+  EXPECT_FALSE(Db->streamsAt("nobody", "cpy1p+w3", At2, 16));
+  EXPECT_FALSE(Db->streamsAt("other", "cpy1p+w3", {st(64, 8, 8, Access::Private)}, 16));
+  // Any uB: the first match of a request measured with these streams.
+  auto Any = Db->streamsAt("other", "", At2, 16);
+  ASSERT_TRUE(Any);
+  EXPECT_EQ(Any->size(), 1u);
+  // A profile stored without its request is found only exactly.
+  Db->addProfile(makeProfile("base", "mbw1p", 2, {st(999.9, 8, 8, Access::Private)}, 0.5), 0, false);
+  Db->addProfile(makeProfile("other", "mbw1p", 16, {st(999.5, 8, 8, Access::Private)}, 0.5), 0, false);
+  EXPECT_FALSE(Db->streamsAt("other", "mbw1p", {st(999.9, 8, 8, Access::Private)}, 16));
+}
+
 TEST(Nppdb, CheckFindsInconsistentDerivedColumns) {
   TempDb T;
   {
