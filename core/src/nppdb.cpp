@@ -596,17 +596,20 @@ std::optional<std::vector<StreamTuple>> Nppdb::streamsAt(const std::string &Node
                                                          const std::string &UBench,
                                                          const std::vector<StreamTuple> &Streams,
                                                          unsigned Threads) const {
-  // The newest such profile of the node (the latest measurement of a
-  // request, as find() would see it).
-  Stmt S = P->prepare(
-      "SELECT q.streams FROM profiles p JOIN profiles q "
-      "ON q.ubench = p.ubench AND json_extract(q.params, '$.requested') = "
-      "json_extract(p.params, '$.requested') "
-      "JOIN nodes n ON n.id = q.node_id "
-      "WHERE p.streams = ?1 AND (?2 = '' OR p.ubench = ?2) AND n.label = ?3 AND q.threads = ?4 "
-      "AND json_valid(p.params) AND json_valid(q.params) "
-      "AND json_extract(p.params, '$.requested') IS NOT NULL ORDER BY q.id DESC LIMIT 1");
-  S.bindBlob(1, packStreams(Streams)).bind(2, UBench).bind(3, Node).bind(4, std::int64_t(Threads));
+  // Two steps, each on an index or one pass: the request that measured
+  // these streams, then the node's newest profile of that uB and request at
+  // the thread count (the latest measurement, as find() would see it).
+  Stmt R = P->prepare("SELECT ubench, json_extract(params, '$.requested') FROM profiles "
+                      "WHERE streams = ?1 AND (?2 = '' OR ubench = ?2) AND json_valid(params) "
+                      "AND json_extract(params, '$.requested') IS NOT NULL LIMIT 1");
+  R.bindBlob(1, packStreams(Streams)).bind(2, UBench);
+  if (!R.step())
+    return std::nullopt;
+  std::string UB = R.text(0), Request = R.text(1);
+  Stmt S = P->prepare("SELECT q.streams FROM profiles q JOIN nodes n ON n.id = q.node_id "
+                      "WHERE n.label = ?1 AND q.ubench = ?2 AND q.threads = ?3 AND json_valid(q.params) "
+                      "AND json_extract(q.params, '$.requested') = ?4 ORDER BY q.id DESC LIMIT 1");
+  S.bind(1, Node).bind(2, UB).bind(3, std::int64_t(Threads)).bind(4, Request);
   if (!S.step())
     return std::nullopt;
   return unpackAll(sqlite3_column_blob(S.raw(), 0), std::size_t(sqlite3_column_bytes(S.raw(), 0)),

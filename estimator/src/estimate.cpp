@@ -87,12 +87,21 @@ std::optional<double> NppdbTpiLookup::tpi(const std::string &Node, const std::st
   std::optional<Profile> P = Db.find(Node, UBench, Streams, Threads);
   if (!P) {
     // The same request at another thread count than it was chosen at.
-    if (auto At = Db.streamsAt(Node, UBench, Streams, Threads); At && *At != Streams)
+    if (auto At = streamsAt(Node, UBench, Streams, Threads); At && *At != Streams)
       P = Db.find(Node, UBench, *At, Threads);
   }
   if (!P)
     return std::nullopt;
   return P->tpiUs;
+}
+
+std::optional<std::vector<StreamTuple>>
+NppdbTpiLookup::streamsAt(const std::string &Node, const std::string &UBench,
+                          const std::vector<StreamTuple> &Streams, unsigned Threads) const {
+  auto Key = std::make_tuple(Node, UBench, formatStreams(Streams), Threads);
+  if (auto It = StreamsAt.find(Key); It != StreamsAt.end())
+    return It->second;
+  return StreamsAt[Key] = Db.streamsAt(Node, UBench, Streams, Threads);
 }
 
 std::vector<unsigned> NppdbTpiLookup::threadCounts(const std::string &Node) const {

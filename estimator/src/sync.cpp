@@ -108,7 +108,7 @@ NppdbTpiLookup::sameStreams(const std::string &Node, const std::vector<StreamTup
   // At another thread count the same requests measured other streams
   // (Nppdb::streamsAt): a padded clone's family shares its request.
   if (Out.empty())
-    if (auto At = Db.streamsAt(Node, "", Streams, Threads); At && *At != Streams)
+    if (auto At = streamsAt(Node, "", Streams, Threads); At && *At != Streams)
       Scan(*At);
   return Out;
 }

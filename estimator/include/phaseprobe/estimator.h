@@ -107,6 +107,16 @@ private:
   mutable std::map<std::tuple<std::string, std::string, unsigned>,
                    std::vector<std::pair<StreamTuple, double>>>
       Families;
+  /// Nppdb::streamsAt scans the profiles once per question, and a node at
+  /// another thread count asks the same one per phase, fallback and
+  /// padding family: each is asked once.
+  std::optional<std::vector<StreamTuple>> streamsAt(const std::string &Node,
+                                                    const std::string &UBench,
+                                                    const std::vector<StreamTuple> &Streams,
+                                                    unsigned Threads) const;
+  mutable std::map<std::tuple<std::string, std::string, std::string, unsigned>,
+                   std::optional<std::vector<StreamTuple>>>
+      StreamsAt;
 };
 
 /// How one matched phase was projected onto one node.
