@@ -145,7 +145,12 @@ def needed_keys(raw):
     unpadded twin (the same streams: PaddedRatio::Family pools them); the
     node-wide uBs are kept by NODE_WIDE. A node characterized with these
     alone gets the estimates the full grid would give it (checked by
-    pruning a stored node to them: test/bench/Accuracy_cross_needed.test)."""
+    pruning a stored node to them: test/bench/Accuracy_cross_needed.test).
+    Also the profiles the matcher weighed against the chosen one (its ties
+    and each stream query's best), so that another matching rule can be
+    tried on the node's data afterwards: the example bt's z sweep tied its
+    padded read clone with the unpadded writing clone upd1c+k7, the
+    question a cross run is to answer (README, "Across two CPU designs")."""
     chosen, twins = set(), set()
     files = [f for f in sorted(os.listdir(raw)) if ".estimate" in f and f.endswith(".json")]
     if not files:
@@ -163,6 +168,9 @@ def needed_keys(raw):
                 chosen.add((c["ubench"], c["streams"]))
                 if unpadded(c["ubench"]):
                     twins.add((unpadded(c["ubench"]), c["streams"]))
+            weighed = list(ph.get("ties") or []) + [q.get("best") for q in ph.get("queries") or []]
+            chosen.update((w["ubench"], w["streams"]) for w in weighed
+                          if w and w.get("ubench") and w.get("streams"))
     return lambda ub, text: (bool(NODE_WIDE.match(ub)) or (ub, text) in chosen
                              or ((unpadded(ub) or ub), text) in twins)
 
@@ -236,8 +244,8 @@ def parse_args(argv):
     ap.add_argument("--needed-only", action="store_true",
                     help="characterize only the stored uB configurations the stored run's estimates "
                          "read (every phase's chosen profile, a padded clone's family and unpadded twin, "
-                         "the node-wide sync, page and compute uBs): minutes instead of an hour on a "
-                         "lent machine")
+                         "the profiles the matcher weighed against it, the node-wide sync, page and "
+                         "compute uBs): minutes instead of an hour on a lent machine")
     ap.add_argument("--out", help="results folder (default: bench/results/accuracy-cross-<date>)")
     ap.add_argument("--work", help="scratch folder (default: $TMPDIR/phaseprobe-accuracy-work)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds allowed per program run")
