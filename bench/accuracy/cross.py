@@ -36,6 +36,7 @@ failed, 2 on bad usage or input.
 
 import argparse
 import datetime
+import functools
 import json
 import os
 import re
@@ -138,14 +139,51 @@ def unpadded(ub):
     return m.group(1) if m else ""
 
 
-def needed_keys(raw):
+# The estimator's PaddingFamilyBand (estimator.h): a padded clone's ratio
+# pools the family members whose base tpi is within 25% of the clone's.
+FAMILY_BAND = 0.25
+
+
+@functools.lru_cache(maxsize=None)
+def family_keep(db, base, threads, clone, streams):
+    """Of a padded clone's family on the base node (the same unpadded uB and
+    streams), what its estimate can read: the members within FAMILY_BAND of
+    its base tpi (pooled), and the nearest member or twin below and above
+    that tpi (the estimator's neighboursRatio, where fewer than two are
+    pooled). None where the base node lacks the clone: then all of them."""
+    twin = unpadded(clone)
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    try:
+        rows = con.execute("SELECT p.ubench, p.tpi_us FROM profiles p JOIN nodes n ON n.id = p.node_id "
+                           "WHERE n.label = ? AND p.threads = ? AND p.streams_text = ?",
+                           (base, threads, streams)).fetchall()
+    finally:
+        con.close()
+    tpi = {ub: t for ub, t in rows if ub == twin or unpadded(ub) == twin}
+    own = tpi.get(clone)
+    if not own:
+        return None
+    keep = {ub for ub, t in tpi.items() if ub != twin and abs(t / own - 1) <= FAMILY_BAND}
+    others = [(t, ub) for ub, t in tpi.items() if ub != clone]
+    below = [x for x in others if x[0] <= own]
+    above = [x for x in others if x[0] > own]
+    if below:
+        keep.add(max(below)[1])
+    if above:
+        keep.add(min(above)[1])
+    return keep | {clone, twin}
+
+
+def needed_keys(raw, db=None, base=None):
     """The stored uB configurations (uB, streams text) the stored run's
     estimates read on a target node: every phase's chosen profile under
-    every rule it tabulated and, for a padded clone, its padding family and
-    unpadded twin (the same streams: PaddedRatio::Family pools them); the
-    node-wide uBs are kept by NODE_WIDE. A node characterized with these
-    alone gets the estimates the full grid would give it (checked by
-    pruning a stored node to them: test/bench/Accuracy_cross_needed.test).
+    every rule it tabulated and, for a padded clone, its unpadded twin and
+    the padding family members PaddedRatio::Family pools or takes as
+    neighbours (family_keep, with the stored NPPDB db and base node base;
+    without them the whole family); the node-wide uBs are kept by
+    NODE_WIDE. A node characterized with these alone gets the estimates the
+    full grid would give it (checked by pruning a stored node to them:
+    test/bench/Accuracy_cross_needed.test).
     Also the profiles the matcher weighed against the chosen one (its ties
     and each stream query's best), so that another matching rule can be
     tried on the node's data afterwards: the example bt's z sweep tied its
@@ -167,7 +205,12 @@ def needed_keys(raw):
             if c and c.get("ubench") and c.get("streams"):
                 chosen.add((c["ubench"], c["streams"]))
                 if unpadded(c["ubench"]):
-                    twins.add((unpadded(c["ubench"]), c["streams"]))
+                    family = family_keep(db, base, c.get("threads") or ph.get("threads"), c["ubench"],
+                                         c["streams"]) if db and base else None
+                    if family is None:
+                        twins.add((unpadded(c["ubench"]), c["streams"]))
+                    else:
+                        chosen.update((ub, c["streams"]) for ub in family)
             weighed = list(ph.get("ties") or []) + [q.get("best") for q in ph.get("queries") or []]
             chosen.update((w["ubench"], w["streams"]) for w in weighed
                           if w and w.get("ubench") and w.get("streams"))
@@ -243,7 +286,7 @@ def parse_args(argv):
                          "they lack, side by side (the others keep their earlier measurement)")
     ap.add_argument("--needed-only", action="store_true",
                     help="characterize only the stored uB configurations the stored run's estimates "
-                         "read (every phase's chosen profile, a padded clone's family and unpadded twin, "
+                         "read (every phase's chosen profile, a padded clone's twin and the family members it pools, "
                          "the profiles the matcher weighed against it, the node-wide sync, page and "
                          "compute uBs): minutes instead of an hour on a lent machine")
     ap.add_argument("--out", help="results folder (default: bench/results/accuracy-cross-<date>)")
@@ -262,11 +305,12 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     stored, stored_db = load_stored(os.path.abspath(args.stored))
-    keep = needed_keys(os.path.join(os.path.abspath(args.stored), "raw")) if args.needed_only else None
     sctx = stored.get("context", {})
     scfgs = [dict(c, label=c["node"], stored=True, stored_label=c["label"]) for c in stored["configs"]]
     base_cfg = next(c for c in scfgs if c["label"] == next(
         k["node"] for k in stored["configs"] if k["label"] == stored["base"]))
+    keep = needed_keys(os.path.join(os.path.abspath(args.stored), "raw"), stored_db,
+                       base_cfg["node"]) if args.needed_only else None
     local = [acc.parse_config(s) for s in args.config] or acc.default_configs()
     for c in local:
         c["node"] = c["label"] = "%s-%s" % (args.node_prefix, c["label"])

@@ -14,7 +14,9 @@ stored, node, build, work = sys.argv[1:5]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench", "accuracy"))
 import cross  # noqa: E402
 
-keep = cross.needed_keys(os.path.join(stored, "raw"))
+doc0 = json.load(open(os.path.join(stored, "data.json")))
+base0 = next(c["node"] for c in doc0["configs"] if c["label"] == doc0["base"])
+keep = cross.needed_keys(os.path.join(stored, "raw"), os.path.join(stored, "nppdb.sqlite"), base0)
 doc = json.load(open(os.path.join(stored, "data.json")))
 full = os.path.join(stored, "nppdb.sqlite")
 pruned = os.path.join(work, "pruned.sqlite")
