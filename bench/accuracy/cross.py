@@ -286,9 +286,10 @@ def parse_args(argv):
                          "they lack, side by side (the others keep their earlier measurement)")
     ap.add_argument("--needed-only", action="store_true",
                     help="characterize only the stored uB configurations the stored run's estimates "
-                         "read (every phase's chosen profile, a padded clone's twin and the family members it pools, "
-                         "the profiles the matcher weighed against it, the node-wide sync, page and "
-                         "compute uBs): minutes instead of an hour on a lent machine")
+                         "read (every phase's chosen profile, a padded clone's twin and the family "
+                         "members it pools, the profiles the matcher weighed against it, the "
+                         "node-wide sync, page and compute uBs): minutes instead of an hour on a "
+                         "lent machine")
     ap.add_argument("--out", help="results folder (default: bench/results/accuracy-cross-<date>)")
     ap.add_argument("--work", help="scratch folder (default: $TMPDIR/phaseprobe-accuracy-work)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds allowed per program run")
