@@ -822,6 +822,11 @@ def tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_o
             row["padding_warned"] = True
             row["note"] = "; ".join(x for x in (row["note"], "padded arithmetic %.0f%%, another CPU"
                                                 % (100 * (nrec.get("padded_share") or 0))) if x)
+        if nrec.get("serial_warning"):
+            # ... and serial code kept at the base's time on another design.
+            row["serial_warned"] = True
+            row["note"] = "; ".join(x for x in (row["note"], "serial code %.0f%% kept, another CPU"
+                                                % (100 * (nrec.get("serial_kept_share") or 0))) if x)
         if est and row["estimated_s"] is None:
             row["note"] = "estimator gave no program time for %s" % node
         elif not est:

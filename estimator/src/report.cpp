@@ -153,6 +153,25 @@ std::string paddingWarning(const Estimate &E, const NodeEstimate &N) {
          "tens of percent here (README, \"Across two CPU designs\")";
 }
 
+double serialKeptShare(const Estimate &E, const NodeEstimate &N) {
+  if (!(N.timeS > 0))
+    return 0;
+  return std::clamp((E.serialS - N.serialNotRunS) / N.timeS, 0.0, 1.0);
+}
+
+std::string serialWarning(const Estimate &E, const NodeEstimate &N) {
+  if (!N.otherCpu || serialKeptShare(E, N) < SerialShareWarning)
+    return "";
+  const NodeEstimate *B = E.baseNode();
+  char Pct[16];
+  std::snprintf(Pct, sizeof Pct, "%.0f%%", serialKeptShare(E, N) * 100);
+  return "another CPU (" + N.cpu + ") than the base node's" + (B ? " (" + B->cpu + ")" : "") +
+         ", and " + Pct +
+         " of this estimate is serial code kept at its time on the base node (METHOD.md); its "
+         "speed on this design is not measured, so expect this part to be off by tens of "
+         "percent either way (README, \"A lent node\")";
+}
+
 ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M,
                          const Estimate &E) {
   ojson Doc = matchReportJson(In.phases, In.base, M, In.config, In.pairing);
@@ -258,6 +277,10 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
       J["cpu"] = N.cpu;
     if (std::string W = paddingWarning(E, N); !W.empty())
       J["warning"] = W;
+    if (N.otherCpu)
+      J["serial_kept_share"] = tidy(serialKeptShare(E, N));
+    if (std::string W = serialWarning(E, N); !W.empty())
+      J["serial_warning"] = W;
     Nodes.push_back(J);
   }
   // CONTRACTS.md lists `nodes` before `coverage`.

@@ -262,13 +262,17 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
     if (N.paddingWarned())
       Note("ANOTHER CPU: " + fmt("%.0f", N.paddedShare() * 100) +
            "% padded arithmetic (warning below)");
+    if (!serialWarning(E, N).empty())
+      Note("ANOTHER CPU: " + fmt("%.0f", serialKeptShare(E, N) * 100) +
+           "% serial code kept (warning below)");
     std::fprintf(Out, "%4u  %s %14s %15.1f%%  %s\n", N.rank,
                  NodeCol(N.node, N.threads.empty() ? "-" : formatThreadList(N.threads)).c_str(),
                  fmt("%.4f", N.timeS).c_str(), N.relativeToBase * 100, Notes.c_str());
   }
   for (const NodeEstimate &N : E.nodes)
-    if (std::string W = paddingWarning(E, N); !W.empty())
-      std::fprintf(Out, "warning: %s: %s\n", N.node.c_str(), W.c_str());
+    for (const std::string &W : {paddingWarning(E, N), serialWarning(E, N)})
+      if (!W.empty())
+        std::fprintf(Out, "warning: %s: %s\n", N.node.c_str(), W.c_str());
 }
 
 } // namespace

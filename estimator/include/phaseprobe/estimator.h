@@ -532,6 +532,24 @@ std::string threadBranchesWarning(const ProgramInfo &P, const ThreadBranchVerdic
 /// design (NodeEstimate::paddingWarned); empty when there is none.
 std::string paddingWarning(const Estimate &E, const NodeEstimate &N);
 
+/// Of \p N's estimate, the share that is serial code kept at the base
+/// node's time (METHOD.md: the part no matched phase covers, outside the
+/// parallel regions; less what does not run at the node's thread count),
+/// at most 1.
+double serialKeptShare(const Estimate &E, const NodeEstimate &N);
+
+/// Serial code keeps its base time on every node, and across CPU designs
+/// its speed differs: on the lent Xeon (runs go, gq) NPB CG A's and
+/// XSBench's set-up code ran 1.2-2.6x as long as on the EPYC base, LULESH's
+/// 0.7-0.8x; at 16 threads those parts were 23-43% of the estimates.
+/// Estimates onto another CPU design with at least this share are flagged.
+inline constexpr double SerialShareWarning = 0.2;
+
+/// The warning of a node of another CPU design whose estimate is at least
+/// SerialShareWarning serial code kept at the base node's time; empty when
+/// there is none.
+std::string serialWarning(const Estimate &E, const NodeEstimate &N);
+
 /// The full phaseprobe.estimate/1 document: the matcher's part plus per-phase
 /// `estimates` and the ranked `nodes` (CONTRACTS.md), `uncovered` and
 /// `self_check`.

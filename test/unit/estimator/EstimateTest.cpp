@@ -1359,3 +1359,39 @@ TEST(NppdbLookup, AnotherThreadCountFindsTheProfileByItsRequest) {
     std::remove((Path + S).c_str());
   ::rmdir(Dir.c_str());
 }
+
+// Serial code keeps its base time on every node (METHOD.md); on another CPU
+// design an estimate that is 20% or more of it is warned of, in the JSON
+// too, and the serial code a node's thread count skips does not count.
+TEST(Serial, KeptSerialCodeOnAnotherCpuIsWarnedOf) {
+  Estimate E;
+  E.base = "bn";
+  E.serialS = 0.05;
+  NodeEstimate B, Same, Other, Little;
+  B.node = "bn";
+  B.cpu = "AMD EPYC";
+  B.timeS = 0.5;
+  Same = B;
+  Same.node = "same";
+  Same.timeS = 0.12; // 42% serial, the same design: reported, not warned
+  Other = Same;
+  Other.node = "xeon";
+  Other.cpu = "Intel(R) Xeon(R) Processor";
+  Other.otherCpu = true;
+  Little = Other;
+  Little.node = "xeon-2t";
+  Little.timeS = 0.5; // 10%
+  E.nodes = {B, Same, Other, Little};
+  EXPECT_NEAR(serialKeptShare(E, Other), 0.05 / 0.12, 1e-12);
+  EXPECT_EQ(serialWarning(E, Same), "");
+  EXPECT_EQ(serialWarning(E, Little), "");
+  std::string W = serialWarning(E, Other);
+  EXPECT_NE(W.find("another CPU (Intel(R) Xeon(R) Processor) than the base node's (AMD EPYC), "
+                   "and 42% of this estimate is serial code kept at its time on the base node"),
+            std::string::npos)
+      << W;
+  Other.serialNotRunS = 0.03; // 17% left: under the threshold
+  EXPECT_EQ(serialWarning(E, Other), "");
+  NodeEstimate Empty;
+  EXPECT_EQ(serialKeptShare(E, Empty), 0);
+}
