@@ -326,8 +326,10 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
 Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const TpiLookup &L,
                   const std::string &Base, const std::vector<std::string> &Nodes,
                   const ThreadProjection &TP, Projection Rule, SyncRule Sync,
-                  UncoveredRule Uncovered, PaddedRatio Padded, PaddingAcross Across) {
+                  UncoveredRule Uncovered, PaddedRatio Padded, PaddingAcross Across,
+                  SyncSweeps Sweeps) {
   Estimate E;
+  E.sweeps = Sweeps;
   E.padded = Padded;
   E.across = Across;
   E.base = Base;
@@ -447,7 +449,9 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     for (auto [K, N] : Counts) {
       SyncRegion R{&P, K, N, {}, {}};
       R.point = syncPoint(K, L, Base, P.threads, P.timeS * 1e6 / N);
-      if (R.point)
+      if (Sweeps == SyncSweeps::Short)
+        R.baseCostUs = syncCostShortUs(K, L, Base, P.threads);
+      else if (R.point)
         R.baseCostUs = syncCostUs(K, L, Base, P.threads, *R.point);
       // Priced synchronization gets each node's own cost from the sync
       // term: the base run's share of it is not scaled with the region's work.
@@ -676,7 +680,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       std::optional<double> Cost;
       if (R.baseCostUs)
         Cost = Node == Base && Th == P.threads ? R.baseCostUs
-                                                : syncCostUs(R.kind, L, Node, Th, *R.point);
+               : Sweeps == SyncSweeps::Short   ? syncCostShortUs(R.kind, L, Node, Th)
+                                               : syncCostUs(R.kind, L, Node, Th, *R.point);
       if (!Cost) {
         ++NE.syncUnpriced;
         continue;

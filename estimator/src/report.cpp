@@ -300,6 +300,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
                         {"share", 1 - E.coverage},
                         {"rule", "kept as measured on the base node"}};
   Doc["sync"] = {{"rule", syncRuleName(E.sync)}, {"barriers", E.barriers}};
+  if (E.sweeps != SyncSweeps::Interval)
+    Doc["sync"]["sweeps"] = syncSweepsName(E.sweeps);
   if (E.spinRounds > 0)
     Doc["sync"]["spin_rounds"] = E.spinRounds;
   if (E.forkJoinRegions > 0) {

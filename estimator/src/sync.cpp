@@ -198,6 +198,39 @@ std::optional<double> giveBackCostUs(const TpiLookup &L, const std::string &Node
   return pageCostUs(L, Node, GiveBackUBench, Threads);
 }
 
+const char *syncSweepsName(SyncSweeps S) { return S == SyncSweeps::Short ? "short" : "interval"; }
+
+std::optional<SyncSweeps> parseSyncSweeps(const std::string &S) {
+  if (S == "interval")
+    return SyncSweeps::Interval;
+  if (S == "short")
+    return SyncSweeps::Short;
+  return std::nullopt;
+}
+
+std::optional<double> syncCostShortUs(SyncKind K, const TpiLookup &L, const std::string &Node,
+                                      unsigned Threads) {
+  // Each pair's cost is (tpi_sync - tpi_mbw1p) x n, n iterations a sweep;
+  // its noise is about the sweep's time times the tpi's relative noise, so
+  // the weights are 1 / sweep time^2. Negative costs (noise) count as they
+  // are, and only the mean is kept from below 0.
+  double Sum = 0, Weights = 0;
+  for (const auto &[S, Tpi] : unitSweeps(K, L, Node, Threads)) {
+    std::optional<double> Ref = L.tpi(Node, ReferenceUB, {S}, Threads);
+    if (!Ref || !(*Ref > 0))
+      continue;
+    double N = sweepIterations(S, Threads), SweepUs = *Ref * N;
+    if (!(SweepUs > 0) || SweepUs > MaxSweepUs)
+      continue;
+    double W = 1 / (SweepUs * SweepUs);
+    Sum += W * (Tpi - *Ref) * N;
+    Weights += W;
+  }
+  if (!(Weights > 0))
+    return std::nullopt;
+  return std::max(0.0, Sum / Weights);
+}
+
 std::optional<double> syncCostUs(SyncKind K, const TpiLookup &L, const std::string &Node,
                                  unsigned Threads, const SyncPoint &P) {
   std::optional<double> Lo = syncCostUs(K, L, Node, Threads, P.loKiB);

@@ -283,7 +283,7 @@ int main(int Argc, char **Argv) {
   App.name("phaseprobe-estimate");
   std::vector<std::string> PhasesPaths;
   std::string DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
-  std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers", UncoveredArg = "kept",
+  std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers", SweepsArg = "interval", UncoveredArg = "kept",
                           PaddedArg = "family", AcrossArg = "mix";
   bool Relax = false;
   double Tolerance = 0;
@@ -320,6 +320,12 @@ int main(int Argc, char **Argv) {
                  "priced apart per node with the bar1p, spin1p and pf1p uBs (barriers, the "
                  "default) or left inside the measured phase times (off, METHOD.md)")
       ->check(CLI::IsMember({"barriers", "off"}));
+  App.add_option("--sync-sweeps", SweepsArg,
+                 "Which sweeps of bar1p and spin1p price a synchronization: the one as long as "
+                 "the region's work between synchronizations (interval, the default) or all up "
+                 "to 100 us weighted by the inverse square of their time, so that the shortest, "
+                 "whose difference is mostly the synchronization, decide (short)")
+      ->check(CLI::IsMember({"interval", "short"}));
   App.add_option("--uncovered", UncoveredArg,
                  "The base run's time outside matched phases: kept as measured on every node "
                  "(kept, METHOD.md) or, inside regions, scaled per node like the region's "
@@ -396,7 +402,8 @@ int main(int Argc, char **Argv) {
     auto EstimateAll = [&](const PhaseFile &F, const std::vector<PhaseMatch> &R) {
       return estimate(F, R, Lookup, In.base, Nodes, TP, *parseProjection(ProjectionArg),
                       *parseSyncRule(SyncArg), *parseUncoveredRule(UncoveredArg),
-                      *parsePaddedRatio(PaddedArg), *parsePaddingAcross(AcrossArg));
+                      *parsePaddedRatio(PaddedArg), *parsePaddingAcross(AcrossArg),
+                      *parseSyncSweeps(SweepsArg));
     };
     std::vector<PhaseMatch> M = MatchAll(In.phases);
     noteMissingThreadCounts(In, M);

@@ -422,6 +422,24 @@ std::optional<double> giveBackCostUs(const TpiLookup &L, const std::string &Node
 /// syncCostUs at a SyncPoint; absent when the node lacks either end.
 std::optional<double> syncCostUs(SyncKind K, const TpiLookup &L, const std::string &Node,
                                  unsigned Threads, const SyncPoint &P);
+/// Which sweeps of the sync uB price a synchronization.
+enum class SyncSweeps {
+  /// The sweep as long as the region's work between synchronizations (its
+  /// SyncPoint), interpolated: the default.
+  Interval,
+  /// All sweeps up to 100 us, each cost weighted by the inverse square of
+  /// its sweep's time (the difference of two sweeps' times has a noise
+  /// about proportional to them, so the shortest sweeps, where it is mostly
+  /// the synchronization, decide): one cost per node and thread count.
+  Short
+};
+const char *syncSweepsName(SyncSweeps S);
+std::optional<SyncSweeps> parseSyncSweeps(const std::string &S);
+/// SyncSweeps::Short's cost of one synchronization of kind \p K (µs) on
+/// \p Node at \p Threads; absent without a sync uB / mbw1p pair there.
+/// Never negative.
+std::optional<double> syncCostShortUs(SyncKind K, const TpiLookup &L, const std::string &Node,
+                                      unsigned Threads);
 std::optional<Projection> parseProjection(const std::string &S);
 /// What the part of the base run outside matched phases becomes on a node.
 enum class UncoveredRule {
@@ -462,6 +480,7 @@ struct Estimate {
   double serialS = 0, inRegionsS = 0;
   std::vector<NodeEstimate> nodes; ///< ranked, fastest first
   SyncRule sync = SyncRule::Off;   ///< as asked
+  SyncSweeps sweeps = SyncSweeps::Interval; ///< as asked
   /// Barriers of the top-level regions (0 when the phase file has none).
   double barriers = 0;
   /// Spin-wait rounds of the top-level regions (0 when the phase file has none).
@@ -501,7 +520,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   SyncRule Sync = SyncRule::Barriers,
                   UncoveredRule Uncovered = UncoveredRule::Kept,
                   PaddedRatio Padded = PaddedRatio::Family,
-                  PaddingAcross Across = PaddingAcross::Mix);
+                  PaddingAcross Across = PaddingAcross::Mix,
+                  SyncSweeps Sweeps = SyncSweeps::Interval);
 
 /// "4", or "1,2" for a node whose phases were projected onto several counts.
 std::string formatThreadList(const std::vector<unsigned> &Threads);

@@ -438,6 +438,26 @@ TEST(Sync, BarrierCostIsTheBarrierLoopMinusItsTwinPerSweep) {
   EXPECT_EQ(*syncCostUs(SyncKind::Barrier, L, "m", 2, 16.0), 0);
 }
 
+// SyncSweeps::Short: every sweep up to 100 us, weighted by 1 / sweep
+// time^2, so a noisy long sweep (here a barrier "cheaper" by 6 us at 64 us
+// of work, as one round measured on the lent Xeon) barely moves the cost the
+// short sweeps give; above 100 us nothing counts; never negative.
+TEST(Sync, ShortSweepsDecideTheCost) {
+  ProfileLookup L;
+  // 16 KiB at 2 threads: 1024 iterations x 0.001 us = 1.024 us a sweep.
+  L.pair("n", 2, 16, 0.001, 1.5);
+  L.pair("n", 2, 1024, 0.001, -6.0);  // 65.5 us a sweep
+  L.pair("n", 2, 4096, 0.001, 400.0); // 262 us: left out
+  double W1 = 1 / (1.024 * 1.024), W2 = 1 / (65.536 * 65.536);
+  EXPECT_NEAR(*syncCostShortUs(SyncKind::Barrier, L, "n", 2), (W1 * 1.5 - W2 * 6.0) / (W1 + W2),
+              1e-9);
+  EXPECT_FALSE(syncCostShortUs(SyncKind::Barrier, L, "n", 1));
+  L.pair("m", 2, 16, 0.001, -0.5);
+  EXPECT_EQ(*syncCostShortUs(SyncKind::Barrier, L, "m", 2), 0);
+  EXPECT_EQ(parseSyncSweeps("short"), std::optional<SyncSweeps>(SyncSweeps::Short));
+  EXPECT_FALSE(parseSyncSweeps("long"));
+}
+
 TEST(Sync, TheBaseNodeChoosesWhereTheWorkBetweenBarriersFalls) {
   ProfileLookup L;
   // mbw1p sweeps on the base: 16 KiB -> 1024 iterations x 0.01 us = 10.24 us;
