@@ -448,10 +448,11 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       continue;
     for (auto [K, N] : Counts) {
       SyncRegion R{&P, K, N, {}, {}};
-      R.point = syncPoint(K, L, Base, P.threads, P.timeS * 1e6 / N);
+      // The short sweeps price every region alike; only the interval rule
+      // needs where the region's work between synchronizations falls.
       if (Sweeps == SyncSweeps::Short)
         R.baseCostUs = syncCostShortUs(K, L, Base, P.threads);
-      else if (R.point)
+      else if ((R.point = syncPoint(K, L, Base, P.threads, P.timeS * 1e6 / N)))
         R.baseCostUs = syncCostUs(K, L, Base, P.threads, *R.point);
       // Priced synchronization gets each node's own cost from the sync
       // term: the base run's share of it is not scaled with the region's work.

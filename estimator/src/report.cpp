@@ -159,8 +159,12 @@ double serialKeptShare(const Estimate &E, const NodeEstimate &N) {
   return std::clamp((E.serialS - N.serialNotRunS) / N.timeS, 0.0, 1.0);
 }
 
+bool serialWarned(const Estimate &E, const NodeEstimate &N) {
+  return N.otherCpu && serialKeptShare(E, N) >= SerialShareWarning;
+}
+
 std::string serialWarning(const Estimate &E, const NodeEstimate &N) {
-  if (!N.otherCpu || serialKeptShare(E, N) < SerialShareWarning)
+  if (!serialWarned(E, N))
     return "";
   const NodeEstimate *B = E.baseNode();
   char Pct[16];

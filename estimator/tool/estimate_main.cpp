@@ -262,7 +262,7 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
     if (N.paddingWarned())
       Note("ANOTHER CPU: " + fmt("%.0f", N.paddedShare() * 100) +
            "% padded arithmetic (warning below)");
-    if (!serialWarning(E, N).empty())
+    if (serialWarned(E, N))
       Note("ANOTHER CPU: " + fmt("%.0f", serialKeptShare(E, N) * 100) +
            "% serial code kept (warning below)");
     std::fprintf(Out, "%4u  %s %14s %15.1f%%  %s\n", N.rank,

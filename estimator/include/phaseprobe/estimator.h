@@ -565,9 +565,11 @@ double serialKeptShare(const Estimate &E, const NodeEstimate &N);
 /// Estimates onto another CPU design with at least this share are flagged.
 inline constexpr double SerialShareWarning = 0.2;
 
-/// The warning of a node of another CPU design whose estimate is at least
-/// SerialShareWarning serial code kept at the base node's time; empty when
-/// there is none.
+/// Whether \p N is of another CPU design and at least SerialShareWarning
+/// of its estimate is serial code kept at the base node's time.
+bool serialWarned(const Estimate &E, const NodeEstimate &N);
+
+/// serialWarned's warning; empty when there is none.
 std::string serialWarning(const Estimate &E, const NodeEstimate &N);
 
 /// The full phaseprobe.estimate/1 document: the matcher's part plus per-phase

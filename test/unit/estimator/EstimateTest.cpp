@@ -1405,6 +1405,8 @@ TEST(Serial, KeptSerialCodeOnAnotherCpuIsWarnedOf) {
   EXPECT_NEAR(serialKeptShare(E, Other), 0.05 / 0.12, 1e-12);
   EXPECT_EQ(serialWarning(E, Same), "");
   EXPECT_EQ(serialWarning(E, Little), "");
+  EXPECT_TRUE(serialWarned(E, Other));
+  EXPECT_FALSE(serialWarned(E, Same));
   std::string W = serialWarning(E, Other);
   EXPECT_NE(W.find("another CPU (Intel(R) Xeon(R) Processor) than the base node's (AMD EPYC), "
                    "and 42% of this estimate is serial code kept at its time on the base node"),
