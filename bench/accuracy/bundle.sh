@@ -86,13 +86,9 @@ pack() {
     name=$(basename "$d")
     mkdir -p "$tmp/stored/$name/raw"
     cp "$d/data.json" "$tmp/stored/$name/"
-    python3 - "$d/nppdb.sqlite" "$tmp/stored/$name/nppdb.sqlite" <<'EOF'
-import sqlite3, sys
-s = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
-d = sqlite3.connect(sys.argv[2])
-s.backup(d)
-d.close(); s.close()
-EOF
+    # cross.py's own WAL-free copy (the SQLite backup API).
+    python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import cross; cross.copy_db(*sys.argv[2:])' \
+      "$SRC_ROOT/bench/accuracy" "$d/nppdb.sqlite" "$tmp/stored/$name/nppdb.sqlite"
     python3 - "$d" "$tmp/stored/$name/raw" <<'EOF'
 import json, os, shutil, sys
 src, dst = sys.argv[1], sys.argv[2]

@@ -174,13 +174,13 @@ def family_keep(db, base, threads, clone, streams):
     return keep | {clone, twin}
 
 
-def needed_keys(raw, db=None, base=None):
+def needed_keys(raw, db, base):
     """The stored uB configurations (uB, streams text) the stored run's
     estimates read on a target node: every phase's chosen profile under
     every rule it tabulated and, for a padded clone, its unpadded twin and
     the padding family members PaddedRatio::Family pools or takes as
-    neighbours (family_keep, with the stored NPPDB db and base node base;
-    without them the whole family); the node-wide uBs are kept by
+    neighbours (family_keep, from the stored NPPDB db's base node base;
+    the whole family where base lacks the clone); the node-wide uBs are kept by
     NODE_WIDE. A node characterized with these alone gets the estimates the
     full grid would give it (checked by pruning a stored node to them:
     test/bench/Accuracy_cross_needed.test).
@@ -206,7 +206,7 @@ def needed_keys(raw, db=None, base=None):
                 chosen.add((c["ubench"], c["streams"]))
                 if unpadded(c["ubench"]):
                     family = family_keep(db, base, c.get("threads") or ph.get("threads"), c["ubench"],
-                                         c["streams"]) if db and base else None
+                                         c["streams"])
                     if family is None:
                         twins.add((unpadded(c["ubench"]), c["streams"]))
                     else:
