@@ -24,6 +24,18 @@
 #   --lulesh DIR   LULESH 2.0 (lulesh*.cc), built without MPI; workloads are
 #                  problem sizes (--lulesh-sizes, default 15,20) at 40
 #                  iterations.
+#   --rsbench DIR  RSBench (openmp-threading/ in the upstream tree), XSBench's
+#                  multipole sibling: the cross sections computed from poles
+#                  and windows (complex arithmetic, the Faddeeva function)
+#                  instead of looked up; workloads are lookup counts
+#                  (--rs-lookups, default 500000,1000000), event mode, small
+#                  problem, thread count from -t ({threads}).
+#   --hpccg DIR    Mantevo's HPCCG 1.0 (a conjugate-gradient solve of a
+#                  27-point problem: sparse matrix-vector products, dot
+#                  products, vector updates), C++, built with USING_OMP and
+#                  without MPI; workloads are grid sizes (--hpccg-sizes,
+#                  default "96 96 96,128 128 96"). It writes a YAML report
+#                  into its working directory.
 #   --rodinia DIR  Rodinia 3.1's OpenMP codes (the openmp/ folder of the
 #                  upstream tree) that make their own input: lud (matrix
 #                  sizes --lud-sizes, default 3072,4096), lavaMD (boxes per
@@ -37,9 +49,10 @@ set -euo pipefail
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 die() { echo "prepare_apps.sh: $*" >&2; exit 2; }
 
-build="" out="" npb="" xs="" lulesh="" rodinia=""
+build="" out="" npb="" xs="" lulesh="" rodinia="" rs="" hpccg=""
 npb_bench="bt" npb_classes="S,W" xs_lookups="100000,200000" lulesh_sizes="15,20"
 lud_sizes="3072,4096" lavamd_boxes="10,13" srad_sizes="2048,3072"
+rs_lookups="500000,1000000" hpccg_sizes="96 96 96,128 128 96"
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -52,6 +65,10 @@ while [ $# -gt 0 ]; do
     --lulesh) lulesh=$2; shift 2 ;;
     --lulesh-sizes) lulesh_sizes=$2; shift 2 ;;
     --rodinia) rodinia=$2; shift 2 ;;
+    --rsbench) rs=$2; shift 2 ;;
+    --rs-lookups) rs_lookups=$2; shift 2 ;;
+    --hpccg) hpccg=$2; shift 2 ;;
+    --hpccg-sizes) hpccg_sizes=$2; shift 2 ;;
     --lud-sizes) lud_sizes=$2; shift 2 ;;
     --lavamd-boxes) lavamd_boxes=$2; shift 2 ;;
     --srad-sizes) srad_sizes=$2; shift 2 ;;
@@ -61,7 +78,8 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$build" ] || die "--build DIR is required (a phaseprobe build with bin/phaseprobe-cc)"
 [ -n "$out" ] || die "--out DIR is required"
-[ -n "$npb$xs$lulesh$rodinia" ] || die "nothing to build: give --npb, --xsbench, --lulesh and/or --rodinia"
+[ -n "$npb$xs$lulesh$rodinia$rs$hpccg" ] ||
+  die "nothing to build: give --npb, --xsbench, --lulesh, --rsbench, --hpccg and/or --rodinia"
 cc=$(cd "$build" && pwd)/bin/phaseprobe-cc
 cxx=$(cd "$build" && pwd)/bin/phaseprobe-c++
 [ -x "$cc" ] || die "$cc: not built"
@@ -132,6 +150,30 @@ if [ -n "$lulesh" ]; then
     lulesh-viz.cc lulesh-util.cc lulesh-init.cc -lm
   for s in ${lulesh_sizes//,/ }; do
     echo "lulesh=$out/lulesh:-s $s -i 40 -q" >> "$args_file.tmp"
+  done
+fi
+
+if [ -n "$rs" ]; then
+  d=$rs; [ -d "$rs/openmp-threading" ] && d=$rs/openmp-threading
+  [ -f "$d/simulation.c" ] && [ -f "$d/rsbench.h" ] || die "$rs: not an RSBench tree (no openmp-threading/simulation.c)"
+  build_both rsbench c "$d" -- -std=gnu99 -O2 -fopenmp "$d"/*.c -lm
+  # Like XSBench, RSBench exits 1 when its checksum is not the default
+  # lookup count's.
+  echo "--ok-exit rsbench=1" >> "$args_file.tmp"
+  for l in ${rs_lookups//,/ }; do
+    echo "rsbench=$out/rsbench:-t {threads} -s small -m event -l $l" >> "$args_file.tmp"
+  done
+fi
+
+if [ -n "$hpccg" ]; then
+  [ -f "$hpccg/HPC_sparsemv.cpp" ] && [ -f "$hpccg/main.cpp" ] || die "$hpccg: not an HPCCG tree (no HPC_sparsemv.cpp)"
+  build_both hpccg cxx "$hpccg" -- -O2 -fopenmp -DUSING_OMP main.cpp generate_matrix.cpp \
+    read_HPC_row.cpp compute_residual.cpp mytimer.cpp dump_matlab_matrix.cpp HPC_sparsemv.cpp \
+    HPCCG.cpp waxpby.cpp ddot.cpp make_local_matrix.cpp exchange_externals.cpp \
+    YAML_Element.cpp YAML_Doc.cpp -lm
+  IFS=, read -ra sizes <<< "$hpccg_sizes"
+  for s in "${sizes[@]}"; do
+    echo "hpccg=$out/hpccg:$s" >> "$args_file.tmp"
   done
 fi
 
