@@ -69,7 +69,10 @@
  *           gather: s += a[i] * x[idx[i]], a CSR sparse matrix-vector
  *           product's inner loop (TYPE double; streams a, idx, x with
  *           patterns s, s, r): idx is a stream of int (4-byte) indices,
- *           drawn uniformly over x's region, through which x is read. A
+ *           drawn uniformly over x's region, through which x is read;
+ *           with patterns s, s, s (every stream at element stride) a
+ *           banded matrix's rows instead, each summed on its own and
+ *           reading the elements of x around its diagonal (GATHER_ROWS). A
  *           dependent sum of one stream (sum) runs at the add's latency
  *           at any footprint; this loop streams 12 bytes an iteration and
  *           gathers: over NPB CG A's arrays it scales 2.2x from two cores
@@ -629,10 +632,45 @@ static int threads_share_cpus(void) {
                   (ns > 2 && S[2].random && strcmp(K, "gather"));              \
       int walks = S[0].reach || (ns > 1 && S[1].reach) ||                      \
                   (ns > 2 && S[2].reach);                                      \
+      /* gather over a banded matrix: its own loop nest (GATHER_ROWS). */     \
+      int banded = ns == 3 && !strcmp(K, "gather") && !S[2].random;            \
+      (void)banded;                                                            \
       int rotate = (ns > 1 && (S[1].sweep != S[0].sweep ||                     \
                                S[1].step != S[0].step)) ||                     \
                    (ns > 2 && (S[2].sweep != S[0].sweep ||                     \
                                S[2].step != S[0].step));
+
+/* gather over a banded matrix (pattern sss): the rows of a CSR product,
+ * each a sum of its own that the next row does not wait for, as a
+ * stencil's matrix-vector product runs them (HPCCG's 27-point rows: their
+ * sums overlap, so the loop streams its 12 bytes an iteration as fast as
+ * memory gives them, where one sum over the whole sweep waits for the add
+ * at every element). A row is as long as the matrix has elements per
+ * element of x; a thread's rows are its slice of a and of the indices,
+ * which ascend into its own part of x. Copies as SEGMENTS takes them. */
+#define GATHER_ROWS(T, PAD)                                                    \
+  {                                                                            \
+    long nt = omp_get_num_threads();                                           \
+    long na = S[0].priv ? S[0].region * nt : S[0].region;                      \
+    long nx = S[2].priv ? S[2].region * nt : S[2].region;                      \
+    long row = na / nx > 1 ? na / nx : 1, m = w[0].hi - w[0].lo;               \
+    for (long r = 0; r < R; ++r) {                                             \
+      long cp = S[0].copies > 1 ? (g0 + r) % S[0].copies : 0;                  \
+      const T *ap = (const T *)(S[0].base + (size_t)cp * S[0].cbytes) + w[0].lo; \
+      const int *ip = (const int *)(S[1].base + (size_t)cp * S[1].cbytes) + w[1].lo; \
+      const T *xp = (const T *)(S[2].base + (size_t)cp * S[2].cbytes);         \
+      for (long b = 0; b < m; b += row) {                                      \
+        long e = b + row < m ? b + row : m;                                    \
+        T sr = 0;                                                              \
+        for (long j = b; j < e; ++j) {                                         \
+          sr += ap[j] * xp[ip[j]];                                             \
+          PAD                                                                  \
+        }                                                                      \
+        acc += sr;                                                             \
+      }                                                                        \
+      HANDOVER(r)                                                              \
+    }                                                                          \
+  }
 
 /* The kernels, one instance per element type. ACC is the accumulator type
  * (int sums accumulate in long long: no signed overflow). Single-stream
@@ -781,6 +819,8 @@ static int threads_share_cpus(void) {
               c3 = c3 * x + x;                                                 \
             }                                                                  \
           }                                                                    \
+      } else if (banded) {                                                     \
+        GATHER_ROWS(T, )                                                       \
       } else if (walks) {                                                      \
         RUN(IX_WALK, T, )                                                      \
       } else if (mixed) {                                                      \
@@ -800,7 +840,11 @@ static int threads_share_cpus(void) {
       ACC acc = 0;                                                             \
       double d0 = 0, d1 = 0, d2 = 0, d3 = 0;                                   \
       long pc = 0;                                                             \
-      if (walks && pe == 1) {                                                  \
+      if (banded && pe == 1) {                                                 \
+        GATHER_ROWS(T, PAD_WORK)                                               \
+      } else if (banded) {                                                     \
+        GATHER_ROWS(T, PAD_WORK_SPREAD)                                        \
+      } else if (walks && pe == 1) {                                           \
         RUN(IX_WALK, T, PAD_WORK)                                              \
       } else if (walks) {                                                      \
         RUN(IX_WALK, T, PAD_WORK_SPREAD)                                       \
@@ -915,8 +959,10 @@ static void run_config(const config_t *C, int threads) {
     FAIL("compute kernels take no padding (work)");
   if (C->work && pricing_kernel(C->kernel))
     FAIL("kernel %s takes no padding (work)", C->kernel);
-  if (gather && (strcmp(C->type, "double") || strcmp(C->pattern, "ssr") || C->access[2] != 'c'))
-    FAIL("kernel gather is double with patterns ssr and a shared x (a, its int indices, x)");
+  if (gather && (strcmp(C->type, "double") ||
+                 !((!strcmp(C->pattern, "ssr") && C->access[2] == 'c') ||
+                   !strcmp(C->pattern, "sss"))))
+    FAIL("kernel gather is double with patterns ssr and a shared x, or sss (a, its int indices, x)");
   int paged = page_kernel(C->kernel);
   if (paged && (C->pattern[0] != 's' || C->s[0] != (double)sysconf(_SC_PAGESIZE) ||
                 C->window[0]))
@@ -1044,20 +1090,40 @@ static void run_config(const config_t *C, int threads) {
       }
     }
   }
+  if (gather && !S[2].random)
+    for (int q = 0; q < ns; ++q)
+      if (S[q].step != 1 || S[q].window || S[q].span)
+        FAIL("stream %d: a banded gather (patterns sss) walks every stream at element stride, "
+             "without a window or span", q + 1);
   if (gather) {
     /* The indices: uniform over x's region, from a hash of the position
-     * (splitmix64), so the first touch can stay with the walking thread. */
-    if (S[2].region > INT_MAX) FAIL("stream 3: more than %d elements to index", INT_MAX);
+     * (splitmix64), so the first touch can stay with the walking thread;
+     * for a strided x (pattern s, spmv3p) a banded matrix's, so that a
+     * thread's rows read its own part of x (GATHER_ROWS). */
+    long xr = S[2].priv ? S[2].region * threads : S[2].region;
+    if (xr > INT_MAX) FAIL("stream 3: more than %d elements to index", INT_MAX);
     long cnt = S[1].priv ? S[1].region * threads : S[1].region;
-    uint64_t xr = (uint64_t)S[2].region;
     for (long cp = 0; cp < S[1].copies; ++cp) {
       int *ix = (int *)(S[1].base + (size_t)cp * S[1].cbytes);
+      if (!S[2].random) {
+        /* A banded matrix: row r (ROW elements of the matrix, as many as
+         * it has per element of x) reads the ROW elements of x around its
+         * diagonal, r's place in x, one after the other. */
+        long row = cnt / xr > 1 ? cnt / xr : 1, rows = (cnt + row - 1) / row;
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < cnt; ++i) {
+          long r = i / row, col = (long)((unsigned __int128)r * (unsigned long)xr /
+                                         (unsigned long)rows) + i % row - row / 2;
+          ix[i] = (int)(col < 0 ? 0 : col >= xr ? xr - 1 : col);
+        }
+        continue;
+      }
 #pragma omp parallel for schedule(static)
       for (long i = 0; i < cnt; ++i) {
         uint64_t z = (uint64_t)i * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        ix[i] = (int)((z ^ (z >> 31)) % xr);
+        ix[i] = (int)((z ^ (z >> 31)) % (uint64_t)xr);
       }
     }
   }
@@ -1107,7 +1173,7 @@ static void run_config(const config_t *C, int threads) {
     const stream_t *s = &S[q];
     size_t elem = el[q];
     double span = (double)(s->priv ? s->region * threads : s->region) * (double)elem;
-    double stride = gather && q == 2 ? gather_mean_jump(&S[1], elem)
+    double stride = gather && q == 2 && s->random ? gather_mean_jump(&S[1], elem)
                     : s->random      ? mean_abs_jump(s, elem)
                                      : (double)(s->step * (long)elem);
     if (s->random) stride = floor(stride / (double)elem + 0.5) * (double)elem;

@@ -75,6 +75,16 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       {"spmv3", "gather", "double", "ppc", "ssr", "load;load;load",
        "sparse matrix-vector product: sum += a[i] * x[idx[i]] (a, int idx private; x shared, gathered)",
        "8;4;8"},
+      // The same product over a banded matrix (a stencil's: Mantevo
+      // HPCCG's 27-point problem): each row reads the elements of x around
+      // its diagonal, so x is private and strided, and each row sums on
+      // its own, so the rows' sums overlap and the loop streams as fast as
+      // memory allows, where spmv3 and the read-reduce uBs wait for the add
+      // at every element (ubench/README.md).
+      {"spmv3p", "gather", "double", "ppp", "sss", "load;load;load",
+       "sparse matrix-vector product over a banded matrix: rows of sum += a[i] * x[idx[i]], idx ascending "
+       "(a, int idx, x private)",
+       "8;4;8"},
       // Synchronization: mbw1p with a barrier after every sweep. Against
       // mbw1p at the same footprint it gives a node's cost per barrier at
       // that much work between barriers (the estimator's sync term).

@@ -113,6 +113,59 @@ TEST(Clone, ASparseMatVecIsSpmv3WithItsVectorsOwnSize) {
   EXPECT_TRUE(C.notes.empty());
 }
 
+TEST(Clone, AStencilsMatVecIsTheBandedSpmv3p) {
+  // Mantevo HPCCG's SpMV (128 x 128 x 96 at two threads): the matrix, its
+  // int column indices and the vector all private and strided, each row
+  // reading x near its own index. Before spmv3p no uB had three private
+  // streams of 8, 4 and 8 bytes ("no uB has 3 streams like ..."): it
+  // matched the matrix's read-reduce alone, one dependent sum where its
+  // rows' sums overlap.
+  CloneSet C = cloneOne(
+      "[" +
+      phase("HPC_sparsemv.cpp:73:1", {stream("v1", 326048.21875, 8, 8, "private"),
+                                      stream("v2", 163024.109375, 4, 4, "private"),
+                                      stream("v3", 12288, 8, 8, "private")}) +
+      "]");
+  auto L = lines(C);
+  EXPECT_NE(std::find(L.begin(), L.end(), "spmv3p 326048.21875:8;163024.109375:4;12288:8"),
+            L.end());
+  ASSERT_FALSE(C.targets.empty());
+  EXPECT_EQ(C.targets.back().config.def->name, "spmv3p") << "the phase's own clone";
+  EXPECT_TRUE(C.notes.empty());
+}
+
+TEST(Clone, RunsWithoutSamplingGiveTheTargetsTheirTimes) {
+  // bench/accuracy --base-timing unsampled: one sampled run (streams) and
+  // runs with sampling off, whose times the estimator starts from. The
+  // targets are those runs with the sampled run's streams, so the padding
+  // is calibrated to their median, not to the sampled run's slower time.
+  auto Run = [](bool Sampling, double Tpi, const std::string &File) {
+    std::string Streams = Sampling ? stream("v1", 1024, 8, 8, "private") : "";
+    std::string T = R"({"schema": "phaseprobe.phases/1",
+      "program": {"name": "app", "argv": ["app", "7"], "total_time_s": 1, "threads": 2,
+                  "sampling": )" + std::string(Sampling ? "true" : "false") + R"(},
+      "node": {"label": "bn", "caches_kib": {"l1d": 32}},
+      "phases": [{"id": "a.c:1:1", "threads": 2, "time_s": )" + std::to_string(Tpi * 1e-4) +
+                     R"(, "iterations": 100, "tpi_us": )" + std::to_string(Tpi) +
+                     R"(, "streams": [)" + Streams + "]}]}";
+    return parseClonePhases(T, File);
+  };
+  CloneSet C = clonePhases({Run(true, 6000, "s.json"), Run(false, 5000, "o1.json"),
+                            Run(false, 5200, "o2.json"), Run(false, 4900, "o3.json")});
+  EXPECT_EQ(lines(C), (std::vector<std::string>{"mbw1p 1024:8"}));
+  ASSERT_EQ(C.targets.size(), 3u) << "one per run without sampling";
+  std::vector<double> Tpi;
+  for (const CloneTarget &T : C.targets) {
+    Tpi.push_back(T.tpiUs);
+    EXPECT_EQ(T.program, "app 7");
+  }
+  std::sort(Tpi.begin(), Tpi.end());
+  EXPECT_EQ(Tpi, (std::vector<double>{4900, 5000, 5200})) << "never the sampled run's 6000";
+  EXPECT_EQ(C.targets[0].where, "o1.json: a.c:1:1");
+  // Sampled runs alone are the targets, as before.
+  EXPECT_EQ(clonePhases({Run(true, 6000, "s.json")}).targets.at(0).tpiUs, 6000);
+}
+
 TEST(Clone, UnclonableElementSizeIsReported) {
   CloneSet C = cloneOne(
       "[" +

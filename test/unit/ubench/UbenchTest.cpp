@@ -195,6 +195,12 @@ TEST(Params, AGathersIndexStreamHasItsOwnElementSize) {
   EXPECT_EQ(D->elemBytes(2), 8u);
   EXPECT_TRUE(D->gathered(2));
   EXPECT_FALSE(D->gathered(1));
+  // The banded gather reads x through ascending indices: walked as declared
+  // (its footprint and stride kept), not drawn over a region of any size.
+  const UBenchDef *B = findUBench("spmv3p");
+  ASSERT_NE(B, nullptr);
+  EXPECT_EQ(B->elemBytes(1), 4u);
+  EXPECT_FALSE(B->gathered(2));
   EXPECT_EQ(findUBench("mbw2hp")->elemBytes(1), 8u) << "the type's, without an override";
   EXPECT_EQ(parseParamsFile("spmv3 1024:8;512:4;109.375:8\n", "p.txt").size(), 1u);
   EXPECT_NE(inputErrorOf([] { parseParamsFile("spmv3 1024:8;512:6;64:8\n", "p.txt"); })

@@ -38,10 +38,13 @@ struct UBenchDef {
   unsigned elemBytes() const { return type == "double" ? 8 : 4; }
   /// Operand \p Q's element size.
   unsigned elemBytes(std::size_t Q) const;
-  /// Whether operand \p Q is read through another operand's indices
-  /// (gather's x): drawn uniformly over a region of any size, where a
-  /// random stream the kernel draws itself has a power of two elements.
-  bool gathered(std::size_t Q) const { return kernel == "gather" && Q == 2; }
+  /// Whether operand \p Q is read through another operand's indices drawn
+  /// uniformly over a region of any size (spmv3's x), where a random stream
+  /// the kernel draws itself has a power of two elements. A strided x
+  /// (spmv3p's banded rows) is walked as declared.
+  bool gathered(std::size_t Q) const {
+    return kernel == "gather" && Q == 2 && Q < pattern.size() && pattern[Q] == 'r';
+  }
   unsigned streams() const { return unsigned(access.size()); }
   /// Whether operand \p Q is a shared stream the kernel writes: its
   /// threads split its columns (thread t the t-th share of the offsets
@@ -203,7 +206,10 @@ struct CloneSet {
 /// them, the multi-stream uBs whose declared streams match them. Footprints
 /// and strides are rounded to what the kernels walk at the phase's thread
 /// count. Significance: the stream's flag, else footprint > \p L1dKiB when
-/// > 0, else the phase file's node L1d, else every stream counts.
+/// > 0, else the phase file's node L1d, else every stream counts. Runs of
+/// one program made without sampling beside sampled ones stand for it with
+/// the sampled runs' streams (timedRuns): their times per iteration are the
+/// targets, as the estimator's times are theirs.
 CloneSet clonePhases(const std::vector<ClonePhases> &Files, double L1dKiB = 0);
 
 /// One `--params` line: "UBENCH K:S[;K:S...]".
