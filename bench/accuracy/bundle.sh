@@ -32,6 +32,15 @@
 #   libraries this node cannot find, and PHASEPROBE_COMMIT (the tree's copy
 #   has no .git). Exits 2 with one line if an executable still misses a
 #   library.
+# lease BUNDLE --out-dir DIR --run NAME=STORED[:apps]... [--dry-run]
+#   [-- CROSS_ARGS...]: a lease of minutes in one command on the other
+#   node: DIR/host.txt (lscpu, nproc, free), setup, then per --run, in
+#   order, cross.py --build BUNDLE/build --from bench/results/STORED
+#   --needed-only CROSS_ARGS --out bench/results/NAME (with the bundle's
+#   apps file where :apps is given), and NAME's folder tarred into
+#   DIR/NAME.tgz as soon as it is done, so that a lease cut short keeps
+#   the runs it finished. Exits 1 when a run failed (the others go on).
+#   --dry-run prints the commands instead of running them.
 set -euo pipefail
 
 die() { echo "bundle.sh: $*" >&2; exit 2; }
@@ -161,8 +170,58 @@ setup() {
   echo "export PHASEPROBE_COMMIT=$(cat "$b/COMMIT")"
 }
 
+lease() {
+  local b="${1:-}" dir="" dry=0 runs=() cross=()
+  [ -n "$b" ] || die "lease: give the bundle folder"
+  shift
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --out-dir) dir=$2; shift 2 ;;
+      --run) runs+=("$2"); shift 2 ;;
+      --dry-run) dry=1; shift ;;
+      --) shift; cross=("$@"); break ;;
+      *) die "lease: unknown argument $1" ;;
+    esac
+  done
+  [ -d "$b/build" ] || die "$b: not a bundle (no build/; see pack)"
+  [ -n "$dir" ] || die "lease: --out-dir is required (the lent node's \$OUT)"
+  [ ${#runs[@]} -gt 0 ] || die "lease: give at least one --run NAME=STORED[:apps]"
+  local r name stored
+  for r in "${runs[@]}"; do
+    name=${r%%=*} stored=${r#*=}; stored=${stored%:apps}
+    [ -n "$name" ] && [ "$name" != "$r" ] && [ -n "$stored" ] ||
+      die "lease: --run '$r' is not NAME=STORED[:apps]"
+    [ -f "$b/stored/$stored/data.json" ] || die "lease: --run '$r': $stored is not in the bundle"
+  done
+  mkdir -p "$dir"
+  if [ "$dry" = 0 ]; then
+    { lscpu; echo; echo "nproc: $(nproc)"; free -g; } > "$dir/host.txt" 2>&1 || true
+    local env
+    env=$(setup "$b") || exit 2
+    eval "$env"
+  fi
+  local failed=0 cmd
+  for r in "${runs[@]}"; do
+    name=${r%%=*} stored=${r#*=}
+    cmd=(python3 "$SRC_ROOT/bench/accuracy/cross.py" --build "$b/build"
+         --from "$SRC_ROOT/bench/results/${stored%:apps}" --needed-only)
+    [ "$stored" != "${stored%:apps}" ] && cmd+=(--apps-file "$b/apps/apps.txt")
+    cmd+=("${cross[@]}" --out "$SRC_ROOT/bench/results/$name")
+    if [ "$dry" = 1 ]; then
+      echo "${cmd[*]}"
+      echo "tar -C $SRC_ROOT/bench/results -czf $dir/$name.tgz $name"
+      continue
+    fi
+    "${cmd[@]}" || { failed=1; echo "bundle.sh: lease: $name failed" >&2; }
+    [ -d "$SRC_ROOT/bench/results/$name" ] &&
+      tar -C "$SRC_ROOT/bench/results" -czf "$dir/$name.tgz" "$name"
+  done
+  return $failed
+}
+
 case "${1:-}" in
   pack) shift; pack "$@" ;;
   setup) shift; setup "$@" ;;
+  lease) shift; lease "$@" ;;
   *) usage ;;
 esac
