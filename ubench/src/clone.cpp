@@ -265,10 +265,6 @@ std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
   return Out;
 }
 
-} // namespace
-
-namespace {
-
 /// The program a phase file is a run of: its name and arguments.
 std::string programOf(const PhaseFile &F) {
   std::string Program = F.program.name;
@@ -281,9 +277,10 @@ std::string programOf(const PhaseFile &F) {
 /// sampled ones (bench/accuracy's --base-timing unsampled) replaced by
 /// those runs, each with the sampled runs' streams (timedRuns): their
 /// times are the ones the estimator starts from (mergePhaseRuns), so a
-/// padded clone is calibrated to them. Sampling slows what it samples: run
-/// gs's HPCCG SpMV took 0.88 ns an iteration sampled and 0.75 unsampled,
-/// and its clone, padded to the sampled run, lost to the unpadded one.
+/// padded clone is calibrated to them. Run gs: HPCCG's SpMV took 0.88 ns
+/// an iteration in its sampled run and 0.75 in the median of the five
+/// without, and its clone, padded to the sampled run, lost to its unpadded
+/// twin (bench/results/accuracy-2026-11-27-quiet-gs-*/NOTE.md).
 std::vector<ClonePhases> timedFiles(const std::vector<ClonePhases> &Files) {
   std::vector<std::pair<std::string, std::vector<std::size_t>>> Groups;
   for (std::size_t I = 0; I < Files.size(); ++I) {
