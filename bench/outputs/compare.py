@@ -43,10 +43,11 @@ class WorkError(Exception):
     """A program could not be run at all: exit 1."""
 
 
-def run(argv, env, timeout):
-    """(exit code, stdout lines) of one run."""
+def run(argv, env, timeout, cwd):
+    """(exit code, stdout lines) of one run, in \p cwd: what a program writes
+    where it runs (HPCCG's YAML report) stays out of the caller's folder."""
     try:
-        p = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        p = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            universal_newlines=True, timeout=timeout)
     except FileNotFoundError:
         raise WorkError("%s: not found" % argv[0])
@@ -81,9 +82,10 @@ def phase_count(path):
 
 def check_app(app, opts, ignore, ok, tmp):
     """One row per sampling setting."""
-    argv_of = lambda exe: [os.path.join(app["path"], exe)] + appspec.expand_args(app["args"], opts.threads)
+    argv_of = lambda exe: [os.path.join(os.path.abspath(app["path"]), exe)] + appspec.expand_args(
+        app["args"], opts.threads)
     threads = {"OMP_NUM_THREADS": str(opts.threads)}
-    code, plain = run(argv_of("plain"), appspec.clean_env(threads), opts.timeout)
+    code, plain = run(argv_of("plain"), appspec.clean_env(threads), opts.timeout, tmp)
     if code not in ok:
         raise WorkError("%s %s: the plain build exited %d (--ok-exit %s=%d if that means success)" % (
             app["app"], app["workload"], code, app["app"], code))
@@ -94,7 +96,7 @@ def check_app(app, opts, ignore, ok, tmp):
         for k in range(opts.runs):
             out = os.path.join(tmp, "%s.%s.%d.json" % (app["app"], setting, k))
             env = appspec.clean_env(dict(threads, PHASEPROBE_SAMPLING=setting, PHASEPROBE_OUT=out))
-            code, lines = run(argv_of("instr"), env, opts.timeout)
+            code, lines = run(argv_of("instr"), env, opts.timeout, tmp)
             lines = kept(lines, ignore)
             if code not in ok:
                 diff = diff or "run %d exited %d" % (k + 1, code)
