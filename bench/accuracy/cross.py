@@ -48,6 +48,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(1, os.path.dirname(HERE))
+import padding  # noqa: E402  (a padded clone's name: padding.PADDED)
 import report  # noqa: E402
 import run as acc  # noqa: E402  (the single-machine harness: its steps are reused)
 import textout  # noqa: E402  (bench/textout.py)
@@ -129,13 +130,10 @@ def stored_params(db, nodes, lacking=(), keep=None):
 NODE_WIDE = re.compile(r"^(mbw1p|bar1p|spin1p|pf1p|gb1p|c(add|mul|fma|div|sqrt)f?)$")
 
 
-PADDED = re.compile(r"^(.*)\+w\d+(/\d+)?$")
-
-
 def unpadded(ub):
     """A padded clone's unpadded twin ('tri3p+k3+w20/3' -> 'tri3p+k3'), else
-    '' (the estimator's unpaddedName)."""
-    m = PADDED.match(ub)
+    '' (the estimator's unpaddedName; padding.py's pattern)."""
+    m = padding.PADDED.match(ub)
     return m.group(1) if m else ""
 
 

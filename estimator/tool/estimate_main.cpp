@@ -283,8 +283,9 @@ int main(int Argc, char **Argv) {
   App.name("phaseprobe-estimate");
   std::vector<std::string> PhasesPaths;
   std::string DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
-  std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers", SweepsArg = "interval", UncoveredArg = "kept",
-                          PaddedArg = "family", AcrossArg = "mix";
+  std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers",
+                          SweepsArg = "interval", UncoveredArg = "kept", PaddedArg = "family",
+                          AcrossArg = "mix";
   bool Relax = false;
   double Tolerance = 0;
   App.add_option("phases", PhasesPaths,
