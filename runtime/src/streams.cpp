@@ -698,7 +698,22 @@ bool byThreadThenLo(const InvEntry &A, const InvEntry &B) {
 /// two threads touch around them over the whole phase: the threads' slices
 /// of one array, but not two threads' stack arrays, tiny and gigabytes apart
 /// (XSBench's per-lookup arrays measured 14 GB with one rule for both).
-void normalizeInvocations(Vec<InvEntry> &V, std::uint64_t Far) {
+///
+/// Ranges of several sites merged into one stream (\p Sites) come each
+/// site's already united, so a gap between them is also no wider than the
+/// data they hold (a plane and its neighbour, rhs[i] and rhs[i+1], whose
+/// union over the invocations is the array the sweep walks) or than the
+/// data the sites touch in an invocation that its samples do not show (the
+/// pieces of a short row loop sampled out of many). Wider gaps are other
+/// allocations: HPCCG's waxpby reads x and y at two sites bound to other
+/// vectors each call, every element seen, and bridging them as one site's
+/// pieces spanned the matrix between them (571 MB for three 12 MiB vectors).
+struct SiteGaps {
+  double Accesses; ///< the sites', in all the sampled invocations
+  double Step;     ///< bytes an access stands for
+};
+void normalizeInvocations(Vec<InvEntry> &V, std::uint64_t Far,
+                          const SiteGaps *Sites = nullptr) {
   // Each thread's extent: its ranges of every invocation, united within Far
   // (sorted by thread and address, as unionOf leaves each thread's).
   Vec<InvEntry> ByThread, Ext;
@@ -721,16 +736,35 @@ void normalizeInvocations(Vec<InvEntry> &V, std::uint64_t Far) {
   };
 
   std::sort(V.begin(), V.end(), byInvThenLo);
+  // The bytes the sites touch in a sampled invocation, on average.
+  double Touched = 0;
+  if (Sites) {
+    std::size_t Invocations = 0;
+    for (std::size_t I = 0; I < V.Size; ++I)
+      Invocations += I == 0 || V[I - 1].Inv != V[I].Inv;
+    Touched = Invocations ? Sites->Accesses / double(Invocations) * Sites->Step : 0;
+  }
   std::size_t Out = 0;
   std::uint64_t UReach = 0;
+  double Unseen = 0;
   for (std::size_t I = 0; I < V.Size; ++I) {
     const InvEntry E = V[I];
     std::uint64_t R = Reach(E);
+    if (Sites && (!Out || V[Out - 1].Inv != E.Inv)) {
+      double Seen = 0;
+      for (std::size_t J = I; J < V.Size && V[J].Inv == E.Inv; ++J)
+        Seen += double(V[J].Hi - V[J].Lo);
+      Unseen = std::max(0.0, Touched - Seen);
+    }
     if (Out && V[Out - 1].Inv == E.Inv) {
       InvEntry &U = V[Out - 1];
       std::uint64_t Gap = E.Lo > U.Hi ? E.Lo - U.Hi : 0;
       std::uint64_t Allowed =
           U.Thread == E.Thread ? Far : std::min<std::uint64_t>(Far, UReach + R);
+      if (Sites)
+        Allowed = std::min<std::uint64_t>(
+            Allowed, std::uint64_t(std::max(
+                         Unseen, double((U.Hi - U.Lo) + (E.Hi - E.Lo)) + Sites->Step)));
       if (Gap <= Allowed) {
         U.Hi = std::max(U.Hi, E.Hi);
         if (U.Thread != E.Thread)
@@ -927,7 +961,11 @@ void mergeInto(Candidate &Into, Candidate &C, std::uint64_t Far) {
   Into.SumAbsDiff += C.SumAbsDiff;
   for (const InvEntry &E : C.InvUnion)
     Into.InvUnion.push(E);
-  normalizeInvocations(Into.InvUnion, Far);
+  // A load and a store of one element are one touch (as AccessesPerIter).
+  deriveStride(Into);
+  const SiteGaps Sites{std::max(Into.LoadAccesses, Into.StoreAccesses),
+                       double(std::max<std::uint64_t>(Into.Elem, Into.Stride))};
+  normalizeInvocations(Into.InvUnion, Far, &Sites);
   for (const char *L : C.Sites) {
     bool Dup = false;
     for (const char *M : Into.Sites)

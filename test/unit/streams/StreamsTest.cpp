@@ -622,6 +622,63 @@ TEST(StreamsAnalysis, FarApartAllocationsAreSummed) {
   EXPECT_EQ(S[0].StrideBytes, 8u);
 }
 
+// HPCCG's waxpby, w[i] = x[i] + beta * y[i], called on other vectors each
+// time (r, p, p; x, p, x; r, Ap, r) that lie on both sides of the matrix.
+// Each call touches two vectors, each site one: no stream spans the matrix
+// between them (one of 571 MB for three 12 MiB vectors when merged sites
+// bridged gaps as one site's sampled pieces are bridged).
+TEST(StreamsAnalysis, MergedSitesBoundToOtherArraysEachCallAreNotBridged) {
+  Team T(2);
+  const std::uint64_t N = 1 << 20, MiB = 1 << 20;
+  const std::uintptr_t X = Base, R = Base + 16 * MiB, P = Base + 600 * MiB,
+                       Ap = Base + 616 * MiB;
+  const std::uintptr_t Calls[3][3] = {{R, P, P}, {X, P, X}, {R, Ap, R}};
+  for (unsigned Inv = 0; Inv < 6; ++Inv)
+    for (unsigned I = 0; I < 2; ++I) {
+      const std::uintptr_t *C = Calls[Inv % 3];
+      T.Loops[I].Countdown = 1;
+      T.Loops[I].run(*T.Threads[I], {0, Inv},
+                     {{&LoadD, [=](auto K) { return C[0] + 8 * (I * N / 2 + K); }},
+                      {&LoadD2, [=](auto K) { return C[1] + 8 * (I * N / 2 + K); }},
+                      {&StoreD, [=](auto K) { return C[2] + 8 * (I * N / 2 + K); }}},
+                     N / 2);
+    }
+  Vec<StreamResult> S = T.analyze(0);
+  ASSERT_GE(S.Size, 1u);
+  int Sites = 0;
+  for (const StreamResult &E : S) {
+    Sites += E.NumSites;
+    EXPECT_LE(E.FootprintKiB, kib(2 * 8.0 * N) + 1);
+    EXPECT_FALSE(E.Shared);
+    EXPECT_EQ(E.StrideBytes, 8u);
+  }
+  EXPECT_EQ(Sites, 3);
+  // x[i] and w[i] meet in x and r: one stream of the two vectors of a call.
+  EXPECT_NEAR(S[0].FootprintKiB, kib(2 * 8.0 * N), 1);
+}
+
+// NPB BT's back substitution: each invocation updates plane i from plane
+// i + 1 (rhs[i] and rhs[i+1], two sites), the sweep going down the array.
+// Sampled on one thread, each plane's piece leaves a gap to the next plane's
+// narrower than the two pieces: one array, and the sweep's invocations
+// together walk all of it.
+TEST(StreamsAnalysis, MergedSitesOnNeighbourPlanesAreOneArray) {
+  Team T(1);
+  const std::uint64_t Planes = 24, Plane = 1000, Piece = 440;
+  for (unsigned Inv = 0; Inv + 1 < Planes; ++Inv) {
+    const std::uint64_t I = Planes - 2 - Inv;
+    T.Loops[0].Countdown = 1;
+    T.Loops[0].run(*T.Threads[0], {0, Inv},
+                   {{&LoadD, [=](auto K) { return Base + 8 * (I * Plane + K); }},
+                    {&LoadD2, [=](auto K) { return Base + 8 * ((I + 1) * Plane + K); }}},
+                   Piece);
+  }
+  Vec<StreamResult> S = T.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_EQ(S[0].NumSites, 2);
+  EXPECT_NEAR(S[0].FootprintKiB, kib(8.0 * ((Planes - 1) * Plane + Piece)), 1);
+}
+
 // A per-iteration array on each thread's stack (XSBench's lookup vectors):
 // the main thread's stack and a worker's lie gigabytes apart, closer than
 // the physical memory that bounds one allocation. Two tiny arrays, not the
