@@ -869,6 +869,58 @@ bool overlapsMostly(Range A, Range B) {
   return Inter >= 0.5 * Smaller;
 }
 
+/// Whether two sites' candidates walk the same array: their extents over the
+/// phase mostly coincide (overlapsMostly) and so do their ranges call by
+/// call, or one lies a fixed distance from the other (rhs[i] and rhs[i+1]
+/// of a sweep, a plane apart in every invocation), in most invocations both
+/// were sampled in. The extents alone are not enough where a helper is
+/// called on other arrays each time: HPCCG's waxpby writes w, now x, now r,
+/// now p, and reads x and y, so all three sites span the same vectors over
+/// the run while each call walks two or three different ones (w is x in two
+/// calls of three, y is w in one). Without a common invocation, the extents
+/// decide.
+bool sameArray(const Candidate &A, const Candidate &B) {
+  if (!overlapsMostly(A.Overall, B.Overall))
+    return false;
+  const Vec<InvEntry> &U = A.InvUnion, &V = B.InvUnion;
+  const double Elem = double(std::max(A.Elem, B.Elem));
+  std::size_t Common = 0, Agree = 0;
+  Vec<std::int64_t> Offsets;
+  for (std::size_t I = 0, J = 0; I < U.Size && J < V.Size;) {
+    if (U[I].Inv != V[J].Inv) {
+      (U[I].Inv < V[J].Inv ? I : J) += 1;
+      continue;
+    }
+    const std::uint64_t Inv = U[I].Inv;
+    std::size_t IE = I, JE = J;
+    double LenU = 0, LenV = 0, Inter = 0;
+    for (; IE < U.Size && U[IE].Inv == Inv; ++IE)
+      LenU += double(U[IE].Hi - U[IE].Lo) + Elem;
+    for (; JE < V.Size && V[JE].Inv == Inv; ++JE)
+      LenV += double(V[JE].Hi - V[JE].Lo) + Elem;
+    // Each side's ranges are sorted by address and disjoint.
+    for (std::size_t P = I, Q = J; P < IE && Q < JE;) {
+      double Lo = double(std::max(U[P].Lo, V[Q].Lo));
+      double Hi = double(std::min(U[P].Hi, V[Q].Hi)) + Elem;
+      Inter += std::max(0.0, Hi - Lo);
+      (U[P].Hi < V[Q].Hi ? P : Q) += 1;
+    }
+    ++Common;
+    Agree += Inter >= 0.5 * std::min(LenU, LenV);
+    Offsets.push(std::int64_t(V[J].Lo - U[I].Lo));
+    I = IE, J = JE;
+  }
+  if (!Common || 2 * Agree >= Common)
+    return true;
+  std::sort(Offsets.begin(), Offsets.end());
+  std::size_t Run = 0, Most = 0;
+  for (std::size_t K = 0; K < Offsets.Size; ++K) {
+    Run = K && Offsets[K] == Offsets[K - 1] ? Run + 1 : 1;
+    Most = std::max(Most, Run);
+  }
+  return 2 * Most >= Common;
+}
+
 bool siteLess(const char *A, const char *B) { return std::strcmp(A, B) < 0; }
 
 struct ThreadRecord {
@@ -1049,7 +1101,8 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
 
   // 3. Merge sites over the same array with the same pattern: same element
   // size, same stride (or both random), same sharing, and ranges that
-  // mostly coincide (a[i] and a[i+1]; the load and the store of a[i] += x).
+  // mostly coincide (a[i] and a[i+1]; the load and the store of a[i] += x)
+  // call by call (sameArray).
   Vec<Candidate *> Streams;
   for (std::size_t I = 0; I < NumCands; ++I) {
     Candidate *C = Order[I];
@@ -1057,7 +1110,7 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
     for (Candidate *S : Streams)
       if (S->Elem == C->Elem && S->Random == C->Random &&
           (C->Random || S->Stride == C->Stride) && S->Shared == C->Shared &&
-          overlapsMostly(S->Overall, C->Overall)) {
+          sameArray(*S, *C)) {
         Into = S;
         break;
       }

@@ -51,7 +51,8 @@
  * Input line:  ID KERNEL TYPE NSTREAMS ACCESS PATTERN K1 S1 K2 S2 K3 S3
  *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S
  *              [WORK [REP W1 W2 W3 [WORK_EVERY [B1 B2 B3 [COPIES]]]]]
- *   KERNEL  sum sum3 madd add2 copy update store triad cadd cmul cfma cdiv csqrt, and
+ *   KERNEL  sum sum3 madd add2 copy axpy update store triad cadd cmul cfma cdiv
+ *           csqrt, and
  *           sumb: sum with a barrier after every sweep (strided only),
  *           sumf: sum with a spin-wait handoff between neighbouring threads
  *           after every sweep (strided only; see Handoff),
@@ -580,6 +581,9 @@ static int threads_share_cpus(void) {
     SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); acc += a[i0] + b[i1]; PAD)  \
   } else if (!strcmp(K, "copy")) {                                             \
     SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); b[i1] = a[i0]; PAD)         \
+  } else if (!strcmp(K, "axpy")) {                                             \
+    SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1);                             \
+             a[i0] = a[i0] + (T)3 * b[i1]; PAD)                                \
   } else if (!strcmp(K, "sum3")) {                                             \
     SEGMENTS(IX, long i0 = IX(0); long i1 = IX(1); long i2 = IX(2);            \
              acc += a[i0] + b[i1] + c[i2]; PAD)                                \
@@ -867,7 +871,7 @@ DEFINE_KERNELS(int, long long, int)
 
 static int is_store(const char *K, int q) {
   return (!strcmp(K, "update") || !strcmp(K, "store") || !strcmp(K, "triad") ||
-          page_kernel(K)) ? q == 0
+          !strcmp(K, "axpy") || page_kernel(K)) ? q == 0
          : !strcmp(K, "copy")                                                   ? q == 1
                                                                                 : 0;
 }
@@ -878,7 +882,8 @@ static int kernel_streams(const char *K) {
       !strcmp(K, "cadd") || !strcmp(K, "cmul") || !strcmp(K, "cfma") || !strcmp(K, "cdiv") ||
       !strcmp(K, "csqrt"))
     return 1;
-  if (!strcmp(K, "madd") || !strcmp(K, "add2") || !strcmp(K, "copy")) return 2;
+  if (!strcmp(K, "madd") || !strcmp(K, "add2") || !strcmp(K, "copy") || !strcmp(K, "axpy"))
+    return 2;
   if (!strcmp(K, "sum3") || !strcmp(K, "triad") || !strcmp(K, "gather")) return 3;
   return 0;
 }

@@ -48,6 +48,12 @@ const std::vector<UBenchDef> &ubenchCatalog() {
        "three shared streams, sum (sum += a[i]+b[j]+c[k])"},
       {"tri3p", "triad", "double", "ppp", "sss", "store;load;load",
        "triad a[i] = b[j] + 3*c[k], private"},
+      // BLAS-1 daxpy: a vector updated in place from another (a Krylov
+      // solver's x += alpha p; HPCCG's waxpby whenever w is x). Two loads
+      // and a store an iteration on two arrays, where upd1p walks one and
+      // tri3p writes a third.
+      {"axpy2p", "axpy", "double", "pp", "ss", "load+store;load",
+       "daxpy a[i] = a[i] + 3*b[j], private"},
       {"upd1p", "update", "double", "p", "s", "load+store", "in-place update a[i] = 3*a[i]+1"},
       {"upd1pf", "update", "float", "p", "s", "load+store", "upd1p on float"},
       // A shared stream that is written: the threads of a sweep along a

@@ -626,7 +626,9 @@ TEST(StreamsAnalysis, FarApartAllocationsAreSummed) {
 // time (r, p, p; x, p, x; r, Ap, r) that lie on both sides of the matrix.
 // Each call touches two vectors, each site one: no stream spans the matrix
 // between them (one of 571 MB for three 12 MiB vectors when merged sites
-// bridged gaps as one site's sampled pieces are bridged).
+// bridged gaps as one site's sampled pieces are bridged), and sites merge
+// by what they walk call by call, not over the whole run (where all three
+// span the same vectors).
 TEST(StreamsAnalysis, MergedSitesBoundToOtherArraysEachCallAreNotBridged) {
   Team T(2);
   const std::uint64_t N = 1 << 20, MiB = 1 << 20;
@@ -653,8 +655,14 @@ TEST(StreamsAnalysis, MergedSitesBoundToOtherArraysEachCallAreNotBridged) {
     EXPECT_EQ(E.StrideBytes, 8u);
   }
   EXPECT_EQ(Sites, 3);
-  // x[i] and w[i] meet in x and r: one stream of the two vectors of a call.
+  // w[i] is x[i] in two calls of three: one stream, updated, of the two
+  // vectors of the first call; y[i] meets w[i] in one call: a stream read.
+  ASSERT_EQ(S.Size, 2u);
   EXPECT_NEAR(S[0].FootprintKiB, kib(2 * 8.0 * N), 1);
+  EXPECT_TRUE(S[0].HasLoad && S[0].HasStore);
+  EXPECT_EQ(S[0].NumSites, 2);
+  EXPECT_NEAR(S[1].FootprintKiB, kib(8.0 * N), 1);
+  EXPECT_TRUE(S[1].HasLoad && !S[1].HasStore);
 }
 
 // NPB BT's back substitution: each invocation updates plane i from plane

@@ -254,6 +254,24 @@ TEST(Clone, OperandsFollowTheDeclaredStreamsNotThePhaseOrder) {
   EXPECT_TRUE(C.notes.empty());
 }
 
+TEST(Clone, AnUpdatedStreamBesideAReadOneIsAnAxpy) {
+  // HPCCG's waxpby as the runtime merges its sites: w with x (the same
+  // vector in two calls of three), y apart. axpy2p does its loads and its
+  // store; mbw2hp (two loads) and cpy2p (a load, a store) one op each.
+  CloneSet C = cloneOne(
+      "[" +
+      phase("a.c:1:1", {stream("v1", 24576, 8, 8, "private", R"(, "op": "load+store")"),
+                        stream("v2", 12288, 8, 8, "private", R"(, "op": "load")")}) +
+      "]");
+  auto L = lines(C);
+  EXPECT_NE(std::find(L.begin(), L.end(), "axpy2p 24576:8;12288:8"), L.end());
+  for (const std::string &X : L)
+    EXPECT_TRUE(X.rfind("mbw2hp", 0) == std::string::npos && X.rfind("cpy2p", 0) == std::string::npos)
+        << X;
+  ASSERT_FALSE(C.targets.empty());
+  EXPECT_EQ(paramsLine(C.targets.front().config), "axpy2p 24576:8;12288:8");
+}
+
 TEST(Clone, RandomStreamsAndSignificanceAndLeaves) {
   CloneSet C = cloneOne(
       "[" + phase("a.c:1:1", {}, R"(, "kind": "parallel")") + "," +
