@@ -691,6 +691,12 @@ bool byThreadThenLo(const InvEntry &A, const InvEntry &B) {
   return A.Thread != B.Thread ? A.Thread < B.Thread : A.Lo < B.Lo;
 }
 
+/// What normalizeInvocations needs of sites merged into one stream.
+struct SiteGaps {
+  double Accesses; ///< the sites', in all the sampled invocations
+  double Step;     ///< bytes an access stands for
+};
+
 /// Sorts \p V by invocation and address and unites each invocation's ranges
 /// that are one allocation. One thread's ranges closer than \p Far are: the
 /// sampled pieces of an array lie far apart in a long loop. Ranges of two
@@ -708,10 +714,6 @@ bool byThreadThenLo(const InvEntry &A, const InvEntry &B) {
 /// allocations: HPCCG's waxpby reads x and y at two sites bound to other
 /// vectors each call, every element seen, and bridging them as one site's
 /// pieces spanned the matrix between them (571 MB for three 12 MiB vectors).
-struct SiteGaps {
-  double Accesses; ///< the sites', in all the sampled invocations
-  double Step;     ///< bytes an access stands for
-};
 void normalizeInvocations(Vec<InvEntry> &V, std::uint64_t Far,
                           const SiteGaps *Sites = nullptr) {
   // Each thread's extent: its ranges of every invocation, united within Far
