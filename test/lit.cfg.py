@@ -6,6 +6,7 @@
 #   %pp_rt             link flags for the shared runtime (with rpath)
 #   %pp_rt_static      link flags for the static runtime
 #   %pp_bin            the build's bin/ folder (phaseprobe-* tools)
+#   %pp_libdir         the build's lib/ folder (libphaseprobe_rt.so, the plugin)
 #   %pp_obj            the build directory
 #   %pp_src            the source root (examples/, test inputs)
 #   %pp_inputs         test/Inputs
@@ -48,6 +49,7 @@ config.substitutions.append(("%pp_plugin", "-fplugin=" + plugin + " -Rpass=phase
 config.substitutions.append(("%pp_rt_static", rt_static))
 config.substitutions.append(("%pp_rt", rt_shared))
 config.substitutions.append(("%pp_bin", config.pp_bin_dir))
+config.substitutions.append(("%pp_libdir", config.pp_lib_dir))
 config.substitutions.append(("%pp_obj", config.pp_obj_root))
 config.substitutions.append(("%pp_src", config.pp_src_root))
 config.substitutions.append(("%pp_inputs", os.path.join(config.pp_src_root, "test", "Inputs")))

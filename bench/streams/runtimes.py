@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Do two runtimes (or two runs) report the same streams?
+
+    bench/streams/runtimes.py --old-rt DIR [--new-rt DIR] [--build BUILD]
+        [--examples] [--apps-file FILE] [--app NAME=PATH[:ARGS] ...]
+        [--ok-exit NAME=CODES] [--threads 2] [--tolerance 5] [--out FILE]
+    bench/streams/runtimes.py --phase-files OLD.json NEW.json [--tolerance 5]
+
+A change to the stream analysis (runtime/src/streams.cpp) is meant to move
+the streams of the programs it is about and no others. This runs each
+instrumented program twice at --threads threads, once loading the
+libphaseprobe_rt.so in --old-rt (say the lib folder of a build of the
+previous commit) and once the one in --new-rt (default: BUILD/lib), through
+LD_LIBRARY_PATH (the project links the runtime with a RUNPATH, which it
+overrides; a program that would load another copy is refused), and
+compares the significant streams of every phase: the same sites, element
+size, stride (random streams: any mean jump), access, and footprints within
+--tolerance percent. Programs: the bundled examples of BUILD (--examples:
+mm 500, nbody 2048 8, bt 32 10) and application folders with 'instr' and
+'plain' as bench/accuracy/prepare_apps.sh builds them. --phase-files
+compares two phase files instead.
+
+Exit status: 0 when every phase agrees, 1 when one does not, 2 for bad
+input (one line, nothing written). Python 3 standard library only.
+"""
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import apps as appspec  # noqa: E402  (bench/apps.py)
+import provenance  # noqa: E402
+import textout  # noqa: E402  (bench/textout.py)
+
+InputError = appspec.InputError
+RUNTIME = "libphaseprobe_rt.so"
+EXAMPLES = [("mm", ["500"]), ("nbody", ["2048", "8"]), ("bt", ["32", "10"])]
+
+
+def load_phases(path):
+    """{phase id: [stream, ...]} of the significant streams of a phase file."""
+    try:
+        with open(path) as f:
+            phases = json.load(f)["phases"]
+        out = {}
+        for p in phases:
+            streams = []
+            for s in p.get("streams", []):
+                if not s.get("significant"):
+                    continue
+                sites = s.get("sites") or ([s["site"]] if "site" in s else [])
+                streams.append({"sites": tuple(sorted(sites)), "kib": float(s["footprint_kib"]),
+                                "stride": s["stride_bytes"], "elem": s["elem_bytes"],
+                                "access": s["access"], "random": s.get("pattern") == "random",
+                                "op": s.get("op", "")})
+            out[p["id"]] = sorted(streams, key=lambda s: s["sites"])
+        return out
+    except (OSError, ValueError, KeyError, TypeError) as ex:
+        raise InputError("%s: not a readable phase file (%s)" % (path, ex))
+
+
+def same_stream(a, b, tolerance):
+    if (a["sites"], a["elem"], a["access"], a["random"], a["op"]) != (
+            b["sites"], b["elem"], b["access"], b["random"], b["op"]):
+        return False
+    if not a["random"] and a["stride"] != b["stride"]:
+        return False
+    return abs(a["kib"] - b["kib"]) <= tolerance / 100.0 * max(a["kib"], b["kib"])
+
+
+def describe(streams):
+    if not streams:
+        return "none"
+    return "; ".join("%s KiB %s%s B %s %s [%s]" % (
+        "%.6g" % s["kib"], "random " if s["random"] else "", s["stride"], s["access"],
+        s["op"] or "-", ",".join(x.split(":", 1)[-1] for x in s["sites"])) for s in streams)
+
+
+def compare(old, new, tolerance):
+    """(phases compared, [(phase, old text, new text)] of those that differ)."""
+    rows = []
+    ids = sorted(set(old) | set(new))
+    for pid in ids:
+        a, b = old.get(pid), new.get(pid)
+        if a is None or b is None or len(a) != len(b) or not all(
+                same_stream(x, y, tolerance) for x, y in zip(a, b)):
+            rows.append((pid, "no such phase" if a is None else describe(a),
+                         "no such phase" if b is None else describe(b)))
+    return len(ids), rows
+
+
+def runtime_of(exe, libdir, env):
+    """The libphaseprobe_rt.so that exe loads with LD_LIBRARY_PATH=libdir."""
+    p = subprocess.run(["ldd", exe], env=dict(env, LD_LIBRARY_PATH=libdir), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    for line in p.stdout.splitlines():
+        if line.strip().startswith(RUNTIME) and "=>" in line:
+            return line.split("=>", 1)[1].split("(")[0].strip()
+    return None
+
+
+def check_loads(app, libdir):
+    exe = os.path.join(app["path"], "instr")
+    got = runtime_of(exe, libdir, appspec.clean_env({}))
+    want = os.path.realpath(os.path.join(libdir, RUNTIME))
+    if got is None:
+        raise InputError("%s: does not load %s (not instrumented with the shared runtime)" % (exe, RUNTIME))
+    if os.path.realpath(got) != want:
+        raise InputError("%s: loads %s even with LD_LIBRARY_PATH=%s (an RPATH, not a RUNPATH?)" % (
+            exe, got, libdir))
+
+
+def example_apps(build, tmp):
+    apps = []
+    for name, args in EXAMPLES:
+        instr = os.path.join(os.path.abspath(build), "examples", name)
+        if not os.access(instr, os.X_OK):
+            raise InputError("--examples: %s: no such executable (build the project first)" % instr)
+        folder = os.path.join(tmp, "examples", name)
+        os.makedirs(folder)
+        os.symlink(instr, os.path.join(folder, "instr"))
+        os.symlink(instr + ".plain", os.path.join(folder, "plain"))
+        apps.append({"app": name, "path": folder, "args": args, "workload": " ".join(args)})
+    return apps
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--old-rt", metavar="DIR", help="folder of the %s to compare against" % RUNTIME)
+    ap.add_argument("--new-rt", metavar="DIR", help="folder of the other one (default BUILD/lib)")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build folder (default ./build)")
+    ap.add_argument("--examples", action="store_true", help="run the bundled examples of BUILD")
+    ap.add_argument("--app", action="append", default=[], metavar="NAME=PATH[:ARGS]")
+    ap.add_argument("--apps-file", action="append", default=[], metavar="FILE")
+    ap.add_argument("--ok-exit", action="append", default=[], metavar="NAME=CODES")
+    ap.add_argument("--phase-files", nargs=2, metavar=("OLD", "NEW"), help="compare two phase files")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--tolerance", type=float, default=5.0, help="footprints within this percent agree (default 5)")
+    ap.add_argument("--out", help="also write the table to this file (atomically)")
+    opts = ap.parse_args(argv)
+    if opts.threads < 1 or not opts.tolerance >= 0:
+        raise InputError("--threads must be at least 1 and --tolerance at least 0")
+    if not opts.phase_files:
+        if not opts.old_rt:
+            raise InputError("give --old-rt DIR (or --phase-files OLD NEW)")
+        opts.new_rt = opts.new_rt or os.path.join(opts.build, "lib")
+        for d in (opts.old_rt, opts.new_rt):
+            if not os.path.isfile(os.path.join(d, RUNTIME)):
+                raise InputError("%s: no %s there" % (d, RUNTIME))
+    problem = textout.out_dir_problem(opts.out)
+    if problem:
+        raise InputError(problem)
+    return opts
+
+
+def main(argv=None):
+    t0 = time.time()
+    results = []  # (app, workload, phases compared, differing rows)
+    try:
+        opts = parse_args(argv)
+        if opts.phase_files:
+            n, rows = compare(load_phases(opts.phase_files[0]), load_phases(opts.phase_files[1]),
+                              opts.tolerance)
+            results.append(("phase files", " ".join(opts.phase_files), n, rows))
+        else:
+            ok_exit = appspec.parse_ok_exit(opts.ok_exit)
+            with tempfile.TemporaryDirectory(prefix="pp-runtimes.") as tmp:
+                apps = (example_apps(opts.build, tmp) if opts.examples else []) + appspec.load_apps(
+                    opts.apps_file, opts.app, ok_exit, folder_only=True)
+                if not apps:
+                    raise InputError("nothing to run: give --examples, --app or --apps-file")
+                for app in apps:
+                    for d in (opts.old_rt, opts.new_rt):
+                        check_loads(app, d)
+                for app in apps:
+                    files = []
+                    for k, d in enumerate((opts.old_rt, opts.new_rt)):
+                        cwd = os.path.join(tmp, "run-%s-%d-%d" % (app["app"], len(results), k))
+                        os.makedirs(cwd)
+                        appspec.instrumented_phases(app, opts.threads, ok_exit, cwd, "runtimes.py",
+                                                    env={"LD_LIBRARY_PATH": os.path.abspath(d)})
+                        files.append(os.path.join(cwd, "phases.json"))
+                    n, rows = compare(load_phases(files[0]), load_phases(files[1]), opts.tolerance)
+                    results.append((app["app"], app["workload"], n, rows))
+                    print("[runtimes] %s %s done" % (app["app"], app["workload"]), file=sys.stderr, flush=True)
+    except InputError as ex:
+        print("runtimes.py: %s" % ex, file=sys.stderr)
+        return 2
+    lines = ["phaseprobe streams: the significant streams of two runtimes (or two phase files) side by side",
+             "machine : %s" % provenance.machine(),
+             "commit  : %s" % provenance.commit(ROOT, ["runtime"]),
+             "date    : %s" % time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+             "command : %s" % " ".join(shlex.quote(a) for a in sys.argv),
+             "compared: sites, element, stride (random: any), access, op; footprints within %g%%%s; %.0f s" % (
+                 opts.tolerance, "" if opts.phase_files else "; %d threads; old %s, new %s" % (
+                     opts.threads, opts.old_rt, opts.new_rt), time.time() - t0),
+             ""]
+    lines += textout.table(("app", "workload", "phases", "differing"),
+                           [(a, w, n, len(rows)) for a, w, n, rows in results])
+    for a, w, n, rows in results:
+        for pid, old, new in rows:
+            lines += ["", "%s %s: %s" % (a, w, pid), "  old: %s" % old, "  new: %s" % new]
+    bad = sum(len(rows) for _, _, _, rows in results)
+    lines += ["", "every phase's significant streams agree" if not bad else
+              "%d phase(s) differ" % bad]
+    textout.emit("runtimes.py", lines, opts.out)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
