@@ -3,7 +3,10 @@ bench/ writes: the machine (host, CPU model, CPU count) and the commit, with
 a note when the code that produced the numbers had uncommitted changes."""
 import os
 import platform
+import shlex
 import subprocess
+import sys
+import time
 
 
 def cpu_model():
@@ -34,3 +37,13 @@ def commit(root, paths):
         return rev + (" (+ uncommitted changes to %s)" % "/".join(paths) if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+
+
+def header(title, root, paths):
+    """The first lines of a table: its title, the machine, the commit (see
+    commit()), the date (UTC) and the command that wrote it."""
+    return [title,
+            "machine : %s" % machine(),
+            "commit  : %s" % commit(root, paths),
+            "date    : %s" % time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "command : %s" % " ".join(shlex.quote(a) for a in sys.argv)]

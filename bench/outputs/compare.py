@@ -166,15 +166,12 @@ def main(argv=None):
     except WorkError as ex:
         print("compare.py: %s" % ex, file=sys.stderr)
         return 1
-    lines = ["phaseprobe outputs: instrumented builds against their plain builds",
-             "machine : %s" % provenance.machine(),
-             "commit  : %s" % provenance.commit(ROOT, ["clang-plugin", "runtime"]),
-             "date    : %s" % time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-             "command : %s" % " ".join(shlex.quote(a) for a in sys.argv),
-             "runs    : %d threads; plain once, instrumented %d times per sampling setting; %.0f s" % (
-                 opts.threads, opts.runs, time.time() - t0),
-             "ignored : %s" % (" | ".join(opts.ignore) or "nothing: every line compared"),
-             ""]
+    lines = provenance.header("phaseprobe outputs: instrumented builds against their plain builds",
+                              ROOT, ["clang-plugin", "runtime"]) + [
+        "runs    : %d threads; plain once, instrumented %d times per sampling setting; %.0f s" % (
+            opts.threads, opts.runs, time.time() - t0),
+        "ignored : %s" % (" | ".join(opts.ignore) or "nothing: every line compared"),
+        ""]
     lines += textout.table(("app", "workload", "sampling", "identical", "lines compared", "phases", "first difference"),
                    [(r["app"], r["workload"], r["sampling"], "%d of %d" % (r["same"], r["runs"]), r["lines"],
                      r["phases"], r["diff"] or "-") for r in rows])

@@ -26,7 +26,6 @@ input (one line, nothing written). Python 3 standard library only.
 import argparse
 import json
 import os
-import shlex
 import subprocess
 import sys
 import tempfile
@@ -193,15 +192,12 @@ def main(argv=None):
     except InputError as ex:
         print("runtimes.py: %s" % ex, file=sys.stderr)
         return 2
-    lines = ["phaseprobe streams: the significant streams of two runtimes (or two phase files) side by side",
-             "machine : %s" % provenance.machine(),
-             "commit  : %s" % provenance.commit(ROOT, ["runtime"]),
-             "date    : %s" % time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-             "command : %s" % " ".join(shlex.quote(a) for a in sys.argv),
-             "compared: sites, element, stride (random: any), access, op; footprints within %g%%%s; %.0f s" % (
-                 opts.tolerance, "" if opts.phase_files else "; %d threads; old %s, new %s" % (
-                     opts.threads, opts.old_rt, opts.new_rt), time.time() - t0),
-             ""]
+    title = "phaseprobe streams: the significant streams of two runtimes (or two phase files) side by side"
+    lines = provenance.header(title, ROOT, ["runtime"]) + [
+        "compared: sites, element, stride (random: any), access, op; footprints within %g%%%s; %.0f s" % (
+            opts.tolerance, "" if opts.phase_files else "; %d threads; old %s, new %s" % (
+                opts.threads, opts.old_rt, opts.new_rt), time.time() - t0),
+        ""]
     lines += textout.table(("app", "workload", "phases", "differing"),
                            [(a, w, n, len(rows)) for a, w, n, rows in results])
     for a, w, n, rows in results:
