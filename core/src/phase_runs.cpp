@@ -23,20 +23,25 @@ std::string joinArgv(const std::vector<std::string> &A) {
   return S;
 }
 
+/// Why \p Run is not another run of \p First's program; empty when it is.
+std::string notSameProgram(const PhaseFile &First, const PhaseFile &Run) {
+  const ProgramInfo &A = First.program, &B = Run.program;
+  if (A.name != B.name)
+    return "program '" + B.name + "', not '" + A.name + "'";
+  if (A.argv.size() > 1 && B.argv.size() > 1 &&
+      std::vector<std::string>(A.argv.begin() + 1, A.argv.end()) !=
+          std::vector<std::string>(B.argv.begin() + 1, B.argv.end()))
+    return "arguments '" + joinArgv(B.argv) + "', not '" + joinArgv(A.argv) + "'";
+  if (A.threads != B.threads)
+    return std::to_string(B.threads) + " threads, not " + std::to_string(A.threads);
+  if (First.node && Run.node && First.node->label != Run.node->label)
+    return "node '" + Run.node->label + "', not '" + First.node->label + "'";
+  return "";
+}
+
 void checkSameProgram(const PhaseFile &First, const PhaseFile &Run, const std::string &Path,
                       const std::string &FirstPath) {
-  const ProgramInfo &A = First.program, &B = Run.program;
-  std::string Why;
-  if (A.name != B.name)
-    Why = "program '" + B.name + "', not '" + A.name + "'";
-  else if (A.argv.size() > 1 && B.argv.size() > 1 &&
-           std::vector<std::string>(A.argv.begin() + 1, A.argv.end()) !=
-               std::vector<std::string>(B.argv.begin() + 1, B.argv.end()))
-    Why = "arguments '" + joinArgv(B.argv) + "', not '" + joinArgv(A.argv) + "'";
-  else if (A.threads != B.threads)
-    Why = std::to_string(B.threads) + " threads, not " + std::to_string(A.threads);
-  else if (First.node && Run.node && First.node->label != Run.node->label)
-    Why = "node '" + Run.node->label + "', not '" + First.node->label + "'";
+  std::string Why = notSameProgram(First, Run);
   if (!Why.empty())
     throw InputError(Path, "program",
                      "not another run of " + FirstPath + " (" + Why +
@@ -210,6 +215,10 @@ PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
   if (Timed.empty() || Sampled.empty())
     return merge(All, {});
   return merge(Timed, Sampled);
+}
+
+bool sameProgram(const PhaseFile &First, const PhaseFile &Run) {
+  return notSameProgram(First, Run).empty();
 }
 
 std::vector<PhaseFile> timedRuns(const std::vector<PhaseFile> &Runs,

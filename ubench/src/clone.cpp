@@ -282,19 +282,19 @@ std::string programOf(const PhaseFile &F) {
 /// without, and its clone, padded to the sampled run, lost to its unpadded
 /// twin (bench/results/accuracy-2026-11-27-quiet-gs-*/NOTE.md).
 std::vector<ClonePhases> timedFiles(const std::vector<ClonePhases> &Files) {
-  std::vector<std::pair<std::string, std::vector<std::size_t>>> Groups;
+  // Runs of one program on one node (sameProgram: what timedRuns merges).
+  std::vector<std::vector<std::size_t>> Groups;
   for (std::size_t I = 0; I < Files.size(); ++I) {
-    const PhaseFile &F = Files[I].phases;
-    std::string Key = programOf(F) + "\n" + std::to_string(F.program.threads);
-    auto It = std::find_if(Groups.begin(), Groups.end(),
-                           [&](const auto &G) { return G.first == Key; });
+    auto It = std::find_if(Groups.begin(), Groups.end(), [&](const auto &G) {
+      return sameProgram(Files[G.front()].phases, Files[I].phases);
+    });
     if (It == Groups.end())
-      Groups.push_back({Key, {I}});
+      Groups.push_back({I});
     else
-      It->second.push_back(I);
+      It->push_back(I);
   }
   std::vector<ClonePhases> Out;
-  for (const auto &[Key, Members] : Groups) {
+  for (const std::vector<std::size_t> &Members : Groups) {
     std::vector<PhaseFile> Runs;
     std::vector<std::string> Paths, Unsampled;
     for (std::size_t I : Members) {

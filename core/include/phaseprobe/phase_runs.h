@@ -35,6 +35,11 @@ namespace phaseprobe {
 PhaseFile mergePhaseRuns(const std::vector<PhaseFile> &Runs,
                          const std::vector<std::string> &Paths);
 
+/// Whether \p Run is another run of \p First's program, as mergePhaseRuns
+/// and timedRuns require: same name, arguments and thread count, and no
+/// other node label.
+bool sameProgram(const PhaseFile &First, const PhaseFile &Run);
+
 /// The runs whose times count, each alone: with unsampled runs next to
 /// sampled ones, every unsampled run with the sampled runs' streams (what
 /// mergePhaseRuns makes of it and them); otherwise \p Runs as they are.

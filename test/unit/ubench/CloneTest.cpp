@@ -139,12 +139,13 @@ TEST(Clone, RunsWithoutSamplingGiveTheTargetsTheirTimes) {
   // runs with sampling off, whose times the estimator starts from. The
   // targets are those runs with the sampled run's streams, so the padding
   // is calibrated to their median, not to the sampled run's slower time.
-  auto Run = [](bool Sampling, double Tpi, const std::string &File) {
+  auto Run = [](bool Sampling, double Tpi, const std::string &File,
+                const std::string &Node = "bn") {
     std::string Streams = Sampling ? stream("v1", 1024, 8, 8, "private") : "";
     std::string T = R"({"schema": "phaseprobe.phases/1",
       "program": {"name": "app", "argv": ["app", "7"], "total_time_s": 1, "threads": 2,
                   "sampling": )" + std::string(Sampling ? "true" : "false") + R"(},
-      "node": {"label": "bn", "caches_kib": {"l1d": 32}},
+      "node": {"label": ")" + Node + R"(", "caches_kib": {"l1d": 32}},
       "phases": [{"id": "a.c:1:1", "threads": 2, "time_s": )" + std::to_string(Tpi * 1e-4) +
                      R"(, "iterations": 100, "tpi_us": )" + std::to_string(Tpi) +
                      R"(, "streams": [)" + Streams + "]}]}";
@@ -164,6 +165,11 @@ TEST(Clone, RunsWithoutSamplingGiveTheTargetsTheirTimes) {
   EXPECT_EQ(C.targets[0].where, "o1.json: a.c:1:1");
   // Sampled runs alone are the targets, as before.
   EXPECT_EQ(clonePhases({Run(true, 6000, "s.json")}).targets.at(0).tpiUs, 6000);
+  // A run without sampling on another node is not one of them: no error
+  // (it would not merge), the sampled run its own target.
+  CloneSet Other = clonePhases({Run(true, 6000, "s.json"), Run(false, 5000, "o.json", "other")});
+  ASSERT_EQ(Other.targets.size(), 1u);
+  EXPECT_EQ(Other.targets[0].tpiUs, 6000);
 }
 
 TEST(Clone, UnclonableElementSizeIsReported) {
