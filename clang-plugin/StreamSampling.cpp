@@ -52,7 +52,10 @@
 // dropped, except those of internal functions that a kept copy calls (the
 // original keeps its single call site, and with it its inlining).
 // Loads and stores whose address is a stack slot (locals, which mem2reg puts
-// in registers) are not sampled. Loops whose values are used after the loop
+// in registers) are not sampled. Nor are they where a memcpy, memmove or
+// memset of a few cache lines at most writes or reads program memory: clang
+// copies a struct (`Pole p = poles[i]`) with one, and such a copy is one
+// access of its first word (Access, below). Loops whose values are used after the loop
 // or whose header has PHIs (clang's raw IR has neither) are left alone, as
 // are loops with exception-handling pads.
 //
@@ -76,6 +79,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Path.h"
@@ -84,12 +88,58 @@
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 using namespace llvm;
 
 namespace phaseprobe {
 namespace {
+
+/// One memory access of an instruction, as the runtime records it: its
+/// address, bytes per access and direction.
+struct Access {
+  Value *Ptr;
+  unsigned Bytes;
+  bool Store;
+};
+
+/// Copies longer than this are bulk copies, which their first address does
+/// not describe; clang's struct copies are shorter (RSBench's poles, 72 B).
+constexpr std::uint64_t MaxCopyBytes = 256;
+
+/// The accesses of \p I: a load's or a store's, or both sides of a memcpy
+/// or memmove of constant length (a memset's destination). Clang's raw IR
+/// copies a struct with llvm.memcpy, and the fields the program then reads
+/// are loads of a stack copy, so without this a loop that walks an array of
+/// structs by value shows no stream at all (RSBench's pole loop: its 5 MiB
+/// of poles, the phase's only data beyond L1, went unseen and the phase
+/// unmatched). A copy is one access of its first word: the word's size is
+/// the element size the uBs can walk (doubles for a struct of doubles), and
+/// consecutive copies are the stride apart that the array's layout puts
+/// them, so a uB of that stride touches the same cache lines.
+SmallVector<Access, 2> accessesOf(Instruction &I, const DataLayout &DL) {
+  SmallVector<Access, 2> Out;
+  if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    Out.push_back({LI->getPointerOperand(),
+                   unsigned(DL.getTypeStoreSize(LI->getType()).getFixedSize()), false});
+  } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    Out.push_back({SI->getPointerOperand(),
+                   unsigned(DL.getTypeStoreSize(SI->getValueOperand()->getType()).getFixedSize()),
+                   true});
+  } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+    auto *Len = dyn_cast<ConstantInt>(MI->getLength());
+    if (!Len || Len->isZero() || Len->getValue().ugt(MaxCopyBytes))
+      return Out;
+    std::uint64_t N = Len->getZExtValue();
+    unsigned Word = unsigned(std::min<std::uint64_t>(8, N & -N)); // largest power of 2 dividing N
+    if (auto *MT = dyn_cast<MemTransferInst>(MI))
+      Out.push_back({MT->getRawSource(), Word, false});
+    Out.push_back({MI->getRawDest(), Word, true});
+  }
+  return Out;
+}
 
 class Sampler {
 public:
@@ -103,9 +153,9 @@ private:
                      const SetVector<Function *> &Roots);
   void enterTwinSometimes(Function &Root, Function &Twin);
   bool instrumentLoop(Function &F, BasicBlock *Header);
-  bool worthSampling(const Instruction &I, const Loop &L) const;
+  bool worthSampling(const Value *Ptr, const Loop &L) const;
   bool invariantAddress(const Value *V, const Loop &L, unsigned Depth) const;
-  Constant *siteFor(const Instruction &I, bool Outer);
+  Constant *siteFor(const Instruction &I, const Access &A, bool Outer);
   AllocaInst *iterationCounter(Function &F) const;
   void declareRuntime();
   CallInst *askRuntime(IRBuilder<> &B, FunctionCallee Fn, GlobalVariable *Countdown,
@@ -290,8 +340,7 @@ bool Sampler::invariantAddress(const Value *V, const Loop &L, unsigned Depth) co
 /// A load or store of program memory whose address moves through the loop:
 /// not a stack slot (registers after mem2reg), not phaseprobe's own
 /// thread-local counters, not a loop-invariant scalar.
-bool Sampler::worthSampling(const Instruction &I, const Loop &L) const {
-  const Value *Ptr = getLoadStorePointerOperand(&I);
+bool Sampler::worthSampling(const Value *Ptr, const Loop &L) const {
   if (!Ptr || Ptr->getType()->getPointerAddressSpace() != 0)
     return false;
   const Value *Obj = getUnderlyingObject(Ptr, 0);
@@ -306,7 +355,7 @@ bool Sampler::worthSampling(const Instruction &I, const Loop &L) const {
   return !invariantAddress(Ptr, L, 0);
 }
 
-Constant *Sampler::siteFor(const Instruction &I, bool Outer) {
+Constant *Sampler::siteFor(const Instruction &I, const Access &A, bool Outer) {
   std::string Loc;
   if (const DebugLoc &D = I.getDebugLoc()) {
     StringRef File;
@@ -327,11 +376,10 @@ Constant *Sampler::siteFor(const Instruction &I, bool Outer) {
     GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
     Str = ConstantExpr::getPointerCast(GV, compat::bytePtrTy(Ctx));
   }
-  Type *AccessTy = isa<LoadInst>(I) ? I.getType() : cast<StoreInst>(I).getValueOperand()->getType();
   Type *I32 = Type::getInt32Ty(Ctx);
   Constant *Init = ConstantStruct::get(
-      SiteTy, {ConstantInt::get(I32, DL.getTypeStoreSize(AccessTy).getFixedSize()),
-               ConstantInt::get(I32, (isa<StoreInst>(I) ? PHASEPROBE_SITE_STORE : 0) |
+      SiteTy, {ConstantInt::get(I32, A.Bytes),
+               ConstantInt::get(I32, (A.Store ? PHASEPROBE_SITE_STORE : 0) |
                                          (Outer ? PHASEPROBE_SITE_OUTER : 0)),
                Str});
   // Not unnamed_addr: the address is the site's identity.
@@ -498,8 +546,8 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
       if (auto *CB = dyn_cast<CallBase>(&I))
         if (CB->hasFnAttr(Attribute::ReturnsTwice))
           return false;
-      if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && worthSampling(I, *L))
-        HasAccess = true;
+      for (const Access &A : accessesOf(I, DL))
+        HasAccess |= worthSampling(A.Ptr, *L);
     }
   }
   if (!HasAccess)
@@ -578,23 +626,35 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     addToCounter(B, Counter, B.CreateLoad(I64, CloneCtr), nullptr);
     B.CreateStore(ConstantInt::get(I64, 0), CloneCtr);
   };
-  // Each access to sample, in the clone, and whether its address stays put
-  // in the unrolled inner loop it sits in (once per iteration of L).
-  DenseMap<Instruction *, bool> ToSample;
+  // Each access to sample (an instruction in the clone and which of its
+  // accesses), and whether its address stays put in the unrolled inner loop
+  // it sits in (once per iteration of L).
+  DenseMap<std::pair<Instruction *, unsigned>, bool> ToSample;
   auto *CloneHeader = cast<BasicBlock>(VMap[Header]);
 
   for (BasicBlock *BB : L->blocks())
-    for (Instruction &I : *BB)
-      if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && worthSampling(I, *L)) {
-        const Loop *In = LI.getLoopFor(BB);
-        bool Outer = In != L && invariantAddress(getLoadStorePointerOperand(&I), *In, 0);
-        ToSample[cast<Instruction>(VMap[&I])] = Outer;
-      }
+    for (Instruction &I : *BB) {
+      SmallVector<Access, 2> As = accessesOf(I, DL);
+      for (unsigned K = 0; K < As.size(); ++K)
+        if (worthSampling(As[K].Ptr, *L)) {
+          const Loop *In = LI.getLoopFor(BB);
+          bool Outer = In != L && invariantAddress(As[K].Ptr, *In, 0);
+          ToSample[{cast<Instruction>(VMap[&I]), K}] = Outer;
+        }
+    }
   for (BasicBlock *C : Clones) {
-    SmallVector<Instruction *, 16> Accesses;
-    for (Instruction &I : *C)
-      if (ToSample.count(&I))
-        Accesses.push_back(&I);
+    SmallVector<std::pair<Instruction *, Access>, 16> Accesses;
+    SmallVector<bool, 16> Outers;
+    for (Instruction &I : *C) {
+      SmallVector<Access, 2> As = accessesOf(I, DL);
+      for (unsigned K = 0; K < As.size(); ++K) {
+        auto It = ToSample.find({&I, K});
+        if (It == ToSample.end())
+          continue;
+        Accesses.push_back({&I, As[K]});
+        Outers.push_back(It->second);
+      }
+    }
     // The block's samples go at its end, not before each access: between
     // the program's own loads and stores they made the block twice as long
     // as the plain build's, and past the optimizer's scan limits a value the
@@ -602,11 +662,11 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     // races on a shared scalar that is another result: NPB BT class W at 2
     // threads (lhsx's tmp3, written by every thread) failed its verification.
     // The runtime needs each site's addresses in order, not the sites'.
-    for (Instruction *I : Accesses) {
+    for (size_t K = 0; K < Accesses.size(); ++K) {
+      auto &[I, A] = Accesses[K];
       IRBuilder<> B(C->getTerminator());
-      Value *Addr = B.CreatePointerCast(const_cast<Value *>(getLoadStorePointerOperand(I)),
-                                        compat::bytePtrTy(Ctx));
-      B.CreateCall(Sample, {siteFor(*I, ToSample.lookup(I)), Addr})->setDebugLoc(I->getDebugLoc());
+      Value *Addr = B.CreatePointerCast(A.Ptr, compat::bytePtrTy(Ctx));
+      B.CreateCall(Sample, {siteFor(*I, A, Outers[K]), Addr})->setDebugLoc(I->getDebugLoc());
     }
     // The original loop's identity stays with the original.
     C->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Do two runtimes (or two runs) report the same streams?
+"""Do two runtimes (or two builds, or two runs) report the same streams?
 
     bench/streams/runtimes.py --old-rt DIR [--new-rt DIR] [--build BUILD]
         [--examples] [--apps-file FILE] [--app NAME=PATH[:ARGS] ...]
         [--ok-exit NAME=CODES] [--threads 2] [--tolerance 5] [--out FILE]
+    bench/streams/runtimes.py --old-apps-file OLD --apps-file NEW [--build BUILD] ...
     bench/streams/runtimes.py --phase-files OLD.json NEW.json [--tolerance 5]
 
 A change to the stream analysis (runtime/src/streams.cpp) is meant to move
@@ -18,7 +19,11 @@ size, stride (random streams: any mean jump), access, and footprints within
 --tolerance percent. Programs: the bundled examples of BUILD (--examples:
 mm 500, nbody 2048 8, bt 32 10) and application folders with 'instr' and
 'plain' as bench/accuracy/prepare_apps.sh builds them. --phase-files
-compares two phase files instead.
+compares two phase files instead. --old-apps-file names the same programs
+(line by line as --apps-file) built by another plugin (bench/accuracy/
+prepare_apps.sh with another build): each program runs once from each file,
+both with the runtime of BUILD/lib, for a change to the plugin's sampling
+(clang-plugin/StreamSampling.cpp).
 
 Exit status: 0 when every phase agrees, 1 when one does not, 2 for bad
 input (one line, nothing written). Python 3 standard library only.
@@ -139,6 +144,8 @@ def parse_args(argv):
     ap.add_argument("--app", action="append", default=[], metavar="NAME=PATH[:ARGS]")
     ap.add_argument("--apps-file", action="append", default=[], metavar="FILE")
     ap.add_argument("--ok-exit", action="append", default=[], metavar="NAME=CODES")
+    ap.add_argument("--old-apps-file", action="append", default=[], metavar="FILE",
+                    help="the programs of --apps-file built by another plugin, line by line")
     ap.add_argument("--phase-files", nargs=2, metavar=("OLD", "NEW"), help="compare two phase files")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--tolerance", type=float, default=5.0, help="footprints within this percent agree (default 5)")
@@ -146,9 +153,16 @@ def parse_args(argv):
     opts = ap.parse_args(argv)
     if opts.threads < 1 or not opts.tolerance >= 0:
         raise InputError("--threads must be at least 1 and --tolerance at least 0")
-    if not opts.phase_files:
+    if opts.old_apps_file:
+        if opts.old_rt or opts.new_rt or opts.examples or opts.app or opts.phase_files:
+            raise InputError("--old-apps-file compares builds: give it with --apps-file only "
+                             "(not --old-rt, --new-rt, --examples, --app, --phase-files)")
+        opts.old_rt = opts.new_rt = os.path.join(opts.build, "lib")
+        if not os.path.isfile(os.path.join(opts.old_rt, RUNTIME)):
+            raise InputError("%s: no %s there (build the project first)" % (opts.old_rt, RUNTIME))
+    elif not opts.phase_files:
         if not opts.old_rt:
-            raise InputError("give --old-rt DIR (or --phase-files OLD NEW)")
+            raise InputError("give --old-rt DIR, --old-apps-file FILE or --phase-files OLD NEW")
         opts.new_rt = opts.new_rt or os.path.join(opts.build, "lib")
         for d in (opts.old_rt, opts.new_rt):
             if not os.path.isfile(os.path.join(d, RUNTIME)):
@@ -175,15 +189,23 @@ def main(argv=None):
                     opts.apps_file, opts.app, ok_exit, folder_only=True)
                 if not apps:
                     raise InputError("nothing to run: give --examples, --app or --apps-file")
-                for app in apps:
-                    for d in (opts.old_rt, opts.new_rt):
-                        check_loads(app, d)
-                for app in apps:
+                # Each program's old and new run: (app, runtime folder).
+                olds = [(app, opts.old_rt) for app in apps]
+                if opts.old_apps_file:
+                    old_apps = appspec.load_apps(opts.old_apps_file, [], ok_exit, folder_only=True)
+                    if [(a["app"], a["args"]) for a in old_apps] != [(a["app"], a["args"]) for a in apps]:
+                        raise InputError("--old-apps-file: its programs and arguments must be "
+                                         "--apps-file's, line by line")
+                    olds = [(app, opts.old_rt) for app in old_apps]
+                for (old, d), app in zip(olds, apps):
+                    check_loads(old, d)
+                    check_loads(app, opts.new_rt)
+                for (old, old_rt), app in zip(olds, apps):
                     files = []
-                    for k, d in enumerate((opts.old_rt, opts.new_rt)):
+                    for k, (a, d) in enumerate(((old, old_rt), (app, opts.new_rt))):
                         cwd = os.path.join(tmp, "run-%s-%d-%d" % (app["app"], len(results), k))
                         os.makedirs(cwd)
-                        appspec.instrumented_phases(app, opts.threads, ok_exit, cwd, "runtimes.py",
+                        appspec.instrumented_phases(a, opts.threads, ok_exit, cwd, "runtimes.py",
                                                     env={"LD_LIBRARY_PATH": os.path.abspath(d)})
                         files.append(os.path.join(cwd, "phases.json"))
                     n, rows = compare(load_phases(files[0]), load_phases(files[1]), opts.tolerance)
@@ -192,11 +214,13 @@ def main(argv=None):
     except InputError as ex:
         print("runtimes.py: %s" % ex, file=sys.stderr)
         return 2
-    title = "phaseprobe streams: the significant streams of two runtimes (or two phase files) side by side"
-    lines = provenance.header(title, ROOT, ["runtime"]) + [
+    title = ("phaseprobe streams: the significant streams of two runtimes (or two builds, or two phase "
+             "files) side by side")
+    lines = provenance.header(title, ROOT, ["runtime", "clang-plugin"]) + [
         "compared: sites, element, stride (random: any), access, op; footprints within %g%%%s; %.0f s" % (
             opts.tolerance, "" if opts.phase_files else "; %d threads; old %s, new %s" % (
-                opts.threads, opts.old_rt, opts.new_rt), time.time() - t0),
+                opts.threads, " ".join(opts.old_apps_file) or opts.old_rt,
+                " ".join(opts.apps_file) if opts.old_apps_file else opts.new_rt), time.time() - t0),
         ""]
     lines += textout.table(("app", "workload", "phases", "differing"),
                            [(a, w, n, len(rows)) for a, w, n, rows in results])
