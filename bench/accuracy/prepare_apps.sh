@@ -36,6 +36,13 @@
 #                  without MPI; workloads are grid sizes (--hpccg-sizes,
 #                  default "96 96 96,128 128 96"). It writes a YAML report
 #                  into its working directory.
+#   --minibude DIR miniBUDE (UoB-HPC's mini-app of the BUDE molecular docking
+#                  code: each pose's energy summed over ligand x protein
+#                  atom pairs, compute-bound), C++17, its OpenMP model (src/omp),
+#                  4 poses per work item; workloads are its decks and pose
+#                  counts (--minibude-runs, default "bm1:8192:2,bm2:32:1":
+#                  deck, poses, timed iterations). bm1's 938 protein atoms
+#                  (15 KiB) fit in L1, bm2's 2672 (42 KiB) do not.
 #   --rodinia DIR  Rodinia 3.1's OpenMP codes (the openmp/ folder of the
 #                  upstream tree) that make their own input: lud (matrix
 #                  sizes --lud-sizes, default 3072,4096), lavaMD (boxes per
@@ -49,10 +56,10 @@ set -euo pipefail
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 die() { echo "prepare_apps.sh: $*" >&2; exit 2; }
 
-build="" out="" npb="" xs="" lulesh="" rodinia="" rs="" hpccg=""
+build="" out="" npb="" xs="" lulesh="" rodinia="" rs="" hpccg="" bude=""
 npb_bench="bt" npb_classes="S,W" xs_lookups="100000,200000" lulesh_sizes="15,20"
 lud_sizes="3072,4096" lavamd_boxes="10,13" srad_sizes="2048,3072"
-rs_lookups="500000,1000000" hpccg_sizes="96 96 96,128 128 96"
+rs_lookups="500000,1000000" hpccg_sizes="96 96 96,128 128 96" bude_runs="bm1:8192:2,bm2:32:1"
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -69,6 +76,8 @@ while [ $# -gt 0 ]; do
     --rs-lookups) rs_lookups=$2; shift 2 ;;
     --hpccg) hpccg=$2; shift 2 ;;
     --hpccg-sizes) hpccg_sizes=$2; shift 2 ;;
+    --minibude) bude=$2; shift 2 ;;
+    --minibude-runs) bude_runs=$2; shift 2 ;;
     --lud-sizes) lud_sizes=$2; shift 2 ;;
     --lavamd-boxes) lavamd_boxes=$2; shift 2 ;;
     --srad-sizes) srad_sizes=$2; shift 2 ;;
@@ -78,8 +87,8 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$build" ] || die "--build DIR is required (a phaseprobe build with bin/phaseprobe-cc)"
 [ -n "$out" ] || die "--out DIR is required"
-[ -n "$npb$xs$lulesh$rodinia$rs$hpccg" ] ||
-  die "nothing to build: give --npb, --xsbench, --lulesh, --rsbench, --hpccg and/or --rodinia"
+[ -n "$npb$xs$lulesh$rodinia$rs$hpccg$bude" ] ||
+  die "nothing to build: give --npb, --xsbench, --lulesh, --rsbench, --hpccg, --minibude and/or --rodinia"
 cc=$(cd "$build" && pwd)/bin/phaseprobe-cc
 cxx=$(cd "$build" && pwd)/bin/phaseprobe-c++
 [ -x "$cc" ] || die "$cc: not built"
@@ -174,6 +183,21 @@ if [ -n "$hpccg" ]; then
   IFS=, read -ra sizes <<< "$hpccg_sizes"
   for s in "${sizes[@]}"; do
     echo "hpccg=$out/hpccg:$s" >> "$args_file.tmp"
+  done
+fi
+
+if [ -n "$bude" ]; then
+  [ -f "$bude/src/main.cpp" ] && [ -f "$bude/src/omp/fasten.hpp" ] || die "$bude: not a miniBUDE tree (no src/omp/fasten.hpp)"
+  IFS=, read -ra runs <<< "$bude_runs"
+  for r in "${runs[@]}"; do
+    IFS=: read -r deck poses iters <<< "$r"
+    [ -f "$bude/data/$deck/protein.in" ] || die "$bude/data/$deck: no such deck (--minibude-runs DECK:POSES:ITERATIONS)"
+    [[ "$poses" =~ ^[0-9]+$ && "$iters" =~ ^[0-9]+$ ]] || die "--minibude-runs: '$r' is not DECK:POSES:ITERATIONS"
+  done
+  build_both minibude cxx "$bude/src" -- -std=c++17 -O3 -fopenmp -DOMP -DUSE_PPWI=4 main.cpp
+  for r in "${runs[@]}"; do
+    IFS=: read -r deck poses iters <<< "$r"
+    echo "minibude=$out/minibude:--deck $(cd "$bude/data/$deck" && pwd) -n $poses -i $iters" >> "$args_file.tmp"
   done
 fi
 
