@@ -52,12 +52,12 @@
 // dropped, except those of internal functions that a kept copy calls (the
 // original keeps its single call site, and with it its inlining).
 // Loads and stores whose address is a stack slot (locals, which mem2reg puts
-// in registers) are not sampled. Nor are they where a memcpy, memmove or
-// memset of a few cache lines at most writes or reads program memory: clang
-// copies a struct (`Pole p = poles[i]`) with one, and such a copy is one
-// access of its first word (Access, below). Loops whose values are used after the loop
-// or whose header has PHIs (clang's raw IR has neither) are left alone, as
-// are loops with exception-handling pads.
+// in registers) are not sampled. A memcpy, memmove or memset of at most 256
+// bytes is (clang copies a struct, `Pole p = poles[i]`, with one): as one
+// access of its first word on each side that is program memory (accessesOf,
+// below). Loops whose values are used after the loop or whose header has
+// PHIs (clang's raw IR has neither) are left alone, as are loops with
+// exception-handling pads.
 //
 //===----------------------------------------------------------------------===//
 #include "StreamSampling.h"
@@ -337,7 +337,7 @@ bool Sampler::invariantAddress(const Value *V, const Loop &L, unsigned Depth) co
   return false;
 }
 
-/// A load or store of program memory whose address moves through the loop:
+/// An access to program memory whose address moves through the loop:
 /// not a stack slot (registers after mem2reg), not phaseprobe's own
 /// thread-local counters, not a loop-invariant scalar.
 bool Sampler::worthSampling(const Value *Ptr, const Loop &L) const {
@@ -642,18 +642,18 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
           ToSample[{cast<Instruction>(VMap[&I]), K}] = Outer;
         }
     }
+  struct ToEmit {
+    Instruction *I;
+    Access A;
+    bool Outer;
+  };
   for (BasicBlock *C : Clones) {
-    SmallVector<std::pair<Instruction *, Access>, 16> Accesses;
-    SmallVector<bool, 16> Outers;
+    SmallVector<ToEmit, 16> Accesses;
     for (Instruction &I : *C) {
       SmallVector<Access, 2> As = accessesOf(I, DL);
-      for (unsigned K = 0; K < As.size(); ++K) {
-        auto It = ToSample.find({&I, K});
-        if (It == ToSample.end())
-          continue;
-        Accesses.push_back({&I, As[K]});
-        Outers.push_back(It->second);
-      }
+      for (unsigned K = 0; K < As.size(); ++K)
+        if (auto It = ToSample.find({&I, K}); It != ToSample.end())
+          Accesses.push_back({&I, As[K], It->second});
     }
     // The block's samples go at its end, not before each access: between
     // the program's own loads and stores they made the block twice as long
@@ -662,11 +662,10 @@ bool Sampler::instrumentLoop(Function &F, BasicBlock *Header) {
     // races on a shared scalar that is another result: NPB BT class W at 2
     // threads (lhsx's tmp3, written by every thread) failed its verification.
     // The runtime needs each site's addresses in order, not the sites'.
-    for (size_t K = 0; K < Accesses.size(); ++K) {
-      auto &[I, A] = Accesses[K];
+    for (const ToEmit &S : Accesses) {
       IRBuilder<> B(C->getTerminator());
-      Value *Addr = B.CreatePointerCast(A.Ptr, compat::bytePtrTy(Ctx));
-      B.CreateCall(Sample, {siteFor(*I, A, Outers[K]), Addr})->setDebugLoc(I->getDebugLoc());
+      Value *Addr = B.CreatePointerCast(S.A.Ptr, compat::bytePtrTy(Ctx));
+      B.CreateCall(Sample, {siteFor(*S.I, S.A, S.Outer), Addr})->setDebugLoc(S.I->getDebugLoc());
     }
     // The original loop's identity stays with the original.
     C->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
