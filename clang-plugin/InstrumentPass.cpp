@@ -391,7 +391,7 @@ void Instrumenter::addCounters(Function &F) {
   SmallVector<BasicBlock *, 8> Latches;
   SmallVector<Loop *, 2> Spins;
   for (Loop *L : LI.getLoopsInPreorder()) {
-    if (!L->getSubLoops().empty())
+    if (!onlyRetriesInside(*L))
       continue;
     switch (syncLoopKind(*L)) {
     case SyncLoopKind::None:

@@ -140,10 +140,17 @@ OpMix OpMixCounter::blocks(Function &F, const SmallPtrSetImpl<BasicBlock *> &Blo
       continue;
     // A compare-and-swap retry (an atomic reduction's combine) or a spin
     // wait synchronizes; its turns are no iterations, its operations none
-    // of the work's.
-    if (L && L->isInnermost() && Synchronizes(*L))
-      continue;
-    bool Body = !AnyLoop || L->isInnermost();
+    // of the work's. But a retry that is all a work loop has inside
+    // (`#pragma omp atomic` on `h[idx[i]] += v[i]`, a double) is that
+    // loop's update: its one winning turn per iteration is the work's.
+    const Loop *Work = L;
+    if (L && L->isInnermost() && Synchronizes(*L)) {
+      const Loop *P = L->getParentLoop();
+      if (!P || !onlyRetriesInside(*P) || syncLoopKind(*L) != SyncLoopKind::Retry)
+        continue;
+      Work = P;
+    }
+    bool Body = !AnyLoop || onlyRetriesInside(*Work);
     for (Instruction &I : *BB) {
       if (Body)
         countOps(I, M);

@@ -109,8 +109,10 @@ struct Access {
 /// not describe; clang's struct copies are shorter (RSBench's poles, 72 B).
 constexpr std::uint64_t MaxCopyBytes = 256;
 
-/// The accesses of \p I: a load's or a store's, or both sides of a memcpy
-/// or memmove of constant length (a memset's destination). Clang's raw IR
+/// The accesses of \p I: a load's or a store's, an atomic update's (a load
+/// and a store of its element: `#pragma omp atomic` on a histogram), or
+/// both sides of a memcpy or memmove of constant length (a memset's
+/// destination). Clang's raw IR
 /// copies a struct with llvm.memcpy, and the fields the program then reads
 /// are loads of a stack copy, so without this a loop that walks an array of
 /// structs by value shows no stream at all (RSBench's pole loop: its 5 MiB
@@ -128,6 +130,14 @@ SmallVector<Access, 2> accessesOf(Instruction &I, const DataLayout &DL) {
     Out.push_back({SI->getPointerOperand(),
                    unsigned(DL.getTypeStoreSize(SI->getValueOperand()->getType()).getFixedSize()),
                    true});
+  } else if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
+    Value *Ptr = isa<AtomicRMWInst>(I) ? cast<AtomicRMWInst>(I).getPointerOperand()
+                                       : cast<AtomicCmpXchgInst>(I).getPointerOperand();
+    Type *Ty = isa<AtomicRMWInst>(I) ? cast<AtomicRMWInst>(I).getValOperand()->getType()
+                                     : cast<AtomicCmpXchgInst>(I).getNewValOperand()->getType();
+    unsigned Bytes = unsigned(DL.getTypeStoreSize(Ty).getFixedSize());
+    Out.push_back({Ptr, Bytes, false});
+    Out.push_back({Ptr, Bytes, true});
   } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
     auto *Len = dyn_cast<ConstantInt>(MI->getLength());
     if (!Len || Len->isZero() || Len->getValue().ugt(MaxCopyBytes))
@@ -470,11 +480,14 @@ static bool unrolledInner(const Loop &S) {
 /// Whether every inner loop of \p L (none, for an innermost loop) is
 /// unrolled fully: \p L can be sampled with them.
 static bool innerLoopsUnrolled(const Loop &L) {
-  return all_of(L.getSubLoops(), [](const Loop *S) { return unrolledInner(*S); });
+  return all_of(L.getSubLoops(), [](const Loop *S) {
+    return unrolledInner(*S) || (S->isInnermost() && syncLoopKind(*S) == SyncLoopKind::Retry);
+  });
 }
 
 /// The loops sampled as units: innermost loops, and loops whose inner loops
-/// are all unrolled fully (then sampled with them). LULESH's hourglass loop
+/// are all unrolled fully or compare-and-swap retries (then sampled with
+/// them: an atomic update's retry loop is one access of the loop around it). LULESH's hourglass loop
 /// over elements runs a 4-iteration loop whose loads of the element's
 /// arrays do not move with it: sampled alone, it showed none of them.
 static bool samplingUnit(const Loop &L) {

@@ -67,11 +67,15 @@ WaitCall waitCall(const Function *Callee) {
 
 SyncLoopKind syncLoopKind(const Loop &L) {
   bool Reads = false, GivesAway = false;
+  SmallVector<BasicBlock *, 16> Own;
   for (BasicBlock *BB : L.blocks())
+    if (none_of(L.getSubLoops(), [&](const Loop *S) { return S->contains(BB); }))
+      Own.push_back(BB);
+  for (BasicBlock *BB : Own)
     for (Instruction &I : *BB)
       if (isa<AtomicCmpXchgInst>(I))
         return SyncLoopKind::Retry;
-  for (BasicBlock *BB : L.blocks())
+  for (BasicBlock *BB : Own)
     for (Instruction &I : *BB) {
       if (auto *LI = dyn_cast<LoadInst>(&I)) {
         Reads |= LI->isVolatile() || LI->isAtomic();
@@ -108,6 +112,12 @@ SyncLoopKind syncLoopKind(const Loop &L) {
   if (!Reads)
     return SyncLoopKind::None;
   return GivesAway ? SyncLoopKind::Yield : SyncLoopKind::Spin;
+}
+
+bool onlyRetriesInside(const Loop &L) {
+  return all_of(L.getSubLoops(), [](const Loop *S) {
+    return S->isInnermost() && syncLoopKind(*S) == SyncLoopKind::Retry;
+  });
 }
 
 } // namespace phaseprobe

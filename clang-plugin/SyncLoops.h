@@ -39,7 +39,16 @@ enum class SyncLoopKind {
 /// What \p L is, on clang's unoptimized IR (locals are still allocas).
 /// Stores to phaseprobe's own counters (the `__phaseprobe*` globals, and the
 /// constants of the armed flag the instrumentation adds) do not count, so
-/// the answer is the same before and after instrumentation.
+/// the answer is the same before and after instrumentation. Only \p L's own
+/// blocks decide, not its inner loops'.
 SyncLoopKind syncLoopKind(const llvm::Loop &L);
+
+/// Whether \p L's inner loops, if any, are all compare-and-swap retries
+/// without loops of their own: clang lowers an atomic update of a double
+/// (`#pragma omp atomic` on `h[idx[i]] += v[i]`) as such a loop, one win per
+/// iteration of \p L, so \p L is where the work runs, as an innermost loop
+/// is (its iterations count, its accesses are sampled, its operations make
+/// the op mix).
+bool onlyRetriesInside(const llvm::Loop &L);
 
 } // namespace phaseprobe

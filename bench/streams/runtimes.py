@@ -16,8 +16,10 @@ LD_LIBRARY_PATH (the project links the runtime with a RUNPATH, which it
 overrides; a program that would load another copy is refused), and
 compares the significant streams of every phase: the same sites, element
 size, stride (random streams: any mean jump), access, and footprints within
---tolerance percent. Programs: the bundled examples of BUILD (--examples:
-mm 500, nbody 2048 8, bt 32 10) and application folders with 'instr' and
+--tolerance percent; and, where both files have them, the phase's
+iterations (within --tolerance percent) and op mix. Programs: the bundled
+examples of BUILD (--examples: mm 500, nbody 2048 8, bt 32 10) and
+application folders with 'instr' and
 'plain' as bench/accuracy/prepare_apps.sh builds them. --phase-files
 compares two phase files instead. --old-apps-file names the same programs
 (line by line as --apps-file) built by another plugin (bench/accuracy/
@@ -49,7 +51,9 @@ EXAMPLES = [("mm", ["500"]), ("nbody", ["2048", "8"]), ("bt", ["32", "10"])]
 
 
 def load_phases(path):
-    """{phase id: [stream, ...]} of the significant streams of a phase file."""
+    """{phase id: {"streams": [stream, ...], "iterations", "ops"}}: the
+    significant streams, iterations and op mix of each phase of a phase file
+    (iterations and ops None where the file has none)."""
     try:
         with open(path) as f:
             phases = json.load(f)["phases"]
@@ -64,7 +68,10 @@ def load_phases(path):
                                 "stride": s["stride_bytes"], "elem": s["elem_bytes"],
                                 "access": s["access"], "random": s.get("pattern") == "random",
                                 "op": s.get("op", "")})
-            out[p["id"]] = sorted(streams, key=lambda s: s["sites"])
+            ops = p.get("ops")
+            out[p["id"]] = {"streams": sorted(streams, key=lambda s: s["sites"]),
+                            "iterations": p.get("iterations"),
+                            "ops": tuple(sorted(ops.items())) if isinstance(ops, dict) else None}
         return out
     except (OSError, ValueError, KeyError, TypeError) as ex:
         raise InputError("%s: not a readable phase file (%s)" % (path, ex))
@@ -79,12 +86,24 @@ def same_stream(a, b, tolerance):
     return abs(a["kib"] - b["kib"]) <= tolerance / 100.0 * max(a["kib"], b["kib"])
 
 
-def describe(streams):
-    if not streams:
-        return "none"
-    return "; ".join("%s KiB %s%s B %s %s [%s]" % (
+def describe(phase, counts):
+    streams = phase["streams"]
+    text = "none" if not streams else "; ".join("%s KiB %s%s B %s %s [%s]" % (
         "%.6g" % s["kib"], "random " if s["random"] else "", s["stride"], s["access"],
         s["op"] or "-", ",".join(x.split(":", 1)[-1] for x in s["sites"])) for s in streams)
+    if counts:
+        text += " | iterations %s, ops %s" % (phase["iterations"], ", ".join(
+            "%s %s" % kv for kv in phase["ops"] or ()) or "-")
+    return text
+
+
+def same_counts(a, b, tolerance):
+    """Iterations within tolerance and the same op mix, where both files have them
+    (a change to the plugin may move them; a runtime's does not)."""
+    ia, ib = a["iterations"], b["iterations"]
+    if ia is not None and ib is not None and abs(ia - ib) > tolerance / 100.0 * max(ia, ib):
+        return False
+    return a["ops"] is None or b["ops"] is None or a["ops"] == b["ops"]
 
 
 def compare(old, new, tolerance):
@@ -93,10 +112,14 @@ def compare(old, new, tolerance):
     ids = sorted(set(old) | set(new))
     for pid in ids:
         a, b = old.get(pid), new.get(pid)
-        if a is None or b is None or len(a) != len(b) or not all(
-                same_stream(x, y, tolerance) for x, y in zip(a, b)):
-            rows.append((pid, "no such phase" if a is None else describe(a),
-                         "no such phase" if b is None else describe(b)))
+        if a is None or b is None:
+            rows.append((pid, "no such phase" if a is None else describe(a, False),
+                         "no such phase" if b is None else describe(b, False)))
+            continue
+        counts = not same_counts(a, b, tolerance)
+        if counts or len(a["streams"]) != len(b["streams"]) or not all(
+                same_stream(x, y, tolerance) for x, y in zip(a["streams"], b["streams"])):
+            rows.append((pid, describe(a, counts), describe(b, counts)))
     return len(ids), rows
 
 
@@ -217,7 +240,8 @@ def main(argv=None):
     title = ("phaseprobe streams: the significant streams of two runtimes (or two builds, or two phase "
              "files) side by side")
     lines = provenance.header(title, ROOT, ["runtime", "clang-plugin"]) + [
-        "compared: sites, element, stride (random: any), access, op; footprints within %g%%%s; %.0f s" % (
+        "compared: sites, element, stride (random: any), access, op; footprints and iterations within %g%%; "
+        "op mix%s; %.0f s" % (
             opts.tolerance, "" if opts.phase_files else "; %d threads; old %s, new %s" % (
                 opts.threads, " ".join(opts.old_apps_file) or opts.old_rt,
                 " ".join(opts.apps_file) if opts.old_apps_file else opts.new_rt), time.time() - t0),
