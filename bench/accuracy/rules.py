@@ -16,6 +16,13 @@ Per rule: every program estimate's error, the median and maximum of
 |error| over all of them, in total and per configuration, and whether every
 ranking is right ignoring measured ties (the run's own verdict, report.py).
 
+In a rule's arguments `{base_plain_s}` becomes the workload's measured
+time on the base configuration (the median of its plain repetitions):
+`--rule 'plain=--plain-time {base_plain_s}'` reads the run as if the user
+had timed the plain build on the base node alongside (phaseprobe-estimate
+--plain-time; the base configuration's own rows are then right by
+construction).
+
 `--statistic min` reads the same data as best-of-N instead of medians: the
 fastest plain repetition is the measured time and the fastest base run
 (smallest program time) the base. On a machine whose neighbours only ever
@@ -330,9 +337,16 @@ def main():
             if name == app["app"]:
                 phases = with_ops(phases, ops, work.name)
         app_ests = {}  # (row index, label) -> estimate
+        base_plain = next((row["measured_s"] for row in app["rows"]
+                           if row["config"] == base["label"] and row.get("measured_s")), None)
         for ri, row in enumerate(app["rows"]):
             cfg = configs[row["config"]]
             for label, extra in args.rule:
+                if any("{base_plain_s}" in a for a in extra):
+                    if base_plain is None:
+                        fail("%s: no measured time on the base configuration for {base_plain_s}" %
+                             app["workload"])
+                    extra = [a.replace("{base_plain_s}", "%.6f" % base_plain) for a in extra]
                 app_ests[(ri, label)], warned, runs, padded, share = estimate(
                     args.build, phases, args.db, base["node"], cfg, base["threads"], extra)
                 if cfg.get("stored"):  # another machine's row (cross.py): ranked, not counted

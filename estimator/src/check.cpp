@@ -255,6 +255,15 @@ CheckResult checkAgainstBaseline(const ojson &Current, const std::string &Baseli
                            K.noun + " apart, this run " + (InCurrent ? "does" : "does not") +
                            ": use the same --sync " + K.advice + ", or refresh the baseline");
   }
+  // Program estimates scaled to the plain build's time and unscaled ones
+  // differ by the instrumentation's own effect, not by the program's.
+  bool BasePlain = Base.contains("plain_build"), CurPlain = Current.contains("plain_build");
+  if (BasePlain != CurPlain)
+    throw InputError(BaselinePath, "plain_build",
+                     std::string("the baseline's estimates were ") + (BasePlain ? "" : "not ") +
+                         "scaled to the plain build's time, this run's " +
+                         (CurPlain ? "are" : "are not") +
+                         ": give --plain-time to both or neither, or refresh the baseline");
   std::map<std::string, NodeView> BaseNodes = nodesOf(Base, BaselinePath);
   std::map<std::string, PhaseView> BasePhases = phasesOf(Base, BaselinePath);
   std::map<std::string, NodeView> CurNodes = nodesOf(Current, "");

@@ -794,4 +794,19 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   return E;
 }
 
+void scaleToPlainBuild(Estimate &E, double PlainS) {
+  if (!(PlainS > 0) || !std::isfinite(PlainS))
+    throw InputError("", "--plain-time", "expected a positive number of seconds");
+  if (!(E.measuredS > 0))
+    throw InputError("", "--plain-time",
+                     "the base run has no program time to scale from (program.total_time_s)");
+  E.plainS = PlainS;
+  E.plainScale = PlainS / E.measuredS;
+  for (NodeEstimate &N : E.nodes) {
+    N.timeS *= E.plainScale;
+    for (double &T : N.runTimesS)
+      T *= E.plainScale;
+  }
+}
+
 } // namespace phaseprobe

@@ -348,6 +348,10 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
                         {"spread_pct", tidy(In.runSpread.spreadPct)},
                         {"phases", Phases}};
   }
+  if (E.plainS)
+    Doc["plain_build"] = {{"time_s", *E.plainS},
+                          {"instrumented_s", E.measuredS},
+                          {"scale", tidy(E.plainScale)}};
   // Last: the time rule of every estimate above (--check compares it).
   Doc["projection"] = projectionName(E.rule);
   Doc["padded_ratio"] = paddedRatioName(E.padded);

@@ -205,6 +205,12 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                    "counts than the projection)\n",
                    In.base.c_str());
   }
+  if (E.plainS)
+    std::fprintf(Out,
+                 "plain build: %s s on %s (--plain-time) against the instrumented base run's %s s: "
+                 "every node's program estimate x%s (the phases' stay the instrumented build's)\n",
+                 fmt("%.6g", *E.plainS).c_str(), In.base.c_str(), fmt("%.6g", E.measuredS).c_str(),
+                 fmt("%.4g", E.plainScale).c_str());
   std::fprintf(Out, "\n%4s  %s %14s %16s  %s\n", "rank", NodeCol("node", "threads").c_str(),
                "estimate_s", ("vs " + In.base).c_str(), "notes");
   auto AnyOf = [&](const std::vector<unsigned> &Threads, const std::vector<unsigned> &Of) {
@@ -345,6 +351,11 @@ int main(int Argc, char **Argv) {
                  "or on nodes of another CPU design only (mix-other-cpu), or as the clone's "
                  "profile there has it (carried)")
       ->check(CLI::IsMember({"mix", "mix-other-cpu", "carried"}));
+  std::optional<double> PlainTime;
+  App.add_option("--plain-time", PlainTime,
+                 "Seconds the plain build (without phaseprobe) takes on the base node: scale every "
+                 "node's program estimate by it over the instrumented base runs' time (METHOD.md's "
+                 "instrumentation noise)");
   App.add_flag("--relax-unmatched", Relax,
                "Match phases that no profile survives again with the tpi discard off "
                "(marked relaxed; meant for --projection ratio)");
@@ -419,6 +430,8 @@ int main(int Argc, char **Argv) {
           if (NR.node == N.node)
             N.runTimesS.push_back(NR.timeS);
     }
+    if (PlainTime)
+      scaleToPlainBuild(E, *PlainTime);
     nlohmann::ordered_json Doc = estimateReportJson(In, M, E);
     // Validate the baseline before writing anything.
     std::optional<CheckResult> Check;

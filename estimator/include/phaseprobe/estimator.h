@@ -499,6 +499,11 @@ struct Estimate {
   /// The base run's cost of giving one page back (µs, weighted as
   /// faultBaseCostUs; 0 without gb1p): what the give-back term takes out.
   double giveBackBaseCostUs = 0;
+  /// scaleToPlainBuild: the plain build's time on the base node (s), and
+  /// the factor plainS / measuredS every node's program estimate (timeS,
+  /// runTimesS) was multiplied by; absent, and 1, without it.
+  std::optional<double> plainS;
+  double plainScale = 1;
   const NodeEstimate *baseNode() const;
   /// (base estimate by the absolute rule - measured) / measured * 100
   /// (under the ratio rule the base estimate equals the measurement for
@@ -522,6 +527,18 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   PaddedRatio Padded = PaddedRatio::Family,
                   PaddingAcross Across = PaddingAcross::Mix,
                   SyncSweeps Sweeps = SyncSweeps::Interval);
+
+/// METHOD.md's "instrumentation noise": the instrumented build's code does
+/// not run as fast as the plain build's (miniBUDE's 5-7% faster, RSBench's
+/// 8-12% slower on the project's VM: the iteration counters change what the
+/// back end makes of a loop), and every estimate carries the difference
+/// from the base run. Given the plain build's time on the base node
+/// (\p PlainS, seconds, the user's own run of it), every node's program
+/// estimate is scaled by PlainS / the base run's time; rankings and ratios
+/// to the base node do not move, and the phases' estimates and the parts
+/// of the sum stay the instrumented build's. Throws InputError unless
+/// \p PlainS is positive and finite and the base run has a time.
+void scaleToPlainBuild(Estimate &E, double PlainS);
 
 /// "4", or "1,2" for a node whose phases were projected onto several counts.
 std::string formatThreadList(const std::vector<unsigned> &Threads);

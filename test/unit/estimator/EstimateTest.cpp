@@ -126,6 +126,33 @@ TEST(Estimate, WorkedExampleOfMethodMd) {
   EXPECT_NEAR(*E.selfCheckPercent(), (214.596 - 216.0614) / 216.0614 * 100, 1e-9);
 }
 
+// METHOD.md's instrumentation noise: the plain build's time on the base
+// node scales every program estimate, not the ranking, the ratios to the
+// base node, the phases' estimates nor the self-check.
+TEST(Estimate, PlainBuildTimeScalesTheProgramEstimatesOnly) {
+  Fixture X;
+  Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn1", "tn2", "tn3"}, 0);
+  Estimate Before = E;
+  for (NodeEstimate &N : E.nodes)
+    if (N.node == "tn2")
+      N.runTimesS = {200.0, 190.0};
+  scaleToPlainBuild(E, 216.0614 * 0.9);
+  ASSERT_TRUE(E.plainS);
+  EXPECT_NEAR(E.plainScale, 0.9, 1e-12);
+  for (const char *N : {"bn", "tn1", "tn2", "tn3"}) {
+    EXPECT_NEAR(node(E, N).timeS, node(Before, N).timeS * 0.9, 1e-9) << N;
+    EXPECT_DOUBLE_EQ(node(E, N).relativeToBase, node(Before, N).relativeToBase) << N;
+    EXPECT_EQ(node(E, N).rank, node(Before, N).rank) << N;
+    EXPECT_DOUBLE_EQ(node(E, N).phases[0].timeS, node(Before, N).phases[0].timeS) << N;
+  }
+  EXPECT_NEAR(node(E, "tn2").runTimesS[1], 171.0, 1e-9);
+  EXPECT_DOUBLE_EQ(*E.selfCheckPercent(), *Before.selfCheckPercent());
+  for (double Bad : {0.0, -1.0, std::nan(""), double(INFINITY)})
+    EXPECT_THROW(scaleToPlainBuild(Before, Bad), InputError) << Bad;
+  Before.measuredS = 0;
+  EXPECT_THROW(scaleToPlainBuild(Before, 1.0), InputError);
+}
+
 TEST(Estimate, RatioRuleScalesThePhaseByTheProfilesNodeRatio) {
   Fixture X;
   X.M[0].candidate->tpiUs = 0.01316; // on bn, as the matcher found it
