@@ -123,11 +123,11 @@ OpMix OpMixCounter::blocks(Function &F, const SmallPtrSetImpl<BasicBlock *> &Blo
                            unsigned Depth) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   bool AnyLoop = llvm::any_of(Blocks, [&](BasicBlock *BB) { return LI.getLoopFor(BB); });
-  DenseMap<const Loop *, bool> Syncs; // syncLoopKind once per loop, not per block
-  auto Synchronizes = [&](const Loop &L) {
-    auto [It, New] = Syncs.try_emplace(&L, false);
+  DenseMap<const Loop *, SyncLoopKind> Kinds; // syncLoopKind once per loop, not per block
+  auto KindOf = [&](const Loop &L) {
+    auto [It, New] = Kinds.try_emplace(&L, SyncLoopKind::None);
     if (New)
-      It->second = syncLoopKind(L) != SyncLoopKind::None;
+      It->second = syncLoopKind(L);
     return It->second;
   };
   OpMix M;
@@ -144,9 +144,9 @@ OpMix OpMixCounter::blocks(Function &F, const SmallPtrSetImpl<BasicBlock *> &Blo
     // (`#pragma omp atomic` on `h[idx[i]] += v[i]`, a double) is that
     // loop's update: its one winning turn per iteration is the work's.
     const Loop *Work = L;
-    if (L && L->isInnermost() && Synchronizes(*L)) {
+    if (L && L->isInnermost() && KindOf(*L) != SyncLoopKind::None) {
       const Loop *P = L->getParentLoop();
-      if (!P || !onlyRetriesInside(*P) || syncLoopKind(*L) != SyncLoopKind::Retry)
+      if (!P || KindOf(*L) != SyncLoopKind::Retry || !onlyRetriesInside(*P))
         continue;
       Work = P;
     }

@@ -123,6 +123,11 @@ constexpr std::uint64_t MaxCopyBytes = 256;
 /// them, so a uB of that stride touches the same cache lines.
 SmallVector<Access, 2> accessesOf(Instruction &I, const DataLayout &DL) {
   SmallVector<Access, 2> Out;
+  auto Update = [&](Value *Ptr, Type *Ty) {
+    unsigned Bytes = unsigned(DL.getTypeStoreSize(Ty).getFixedSize());
+    Out.push_back({Ptr, Bytes, false});
+    Out.push_back({Ptr, Bytes, true});
+  };
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
     Out.push_back({LI->getPointerOperand(),
                    unsigned(DL.getTypeStoreSize(LI->getType()).getFixedSize()), false});
@@ -130,14 +135,10 @@ SmallVector<Access, 2> accessesOf(Instruction &I, const DataLayout &DL) {
     Out.push_back({SI->getPointerOperand(),
                    unsigned(DL.getTypeStoreSize(SI->getValueOperand()->getType()).getFixedSize()),
                    true});
-  } else if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
-    Value *Ptr = isa<AtomicRMWInst>(I) ? cast<AtomicRMWInst>(I).getPointerOperand()
-                                       : cast<AtomicCmpXchgInst>(I).getPointerOperand();
-    Type *Ty = isa<AtomicRMWInst>(I) ? cast<AtomicRMWInst>(I).getValOperand()->getType()
-                                     : cast<AtomicCmpXchgInst>(I).getNewValOperand()->getType();
-    unsigned Bytes = unsigned(DL.getTypeStoreSize(Ty).getFixedSize());
-    Out.push_back({Ptr, Bytes, false});
-    Out.push_back({Ptr, Bytes, true});
+  } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    Update(RMW->getPointerOperand(), RMW->getValOperand()->getType());
+  } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+    Update(CX->getPointerOperand(), CX->getNewValOperand()->getType());
   } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
     auto *Len = dyn_cast<ConstantInt>(MI->getLength());
     if (!Len || Len->isZero() || Len->getValue().ugt(MaxCopyBytes))
@@ -480,9 +481,8 @@ static bool unrolledInner(const Loop &S) {
 /// Whether every inner loop of \p L (none, for an innermost loop) is
 /// unrolled fully: \p L can be sampled with them.
 static bool innerLoopsUnrolled(const Loop &L) {
-  return all_of(L.getSubLoops(), [](const Loop *S) {
-    return unrolledInner(*S) || (S->isInnermost() && syncLoopKind(*S) == SyncLoopKind::Retry);
-  });
+  return all_of(L.getSubLoops(),
+                [](const Loop *S) { return unrolledInner(*S) || isAtomicRetry(*S); });
 }
 
 /// The loops sampled as units: innermost loops, and loops whose inner loops

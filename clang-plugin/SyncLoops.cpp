@@ -114,10 +114,12 @@ SyncLoopKind syncLoopKind(const Loop &L) {
   return GivesAway ? SyncLoopKind::Yield : SyncLoopKind::Spin;
 }
 
+bool isAtomicRetry(const Loop &L) {
+  return L.isInnermost() && syncLoopKind(L) == SyncLoopKind::Retry;
+}
+
 bool onlyRetriesInside(const Loop &L) {
-  return all_of(L.getSubLoops(), [](const Loop *S) {
-    return S->isInnermost() && syncLoopKind(*S) == SyncLoopKind::Retry;
-  });
+  return all_of(L.getSubLoops(), [](const Loop *S) { return isAtomicRetry(*S); });
 }
 
 } // namespace phaseprobe

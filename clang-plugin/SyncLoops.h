@@ -43,8 +43,11 @@ enum class SyncLoopKind {
 /// blocks decide, not its inner loops'.
 SyncLoopKind syncLoopKind(const llvm::Loop &L);
 
-/// Whether \p L's inner loops, if any, are all compare-and-swap retries
-/// without loops of their own: clang lowers an atomic update of a double
+/// Whether \p L is a compare-and-swap retry without loops of its own: one
+/// atomic update, retried until it wins.
+bool isAtomicRetry(const llvm::Loop &L);
+
+/// Whether \p L's inner loops, if any, are all such retries (isAtomicRetry): clang lowers an atomic update of a double
 /// (`#pragma omp atomic` on `h[idx[i]] += v[i]`) as such a loop, one win per
 /// iteration of \p L, so \p L is where the work runs, as an innermost loop
 /// is (its iterations count, its accesses are sampled, its operations make
