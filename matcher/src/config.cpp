@@ -43,6 +43,9 @@ MatchConfig MatchConfig::defaults() {
   C.stride.bands = {{2, 25}, {5, 25}, {10, 10}, {20, 0}};
   C.tpi.bands = {{2, 25}, {5, 15}, {10, 10}, {20, 5}};
   C.footprint.discardAbove = C.stride.discardAbove = C.tpi.discardAbove = 80;
+  // Not METHOD.md's (which leaves such phases unmatched): validated on the
+  // project's stored runs, matcher/README.md, "Phases on L1 data".
+  C.l1PhaseMinInvocationUs = 1000;
   return C;
 }
 
@@ -147,7 +150,7 @@ MatchConfig parseMatchConfig(const std::string &Text, const std::string &FileNam
     R.fail("", "expected a JSON object");
   R.onlyKeys(Doc, "",
              {"schema", "significant_weight", "significant_stream_kib", "max_query_streams",
-              "pairing", "whole_phase_first", "footprint", "stride", "tpi", "elem", "access"});
+              "pairing", "whole_phase_first", "l1_phase_min_invocation_us", "footprint", "stride", "tpi", "elem", "access"});
   MatchConfig C = MatchConfig::defaults();
   if (auto It = Doc.find("schema"); It != Doc.end())
     if (!It->is_string() || It->get<std::string>() != ConfigSchema)
@@ -184,6 +187,15 @@ MatchConfig parseMatchConfig(const std::string &Text, const std::string &FileNam
     else
       R.fail("whole_phase_first", "expected true, false or null, found " + It->dump());
   }
+  if (auto It = Doc.find("l1_phase_min_invocation_us"); It != Doc.end()) {
+    if (It->is_null())
+      C.l1PhaseMinInvocationUs.reset();
+    else if (double U = R.number(*It, "l1_phase_min_invocation_us"); U > 0)
+      C.l1PhaseMinInvocationUs = U;
+    else
+      R.fail("l1_phase_min_invocation_us", "expected microseconds above 0 or null, found " +
+                                               It->dump());
+  }
   if (auto It = Doc.find("footprint"); It != Doc.end())
     R.banded(*It, "footprint", C.footprint);
   if (auto It = Doc.find("stride"); It != Doc.end())
@@ -210,6 +222,8 @@ std::string formatMatchConfig(const MatchConfig &C) {
   J["max_query_streams"] = C.maxQueryStreams;
   J["pairing"] = pairingName(C.pairing);
   J["whole_phase_first"] = C.wholePhaseFirst ? json(*C.wholePhaseFirst) : json(nullptr);
+  J["l1_phase_min_invocation_us"] =
+      C.l1PhaseMinInvocationUs ? json(*C.l1PhaseMinInvocationUs) : json(nullptr);
   J["footprint"] = bandedJson(C.footprint);
   J["stride"] = bandedJson(C.stride);
   J["tpi"] = bandedJson(C.tpi);

@@ -364,6 +364,37 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
   return M;
 }
 
+namespace {
+/// A leaf whose streams all fit in L1 is not waiting for memory: where each
+/// invocation is long enough that its fork, barriers and join are a small
+/// part of it (miniBUDE bm1's kernel: 455 ms an invocation, not LULESH's
+/// 2.5-11 us EOS loops), its arithmetic decides its time, and the uB that
+/// walks the same L1-resident streams at its tpi (its calibrated clone)
+/// scales like it. Matched with the same rules as any phase, tpi discard
+/// included; nothing when the configuration leaves it off, the phase's
+/// invocations are shorter, or no profile survives.
+std::optional<PhaseMatch> matchOnL1Data(const Phase &P, size_t Index, const ProfileSource &Src,
+                                        const MatchConfig &C, const MatchOptions &O,
+                                        long Copies) {
+  if (!C.l1PhaseMinInvocationUs || P.invocations == 0 || P.streams.empty())
+    return std::nullopt;
+  double PerInvocationUs = P.timeS / double(P.invocations) * 1e6;
+  if (PerInvocationUs < *C.l1PhaseMinInvocationUs)
+    return std::nullopt;
+  std::vector<unsigned> Streams = significantStreams(P, 0, /*IgnoreFlags=*/true);
+  if (O.onPhase)
+    O.onPhase(Index);
+  PhaseMatch R = matchPhase(P, Streams, Src, C, O, Copies);
+  if (!R.matched())
+    return std::nullopt;
+  R.notes.push_back("no significant stream; its invocations last " +
+                    formatNumber(PerInvocationUs) + " us on average (at least " +
+                    formatNumber(*C.l1PhaseMinInvocationUs) +
+                    ", l1_phase_min_invocation_us): matched on its L1-resident streams");
+  return R;
+}
+} // namespace
+
 std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src,
                                     const MatchConfig &C, double StreamKiB, const MatchOptions &O) {
   std::vector<PhaseMatch> Out(F.phases.size());
@@ -381,6 +412,8 @@ std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src
       std::vector<unsigned> S = significantStreams(P, StreamKiB);
       if (S.empty()) {
         M.status = MatchStatus::NoStreams;
+        if (std::optional<PhaseMatch> L1 = matchOnL1Data(P, I, Src, C, O, reuseCopies(F, P)))
+          M = std::move(*L1);
       } else {
         if (O.onPhase)
           O.onPhase(I);

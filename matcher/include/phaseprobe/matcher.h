@@ -87,9 +87,15 @@ struct MatchConfig {
   /// Unset: the tool decides (phaseprobe-estimate --projection ratio turns
   /// it on; everything else leaves it off).
   std::optional<bool> wholePhaseFirst;
+  /// A leaf without significant streams whose invocations last this many
+  /// microseconds or more on average is matched on its L1-resident streams
+  /// (matcher/README.md, "Phases on L1 data"); unset: left unmatched, as
+  /// METHOD.md has it. Default 1000.
+  std::optional<double> l1PhaseMinInvocationUs;
 
   /// METHOD.md's defaults: footprint 25/15/10/5 at 2/5/10/20%, stride
-  /// 25/25/10/0, tpi 25/15/10/5, discard above 80%, booleans 25/0.
+  /// 25/25/10/0, tpi 25/15/10/5, discard above 80%, booleans 25/0; and
+  /// L1-resident leaves matched from 1000 us an invocation.
   static MatchConfig defaults();
   /// The highest index this configuration can give (125 by default).
   double maxIndex() const;

@@ -512,6 +512,47 @@ TEST(Match, RelaxUnmatchedAlsoCoversLightAndL1ResidentLeaves) {
   EXPECT_NE(M[1].notes.back().find("L1-resident"), std::string::npos);
 }
 
+// l1_phase_min_invocation_us: a leaf on L1 data whose invocations are long
+// (compute decides its time) is matched on its L1-resident streams, tpi
+// discard and all; short invocations (fork and barriers decide) stay out.
+TEST(Match, L1ResidentLeavesWithLongInvocationsAreMatched) {
+  PhaseFile F;
+  F.program.totalTimeS = 100;
+  F.program.threads = 4;
+  Phase P = mmPhase(); // tpi 0.01325
+  P.streams[0].tuple.footprintKiB = 24;
+  P.streams[1].tuple.footprintKiB = 12;
+  auto Add = [&](const std::string &Id, double Time, std::uint64_t Invocations, double Tpi) {
+    P.id = Id;
+    P.timeS = Time;
+    P.invocations = Invocations;
+    P.tpiUs = Tpi;
+    F.phases.push_back(P);
+  };
+  Add("long", 30, 4, 0.01325);           // 7.5 s an invocation
+  Add("short", 30, 3000000, 0.01325);    // 10 us an invocation
+  Add("slow", 30, 4, 0.1);               // long, but no profile within the tpi discard
+  VectorProfileSource Src({Prof("l1", {T(24, 8, 8, Pr), T(12, 32000, 8, Sh)}, 0.013)});
+  MatchConfig C = MatchConfig::defaults();
+  ASSERT_EQ(C.l1PhaseMinInvocationUs, 1000.0);
+  MatchConfig Method = C;
+  Method.l1PhaseMinInvocationUs.reset(); // METHOD.md's rule
+  for (const PhaseMatch &M : matchPhases(F, Src, Method, 32, opts()))
+    EXPECT_EQ(M.status, MatchStatus::NoStreams);
+  auto M = matchPhases(F, Src, C, 32, opts());
+  ASSERT_TRUE(M[0].matched());
+  EXPECT_FALSE(M[0].relaxed);
+  EXPECT_EQ(M[0].candidate->ubench, "l1");
+  EXPECT_EQ(M[0].candidate->score.index, 125);
+  EXPECT_EQ(M[0].phaseIndex, 0u);
+  EXPECT_DOUBLE_EQ(M[0].weight, 0.3);
+  ASSERT_FALSE(M[0].notes.empty());
+  EXPECT_NE(M[0].notes.back().find("l1_phase_min_invocation_us"), std::string::npos);
+  EXPECT_EQ(M[1].status, MatchStatus::NoStreams);
+  EXPECT_EQ(M[2].status, MatchStatus::NoStreams);
+  EXPECT_DOUBLE_EQ(coverage(F, M), 0.3);
+}
+
 TEST(Match, RelaxUnmatchedReplacesACandidateOnlyItsTpiKeptIn) {
   PhaseFile F;
   F.program.totalTimeS = 100;
