@@ -150,7 +150,8 @@ MatchConfig parseMatchConfig(const std::string &Text, const std::string &FileNam
     R.fail("", "expected a JSON object");
   R.onlyKeys(Doc, "",
              {"schema", "significant_weight", "significant_stream_kib", "max_query_streams",
-              "pairing", "whole_phase_first", "l1_phase_min_invocation_us", "footprint", "stride", "tpi", "elem", "access"});
+              "pairing", "whole_phase_first", "l1_phase_min_invocation_us", "footprint", "stride",
+              "tpi", "elem", "access"});
   MatchConfig C = MatchConfig::defaults();
   if (auto It = Doc.find("schema"); It != Doc.end())
     if (!It->is_string() || It->get<std::string>() != ConfigSchema)
@@ -193,8 +194,8 @@ MatchConfig parseMatchConfig(const std::string &Text, const std::string &FileNam
     else if (double U = R.number(*It, "l1_phase_min_invocation_us"); U > 0)
       C.l1PhaseMinInvocationUs = U;
     else
-      R.fail("l1_phase_min_invocation_us", "expected microseconds above 0 or null, found " +
-                                               It->dump());
+      R.fail("l1_phase_min_invocation_us",
+             "expected microseconds above 0 or null, found " + It->dump());
   }
   if (auto It = Doc.find("footprint"); It != Doc.end())
     R.banded(*It, "footprint", C.footprint);

@@ -374,8 +374,7 @@ namespace {
 /// included; nothing when the configuration leaves it off, the phase's
 /// invocations are shorter, or no profile survives.
 std::optional<PhaseMatch> matchOnL1Data(const Phase &P, size_t Index, const ProfileSource &Src,
-                                        const MatchConfig &C, const MatchOptions &O,
-                                        long Copies) {
+                                        const MatchConfig &C, const MatchOptions &O, long Copies) {
   if (!C.l1PhaseMinInvocationUs || P.invocations == 0 || P.streams.empty())
     return std::nullopt;
   double PerInvocationUs = P.timeS / double(P.invocations) * 1e6;
@@ -387,9 +386,8 @@ std::optional<PhaseMatch> matchOnL1Data(const Phase &P, size_t Index, const Prof
   PhaseMatch R = matchPhase(P, Streams, Src, C, O, Copies);
   if (!R.matched())
     return std::nullopt;
-  R.notes.push_back("no significant stream; its invocations last " +
-                    formatNumber(PerInvocationUs) + " us on average (at least " +
-                    formatNumber(*C.l1PhaseMinInvocationUs) +
+  R.notes.push_back("no significant stream; its invocations last " + formatNumber(PerInvocationUs) +
+                    " us on average (at least " + formatNumber(*C.l1PhaseMinInvocationUs) +
                     ", l1_phase_min_invocation_us): matched on its L1-resident streams");
   return R;
 }

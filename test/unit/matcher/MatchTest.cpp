@@ -529,9 +529,9 @@ TEST(Match, L1ResidentLeavesWithLongInvocationsAreMatched) {
     P.tpiUs = Tpi;
     F.phases.push_back(P);
   };
-  Add("long", 30, 4, 0.01325);           // 7.5 s an invocation
-  Add("short", 30, 3000000, 0.01325);    // 10 us an invocation
-  Add("slow", 30, 4, 0.1);               // long, but no profile within the tpi discard
+  Add("long", 30, 4, 0.01325);        // 7.5 s an invocation
+  Add("short", 30, 3000000, 0.01325); // 10 us an invocation
+  Add("slow", 30, 4, 0.1);            // long, but no profile within the tpi discard
   VectorProfileSource Src({Prof("l1", {T(24, 8, 8, Pr), T(12, 32000, 8, Sh)}, 0.013)});
   MatchConfig C = MatchConfig::defaults();
   ASSERT_EQ(C.l1PhaseMinInvocationUs, 1000.0);
