@@ -123,18 +123,15 @@ constexpr std::uint64_t MaxCopyBytes = 256;
 /// them, so a uB of that stride touches the same cache lines.
 SmallVector<Access, 2> accessesOf(Instruction &I, const DataLayout &DL) {
   SmallVector<Access, 2> Out;
+  auto Bytes = [&](Type *Ty) { return unsigned(DL.getTypeStoreSize(Ty).getFixedSize()); };
   auto Update = [&](Value *Ptr, Type *Ty) {
-    unsigned Bytes = unsigned(DL.getTypeStoreSize(Ty).getFixedSize());
-    Out.push_back({Ptr, Bytes, false});
-    Out.push_back({Ptr, Bytes, true});
+    Out.push_back({Ptr, Bytes(Ty), false});
+    Out.push_back({Ptr, Bytes(Ty), true});
   };
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
-    Out.push_back({LI->getPointerOperand(),
-                   unsigned(DL.getTypeStoreSize(LI->getType()).getFixedSize()), false});
+    Out.push_back({LI->getPointerOperand(), Bytes(LI->getType()), false});
   } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
-    Out.push_back({SI->getPointerOperand(),
-                   unsigned(DL.getTypeStoreSize(SI->getValueOperand()->getType()).getFixedSize()),
-                   true});
+    Out.push_back({SI->getPointerOperand(), Bytes(SI->getValueOperand()->getType()), true});
   } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
     Update(RMW->getPointerOperand(), RMW->getValOperand()->getType());
   } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {

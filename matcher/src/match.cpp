@@ -374,13 +374,15 @@ namespace {
 /// included; nothing when the configuration leaves it off, the phase's
 /// invocations are shorter, or no profile survives.
 std::optional<PhaseMatch> matchOnL1Data(const Phase &P, size_t Index, const ProfileSource &Src,
-                                        const MatchConfig &C, const MatchOptions &O, long Copies) {
+                                        const MatchConfig &C, double StreamKiB,
+                                        const MatchOptions &O, long Copies) {
   if (!C.l1PhaseMinInvocationUs || P.invocations == 0 || P.streams.empty())
     return std::nullopt;
   double PerInvocationUs = P.timeS / double(P.invocations) * 1e6;
   if (PerInvocationUs < *C.l1PhaseMinInvocationUs)
     return std::nullopt;
-  std::vector<unsigned> Streams = significantStreams(P, 0, /*IgnoreFlags=*/true);
+  // The streams `clone` makes this leaf's clone of, in the same order.
+  std::vector<unsigned> Streams = relaxedStreams(P, StreamKiB);
   if (O.onPhase)
     O.onPhase(Index);
   PhaseMatch R = matchPhase(P, Streams, Src, C, O, Copies);
@@ -410,7 +412,8 @@ std::vector<PhaseMatch> matchPhases(const PhaseFile &F, const ProfileSource &Src
       std::vector<unsigned> S = significantStreams(P, StreamKiB);
       if (S.empty()) {
         M.status = MatchStatus::NoStreams;
-        if (std::optional<PhaseMatch> L1 = matchOnL1Data(P, I, Src, C, O, reuseCopies(F, P)))
+        if (std::optional<PhaseMatch> L1 =
+                matchOnL1Data(P, I, Src, C, StreamKiB, O, reuseCopies(F, P)))
           M = std::move(*L1);
       } else {
         if (O.onPhase)
