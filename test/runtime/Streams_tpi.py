@@ -50,8 +50,10 @@ def main():
     print("tpi on/off %.3f, uncorrected %.3f (wall time on/off %.2f, "
           "%.3f s removed per run)"
           % (r, r_raw, slow, statistics.median(removed)), file=sys.stderr)
-    # The check has teeth only if sampling really cost something here.
-    print("sampling cost visible: %s" % ("yes" if slow > 1.5 else "no"))
+    # The check has teeth only if sampling really cost the phase something
+    # here: its uncorrected tpi, not the wall time, which start-up and the
+    # serial initialisation dilute (stop 48's CI: phase 2.0x, wall 1.42x).
+    print("sampling cost visible: %s" % ("yes" if r_raw > 1.5 else "no"))
     # Honest: the correction takes away at least two thirds of the
     # excess that sampling put on tpi, and no more than all of it (with
     # room for noise). Measured against the same runs' uncorrected tpi, not

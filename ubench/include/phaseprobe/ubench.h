@@ -241,7 +241,9 @@ using TpiMeasure = std::function<std::string(const UBenchConfig &C, double &TpiU
 /// (16 steps, then past the secant from the unpadded time), then regula
 /// falsi between the rates that bracket the target in fractional rates
 /// (paddingFraction) while the best is off by more than \p TolPct: at most
-/// 10 measurements, the unpadded one included.
+/// 10 measurements, the unpadded one included. A search whose best is off by
+/// more than 25% runs once more (one outlier can close the bracket on the
+/// wrong side): at most 20 measurements in all.
 Calibration calibrateWork(const TpiMeasure &Measure, UBenchConfig C, double TargetUs,
                           double TolPct = 5);
 /// The same measured by \p R with \p Pol. Throws WorkError when the kernel
