@@ -327,6 +327,13 @@ def main(argv=None):
     # Every workload's executables first: a missing one is bad input, and
     # then nothing is written.
     binaries = local_binaries(args, stored["apps"])
+    # Nodes of these labels that the NPPDB already has (a stored run's
+    # folder may hold an earlier projection's) are reused only if this
+    # machine's design characterized them.
+    args.db = os.path.join(out, "nppdb.sqlite")
+    if not os.path.exists(args.db):
+        args.db = stored_db
+    acc.check_reused_nodes(args, local, node_of)
     for d in (out, raw):
         os.makedirs(d, exist_ok=True)
     # What the reused steps of run.py read from their args.

@@ -225,6 +225,26 @@ def ubench_runs(args, configs, node_of, extra):
                + extra, clean_env(cfg["env"]), 1)
 
 
+def check_reused_nodes(args, configs, node_of):
+    """InputError unless the nodes --db already has (and characterize would
+    reuse) were characterized on this machine's design: a copied NPPDB of
+    another CPU under the same labels would be estimated from silently."""
+    if args.recharacterize:
+        return  # phaseprobe-ubench run checks the nodes it adds to
+    have = db_nodes(args.build, args.db)
+    reused = [node_of(cfg) for cfg in configs if node_of(cfg) in have]
+    if not reused:
+        return
+    cmd = [tool(args.build, "phaseprobe-ubench"), "node", "--db", args.db]
+    for n in reused:
+        cmd += ["--node", n]
+    p = subprocess.run(cmd, env=clean_env({}), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if p.returncode != 0:
+        last = p.stderr.strip().splitlines()
+        raise InputError("--db: %s" % (last[-1] if last else "phaseprobe-ubench node: exit %d" % p.returncode))
+
+
 def characterize(args, configs, node_of, work):
     have = db_nodes(args.build, args.db)
     todo = []
@@ -1078,10 +1098,11 @@ def main(argv=None):
     raw = os.path.join(out, "raw")
     # Binaries and program output stay out of the results folder (it is committed).
     work = os.path.abspath(args.work or os.path.join(tempfile.gettempdir(), "phaseprobe-accuracy-work"))
-    for d in (out, raw, work):
-        os.makedirs(d, exist_ok=True)
     args.db = os.path.abspath(args.db or os.path.join(out, "nppdb.sqlite"))
     node_of = lambda cfg: "%s-%s" % (args.node_prefix, cfg["label"])
+    check_reused_nodes(args, configs, node_of)
+    for d in (out, raw, work):
+        os.makedirs(d, exist_ok=True)
     args.probe = None
     if args.handoff_probe:
         try:

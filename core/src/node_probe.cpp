@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace phaseprobe {
 
@@ -62,6 +63,26 @@ NodeInfo probeNode(const std::string &Label) {
   N.memoryMiB = double(Root->total_memory) / (1024.0 * 1024.0);
   hwloc_topology_destroy(T);
   return N;
+}
+
+// hwloc pads some model strings with blanks (the Turin-like VM's).
+static std::string trimmed(const std::string &S) {
+  std::size_t B = S.find_first_not_of(" \t"), E = S.find_last_not_of(" \t");
+  return B == std::string::npos ? std::string() : S.substr(B, E - B + 1);
+}
+
+std::string designDifference(const NodeInfo &Stored, const NodeInfo &Here) {
+  if (trimmed(Stored.cpu).empty() && Stored.l1dKiB == 0 && Stored.l2KiB == 0)
+    return "";
+  if (trimmed(Stored.cpu) == trimmed(Here.cpu) && Stored.l1dKiB == Here.l1dKiB &&
+      Stored.l2KiB == Here.l2KiB)
+    return "";
+  auto Text = [](const NodeInfo &N) {
+    char Buf[96];
+    std::snprintf(Buf, sizeof Buf, " (L1d %g KiB, L2 %g KiB)", N.l1dKiB, N.l2KiB);
+    return "'" + (trimmed(N.cpu).empty() ? std::string("unknown CPU") : trimmed(N.cpu)) + "'" + Buf;
+  };
+  return "characterized on " + Text(Stored) + ", this machine is " + Text(Here);
 }
 
 } // namespace phaseprobe

@@ -30,6 +30,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <unistd.h>
 
@@ -323,6 +324,48 @@ Target parseTarget(const std::string &Spec) {
   return T;
 }
 
+/// Refuses to add to a node of \p Db profiled on another machine design: its
+/// profiles would mix two CPUs under one label, and every estimate would
+/// read both (run hh of 2026-11-28: Zen 4 profiles reused on a Zen 5).
+void requireSameDesign(const Nppdb &Db, const std::vector<std::string> &Labels,
+                       const NodeInfo &Here) {
+  for (const std::string &L : Labels) {
+    std::optional<NodeInfo> Old = Db.node(L);
+    if (!Old || Db.profileCount(L) == 0)
+      continue;
+    std::string D = designDifference(*Old, Here);
+    if (!D.empty())
+      throw InputError(Db.path(), "node '" + L + "'",
+                       D + ": its profiles would mix two designs; use another --node "
+                           "label, or delete the node first (phaseprobe-db delete)");
+  }
+}
+
+/// `node`: this machine as `run` would store it; with --db, a check that the
+/// named nodes were profiled on its design (bench/accuracy/run.py asks
+/// before it reuses a node of an NPPDB it was given).
+int cmdNode(const std::string &DbPath, const std::vector<std::string> &Labels) {
+  if (DbPath.empty() && !Labels.empty())
+    throw InputError("", "--node", "needs --db, the NPPDB to check the nodes in");
+  if (!DbPath.empty() && Labels.empty())
+    throw InputError("", "--db", "needs --node, the nodes to check");
+  NodeInfo N = probeNode(hostName());
+  std::printf("host %s\ncpu %s\ncores %u, PUs %u, sockets %u, NUMA nodes %u\n"
+              "caches: L1d %g KiB, L2 %g KiB, L3 %g KiB\nmemory %.0f MiB\n",
+              N.hostname.c_str(), N.cpu.c_str(), N.cores, N.pus, N.sockets, N.numaNodes, N.l1dKiB,
+              N.l2KiB, N.l3KiB, N.memoryMiB);
+  if (DbPath.empty())
+    return ExitOk;
+  auto Db = Nppdb::open(DbPath, Nppdb::Mode::ReadOnly);
+  for (const std::string &L : Labels)
+    if (!Db->node(L))
+      throw InputError(DbPath, "--node", "no node '" + L + "'");
+  requireSameDesign(*Db, Labels, N);
+  std::printf("same design: %zu node%s of %s\n", Labels.size(), Labels.size() == 1 ? "" : "s",
+              DbPath.c_str());
+  return ExitOk;
+}
+
 int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   if (O.Quick && O.Full)
     throw InputError("", "--quick/--full", "choose one grid");
@@ -384,6 +427,12 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   std::string Program = kernelProgram();
 
   auto Db = Nppdb::open(O.Db, Nppdb::Mode::Create);
+  // The nodes in the order given (one label, several thread counts: once).
+  std::vector<std::string> Labels;
+  for (const Target &T : Targets)
+    if (std::find(Labels.begin(), Labels.end(), T.Label) == Labels.end())
+      Labels.push_back(T.Label);
+  requireSameDesign(*Db, Labels, N);
   Db->transaction([&] {
     for (const Target &T : Targets) {
       NodeInfo Each = N;
@@ -562,10 +611,6 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   }
   std::sort(Cvs.begin(), Cvs.end());
   // One line per node, in the order given.
-  std::vector<std::string> Labels;
-  for (const Target &T : Targets)
-    if (std::find(Labels.begin(), Labels.end(), T.Label) == Labels.end())
-      Labels.push_back(T.Label);
   for (const std::string &L : Labels) {
     std::string Th;
     for (const Target &T : Targets)
@@ -648,6 +693,13 @@ int main(int Argc, char **Argv) {
   Run->add_option("--wait-policy", O.Wait,
                   "OMP_WAIT_POLICY for the uBs, active or passive (default: the environment's); "
                   "part of the node configuration, as the program's runs have it");
+  std::string NodeDb;
+  std::vector<std::string> NodeLabels;
+  CLI::App *NodeCmd = App.add_subcommand(
+      "node", "this machine's description, as `run` stores it; with --db and --node, exit 2 "
+              "unless each of those nodes was characterized on this machine's design");
+  NodeCmd->add_option("--db", NodeDb, "an NPPDB (read only)");
+  NodeCmd->add_option("--node", NodeLabels, "node labels to check (with --db; several allowed)");
   CloneOptions CO;
   CLI::App *Clone = App.add_subcommand(
       "clone", "the uB configurations (--params lines) that reproduce the significant streams "
@@ -678,6 +730,8 @@ int main(int Argc, char **Argv) {
       return cmdList(Grid, Only);
     if (*Clone)
       return cmdClone(CO);
+    if (*NodeCmd)
+      return cmdNode(NodeDb, NodeLabels);
     return cmdRun(O, Cmd);
   });
 }

@@ -19,6 +19,13 @@ namespace phaseprobe {
 /// report are 0 (l3KiB = 0 also means "no L3").
 NodeInfo probeNode(const std::string &Label);
 
+/// Why \p Here is not the machine design \p Stored was characterized on: a
+/// different CPU model, L1d or L2; "" when they match, or when \p Stored
+/// carries no description (a node created by `phaseprobe-db import`). The
+/// host name, memory and L3 may differ: a label names a design in one
+/// configuration, not one host, and VMs of one design report different L3s.
+std::string designDifference(const NodeInfo &Stored, const NodeInfo &Here);
+
 /// The host name (the default node label).
 std::string hostName();
 

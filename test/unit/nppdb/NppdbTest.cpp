@@ -507,6 +507,26 @@ TEST(NodeProbe, DescribesThisMachine) {
   EXPECT_EQ(hostName(), N.hostname);
 }
 
+// A label names a design: the CPU model (hwloc's blank padding aside), L1d
+// and L2 must agree; host, memory and L3 may not; a label-only node (CSV
+// import) agrees with anything.
+TEST(NodeProbe, DesignDifferenceComparesModelAndPerCoreCaches) {
+  NodeInfo A;
+  A.cpu = "AMD EPYC  ", A.hostname = "vm1", A.l1dKiB = 32, A.l2KiB = 1024, A.l3KiB = 32768;
+  A.memoryMiB = 10000;
+  NodeInfo B = A;
+  B.cpu = "AMD EPYC", B.hostname = "vm2", B.l3KiB = 520192, B.memoryMiB = 11610;
+  EXPECT_EQ(designDifference(A, B), "");
+  EXPECT_EQ(designDifference(NodeInfo{}, B), "");
+  B.l1dKiB = 48;
+  EXPECT_EQ(designDifference(A, B), "characterized on 'AMD EPYC' (L1d 32 KiB, L2 1024 KiB), "
+                                    "this machine is 'AMD EPYC' (L1d 48 KiB, L2 1024 KiB)");
+  B = A, B.l2KiB = 512;
+  EXPECT_NE(designDifference(A, B), "");
+  B = A, B.cpu = "Oxide Virtual Turin-like Processor";
+  EXPECT_NE(designDifference(A, B), "");
+}
+
 // The migration machinery, with synthetic steps (schema 1 is the only real
 // version so far; core/sql/migrations/ is empty): each step runs in its own
 // transaction, a failing step leaves the file at the version before it, and
