@@ -49,9 +49,9 @@ bool isAtomicRetry(const llvm::Loop &L);
 
 /// Whether \p L's inner loops, if any, are all such retries (isAtomicRetry):
 /// clang lowers an atomic update of a double (`#pragma omp atomic` on
-/// `h[idx[i]] += v[i]`) as such a loop, one win per iteration of \p L, so \p L is where the work runs, as an innermost loop
-/// is (its iterations count, its accesses are sampled, its operations make
-/// the op mix).
+/// `h[idx[i]] += v[i]`) as such a loop, one win per iteration of \p L, so
+/// \p L is where the work runs, as an innermost loop is (its iterations
+/// count, its accesses are sampled, its operations make the op mix).
 bool onlyRetriesInside(const llvm::Loop &L);
 
 } // namespace phaseprobe

@@ -333,7 +333,7 @@ def main(argv=None):
     args.db = os.path.join(out, "nppdb.sqlite")
     if not os.path.exists(args.db):
         args.db = stored_db
-    acc.check_reused_nodes(args, local, node_of)
+    reused = acc.reused_configs(args, local, node_of)
     for d in (out, raw):
         os.makedirs(d, exist_ok=True)
     # What the reused steps of run.py read from their args.
@@ -350,8 +350,7 @@ def main(argv=None):
     if not os.path.exists(args.db):
         copy_db(stored_db, args.db)
         acc.log("copied the stored NPPDB into %s" % args.db)
-    have = acc.db_nodes(args.build, args.db)
-    todo = [c for c in local if args.recharacterize or c["node"] not in have]
+    todo = [c for c in local if c not in reused]
     params = stored_params(args.db, [c["node"] for c in scfgs], keep=keep)
     ppath = os.path.join(raw, "stored.params")
     textout.write_atomically(ppath, "# the uB configurations of %s\n%s" % (

@@ -225,34 +225,34 @@ def ubench_runs(args, configs, node_of, extra):
                + extra, clean_env(cfg["env"]), 1)
 
 
-def check_reused_nodes(args, configs, node_of):
-    """InputError unless the nodes --db already has (and characterize would
-    reuse) were characterized on this machine's design: a copied NPPDB of
-    another CPU under the same labels would be estimated from silently."""
+def reused_configs(args, configs, node_of):
+    """The configurations whose nodes --db already has, which characterize
+    reuses (none with --recharacterize); InputError unless this machine's
+    design characterized them: a copied NPPDB of another CPU under the same
+    labels would be estimated from silently."""
     if args.recharacterize:
-        return  # phaseprobe-ubench run checks the nodes it adds to
+        return []  # phaseprobe-ubench run checks the nodes it adds to
     have = db_nodes(args.build, args.db)
-    reused = [node_of(cfg) for cfg in configs if node_of(cfg) in have]
+    reused = [cfg for cfg in configs if node_of(cfg) in have]
     if not reused:
-        return
+        return []
     cmd = [tool(args.build, "phaseprobe-ubench"), "node", "--db", args.db]
-    for n in reused:
-        cmd += ["--node", n]
+    for cfg in reused:
+        cmd += ["--node", node_of(cfg)]
     p = subprocess.run(cmd, env=clean_env({}), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                        universal_newlines=True)
     if p.returncode != 0:
         last = p.stderr.strip().splitlines()
         raise InputError("--db: %s" % (last[-1] if last else "phaseprobe-ubench node: exit %d" % p.returncode))
+    return reused
 
 
-def characterize(args, configs, node_of, work):
-    have = db_nodes(args.build, args.db)
-    todo = []
-    for cfg in configs:
-        if node_of(cfg) in have and not args.recharacterize:
-            log("characterize %s: already in %s, reused (--recharacterize to redo)" % (node_of(cfg), args.db))
-        else:
-            todo.append(cfg)
+def characterize(args, configs, node_of, work, reused):
+    """Runs the uBs on every configuration but the `reused` ones
+    (reused_configs)."""
+    for cfg in reused:
+        log("characterize %s: already in %s, reused (--recharacterize to redo)" % (node_of(cfg), args.db))
+    todo = [cfg for cfg in configs if cfg not in reused]
     if not todo:
         return
     extra = {"quick": ["--quick"], "full": ["--full"]}.get(args.grid, []) + shlex.split(args.ubench_args or "")
@@ -1100,7 +1100,7 @@ def main(argv=None):
     work = os.path.abspath(args.work or os.path.join(tempfile.gettempdir(), "phaseprobe-accuracy-work"))
     args.db = os.path.abspath(args.db or os.path.join(out, "nppdb.sqlite"))
     node_of = lambda cfg: "%s-%s" % (args.node_prefix, cfg["label"])
-    check_reused_nodes(args, configs, node_of)
+    reused = reused_configs(args, configs, node_of)
     for d in (out, raw, work):
         os.makedirs(d, exist_ok=True)
     args.probe = None
@@ -1132,7 +1132,7 @@ def main(argv=None):
            "configs": [dict(c, node=node_of(c)) for c in configs],
            "apps": []}
 
-    characterize(args, configs, node_of, work)
+    characterize(args, configs, node_of, work, reused)
     failures, states = [], []
     for app in apps:
         try:
