@@ -27,6 +27,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import textout  # noqa: E402  (bench/textout.py)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import throughput_probe  # noqa: E402
 
 SCHEMA = "phaseprobe.accuracy/1"
 
@@ -301,7 +303,37 @@ def derive(doc):
         doc["summary"]["near"] = {"program": summary_of(near_err), "program_alt": summary_of(near_alt),
                                   "repetitions": {"near": near_reps[0], "n": near_reps[1]},
                                   "base_runs": {"near": near_base[0], "n": near_base[1]}}
+    tp = doc.get("context", {}).get("throughput_probe")
+    if tp:
+        # run.py --throughput-probe: did the node stay the one the uBs measured?
+        doc["summary"]["throughput"] = throughput_probe.verdict(tp, doc.get("base"),
+                                                                tp.get("limit_pct", throughput_probe.LIMIT_PCT))
     return doc
+
+
+def throughput_lines(doc):
+    """The throughput probe's readings, one line each, and its verdict
+    (run.py --throughput-probe); none for runs made without it."""
+    tv = doc.get("summary", {}).get("throughput")
+    if not tv:
+        return []
+    tp = doc["context"]["throughput_probe"]
+    n = {w: sum(p["when"] == w for p in tp.get("probes", [])) for w in ("ubench", "measured")}
+    out = ["   throughput probe (four sqrt chains per thread, each configuration's ns per iteration over %s's; "
+           "medians of %d probes around the uB runs and %d in the measured rounds):" % (
+               doc.get("base", "?"), n["ubench"], n["measured"])]
+    for label, r in tv["configs"].items():
+        out.append("     %s: uB runs %s, NPPDB csqrt %s, measured rounds %s%s" % (
+            label, fmt(r["ubench"], "%.2f"), fmt(r["nppdb"], "%.2f"), fmt(r["measured"], "%.2f"),
+            "" if r["apart_pct"] is None else " (%.0f%% apart%s)" % (
+                r["apart_pct"], ": CHANGED" if r["changed"] else "")))
+    if tv["changed"]:
+        out.append("   NODE CHANGED during the run (%s: readings more than %g%% apart): the uBs and the "
+                   "measured runs met different nodes, these errors measure the machine, not the method"
+                   % (", ".join(tv["changed"]), tv["limit_pct"]))
+    else:
+        out.append("   the node kept its shape: every configuration's readings within %g%%" % tv["limit_pct"])
+    return out
 
 
 def inside(est, reps):
@@ -507,6 +539,7 @@ def render_text(doc):
                       "; est.%s %s%% / %s%% (%d)" % (alt_label, fmt(pan.get("median_abs_pct"), "%.1f"),
                                                      fmt(pan.get("max_abs_pct"), "%.1f"), pan["n"])
                       if pan.get("n") else ""))
+    out += throughput_lines(doc)
     ib, iba = s.get("measured_inside_base_runs") or {}, s.get("measured_inside_base_runs_alt") or {}
     if ib.get("n") or iba.get("n"):
         out.append("   measured inside the range of the base runs' own estimates (each base run alone): "
@@ -661,6 +694,11 @@ def render_html(doc):
                "were distinguishable).</p>"
                % (verdict(s.get("ranking_all_right_strict")), verdict(s.get("ranking_all_right_distinguishable")),
                   s.get("distinguishable_pairs", 0), s.get("pairs", 0)))
+    tl = throughput_lines(doc)
+    if tl:
+        changed = s["throughput"]["changed"]
+        out.append('<p class="%s">%s</p>' % ("bad" if changed else "note",
+                                             "<br>".join(e(l.strip()) for l in tl)))
 
     for a in doc.get("apps", []):
         rows = a.get("rows", [])

@@ -55,6 +55,7 @@ import report  # noqa: E402
 import textout  # noqa: E402  (bench/textout.py)
 from apps import InputError, clean_env, expand_args, load_apps, ok_codes, parse_ok_exit  # noqa: E402  (bench/apps.py)
 import handoff_probe  # noqa: E402
+import throughput_probe  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -109,6 +110,37 @@ def parse_config(spec):
     return {"label": label, "threads": threads, "env": env}
 
 
+def cpu_list(text):
+    """The CPUs of a Linux CPU list ('0-3,8')."""
+    out = set()
+    for part in text.strip().split(","):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def core_places():
+    """One OpenMP place per core this process may run on, holding that
+    core's hardware threads as Linux numbers them ('{0},{1}', or
+    '{0,8},{1,9}' with SMT): what OMP_PLACES=cores means, spelled out.
+    libomp reads the cores from CPUID instead, and on the Oxide Turin-like
+    VM it reads the two vCPUs (two cores to Linux) as one core's threads:
+    'cores' is then one place {0,1}, two threads float in it, and short uB
+    repetitions often found both on one vCPU (run hk). None where sysfs
+    does not say."""
+    cpus = set(os.sched_getaffinity(0))
+    places = []
+    try:
+        for c in sorted(cpus):
+            with open("/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list" % c) as f:
+                core = sorted(cpu_list(f.read()) & cpus)
+            if core not in places:
+                places.append(core)
+    except (OSError, ValueError):
+        return None
+    return ",".join("{%s}" % ",".join(map(str, core)) for core in places)
+
+
 def default_configs():
     """One configuration per thread count in {1, cores}, plus the time-sliced
     'all threads on one core' configuration: on a 2-core machine 1t, 2t and
@@ -116,7 +148,7 @@ def default_configs():
     n = os.cpu_count() or 1
     specs = ["1t:1:{0}:close"]
     if n > 1:
-        specs.append("%dt:%d:cores:spread" % (n, n))
+        specs.append("%dt:%d:%s:spread" % (n, n, core_places() or "cores"))
         specs.append("%dt-1core:%d:{0}:close" % (n, n))
     return [parse_config(s) for s in specs]
 
@@ -256,10 +288,12 @@ def characterize(args, configs, node_of, work, reused):
     if not todo:
         return
     extra = {"quick": ["--quick"], "full": ["--full"]}.get(args.grid, []) + shlex.split(args.ubench_args or "")
+    throughput(args, "ubench", "before characterizing")
     for what, how, _, cmd, env, count in ubench_runs(args, todo, node_of, extra):
         log("characterize %s (%s grid, %s)" % (what, args.grid, how))
         wall, _ = run(cmd, env, work, "characterizing %s" % what, args.timeout * 10 * count)
         log("  done in %.1f s" % wall)
+    throughput(args, "ubench", "after characterizing")
 
 
 def env_text(cfg):
@@ -543,6 +577,7 @@ def clone(args, files, out, work, base_cfg=None):
 def run_params(args, configs, node_of, path, raw, work, logstem):
     """Measures the configurations of a --params file on every node."""
     extra = ["--params", path] + (["--quick"] if args.grid == "quick" else [])
+    throughput(args, "ubench", "before %s" % logstem)
     for what, _, key, cmd, env, count in ubench_runs(args, configs, node_of, extra):
         # Exit 1 = some configurations were rejected by the kernels (e.g. a
         # stride the kernel cannot walk at this thread count); the others are
@@ -560,6 +595,7 @@ def run_params(args, configs, node_of, path, raw, work, logstem):
             log("  %s" % line)
         if rejected:
             log("  %d rejected (raw/%s)" % (len(rejected), logname))
+    throughput(args, "ubench", "after %s" % logstem)
 
 
 def grow(args, configs, node_of, states, raw, work):
@@ -632,6 +668,7 @@ def measure_rounds(args, states, configs, base_cfg, node_of, work, raw):
         state["alongside_probes"] = []
         state["timing_docs"] = {cfg["label"]: [] for cfg in configs if cfg["label"] not in state["timing"]}
     for i in range(rounds):
+        throughput(args, "measured", "round %d" % (i + 1))
         for state in states:
             if state.get("failed"):
                 continue
@@ -683,6 +720,21 @@ def probed(args, fn):
         return args.probe.around(fn)
     except handoff_probe.ProbeError as ex:
         raise WorkError(str(ex)) from None
+
+
+def throughput(args, when, what):
+    """With --throughput-probe: one probe of every configuration, back to
+    back, kept with \p when ("ubench": the uBs are being measured around
+    it; "measured": the programs are) and \p what for the record."""
+    if not getattr(args, "tprobe", None):  # cross.py's steps have none
+        return
+    try:
+        ns = {cfg["label"]: args.tprobe.ns(clean_env(cfg["env"])) for cfg in args.tprobe_configs}
+    except throughput_probe.ProbeError as ex:
+        raise WorkError(str(ex)) from None
+    args.tprobe_records.append({"when": when, "what": what, "utc": time.strftime("%H:%M:%S", time.gmtime()),
+                                "ns": ns})
+    log("throughput probe %s: %s" % (what, ", ".join("%s %.2f ns" % kv for kv in ns.items())))
 
 
 def probe_limit(states):
@@ -1015,6 +1067,15 @@ def parse_args(argv):
                          "where not)")
     ap.add_argument("--no-handoff-probe", dest="handoff_probe", action="store_const", const=False,
                     help="no probes")
+    ap.add_argument("--throughput-probe", dest="throughput_probe", action="store_const", const=True,
+                    default=None,
+                    help="probe every configuration's arithmetic per thread (throughput_probe.py) before and "
+                         "after every uB run and in every measured round, and say where its ratio to the "
+                         "base configuration changed between the uBs, the NPPDB and the measured runs: the "
+                         "node changed under the run (default: on where clang-14 is; this flag makes it an "
+                         "error where not)")
+    ap.add_argument("--no-throughput-probe", dest="throughput_probe", action="store_const", const=False,
+                    help="no throughput probes")
     ap.add_argument("--screenshot", action="store_true",
                     help="render report.html in headless Chromium into report.png")
     a = ap.parse_args(argv)
@@ -1091,6 +1152,11 @@ def main(argv=None):
         raise InputError("--handoff-probe: needs two CPUs, this process may run on one")
     if args.handoff_probe and not shutil.which(handoff_probe.CC):
         raise InputError("--handoff-probe: %s not found (it builds the probe)" % handoff_probe.CC)
+    if args.throughput_probe is None:
+        # A second per configuration and probe: on by default wherever it can be.
+        args.throughput_probe = shutil.which(throughput_probe.CC) is not None
+    if args.throughput_probe and not shutil.which(throughput_probe.CC):
+        raise InputError("--throughput-probe: %s not found (it builds the probe)" % throughput_probe.CC)
 
     date = datetime.datetime.now(datetime.timezone.utc)
     out = os.path.abspath(args.out or os.path.join(SRC_ROOT, "bench", "results",
@@ -1109,6 +1175,12 @@ def main(argv=None):
             args.probe = handoff_probe.HandoffProbe(work, cpus)
         except handoff_probe.ProbeError as ex:
             raise InputError("--handoff-probe: %s" % ex) from None
+    args.tprobe, args.tprobe_configs, args.tprobe_records = None, configs, []
+    if args.throughput_probe:
+        try:
+            args.tprobe = throughput_probe.ThroughputProbe(work)
+        except throughput_probe.ProbeError as ex:
+            raise InputError("--throughput-probe: %s" % ex) from None
 
     commit, dirty = git_commit(SRC_ROOT)
     doc = {"schema": report.SCHEMA,
@@ -1155,6 +1227,19 @@ def main(argv=None):
         except WorkError as ex:
             failures.append(str(ex))
             log("FAILED: %s" % ex)
+    if args.tprobe:
+        try:
+            in_db = throughput_probe.nppdb_ratios(args.db, {c["label"]: node_of(c) for c in configs},
+                                                  base_cfg["label"])
+        except throughput_probe.ProbeError as ex:
+            failures.append("throughput probe: %s" % ex)
+            in_db = {}
+        doc["context"]["throughput_probe"] = {
+            "iterations": args.tprobe.iterations, "bursts": args.tprobe.bursts,
+            "probes": args.tprobe_records, "nppdb": in_db, "limit_pct": throughput_probe.LIMIT_PCT,
+            "rule": "each configuration's ns per iteration over the base configuration's in the same probe; "
+                    "changed: its medians while the uBs ran, in the NPPDB's csqrt profiles and while the "
+                    "programs ran more than %g%% apart" % throughput_probe.LIMIT_PCT}
     doc["context"]["loadavg_end"] = list(os.getloadavg())
     doc["context"]["failures"] = failures
     report.derive(doc)

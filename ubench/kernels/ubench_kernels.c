@@ -472,8 +472,14 @@ static long handover_every(long iters) {
   if (hv && ((r) + 1) % hv == 0) sched_yield();
 
 /* Whether the team's threads outnumber the CPUs they may run on (the
- * union of their affinity masks). */
-static int threads_share_cpus(void) {
+ * union of their affinity masks); *floating: whether they do not, but two
+ * of them may run on one CPU (their masks overlap), so that the scheduler,
+ * not the placement, decides whether they share it: OMP_PLACES=cores is
+ * one place {0,1} where libomp reads two vCPUs as one core's threads (the
+ * Oxide Turin-like VM, whose sysfs says two cores), and a uB's short
+ * repetitions then often ran both threads on one vCPU (run hk). */
+static int threads_share_cpus(int *floating) {
+  static cpu_set_t masks[MAX_THREADS];
   cpu_set_t all;
   CPU_ZERO(&all);
   int n = 1, known = 1;
@@ -482,6 +488,8 @@ static int threads_share_cpus(void) {
     cpu_set_t m;
     CPU_ZERO(&m);
     int ok = sched_getaffinity(0, sizeof m, &m) == 0;
+    int t = omp_get_thread_num();
+    if (t < MAX_THREADS) masks[t] = m;
 #pragma omp critical
     {
       if (ok)
@@ -492,7 +500,15 @@ static int threads_share_cpus(void) {
 #pragma omp single
     n = omp_get_num_threads();
   }
-  return known && CPU_COUNT(&all) < n;
+  int shared = known && CPU_COUNT(&all) < n;
+  *floating = 0;
+  for (int a = 0; known && !shared && a < n && a < MAX_THREADS; ++a)
+    for (int b = a + 1; b < n && b < MAX_THREADS; ++b) {
+      cpu_set_t both;
+      CPU_AND(&both, &masks[a], &masks[b]);
+      if (CPU_COUNT(&both) > 0) *floating = 1;
+    }
+  return shared;
 }
 
 /* Index of stream Q's N-th access in the current loop execution. */
@@ -1189,9 +1205,13 @@ static void run_config(const config_t *C, int threads) {
   for (int i = 0; i < count; ++i) printf("%s%.9g", i ? "," : "", times[i]);
   printf("\n");
 out:
-  fflush(stdout);
+  /* The streams go back before the answer does: freeing a footprint of twice
+   * the L3 keeps this process busy on its CPUs for a while, which must not
+   * overlap the next measurement, another configuration's process in an
+   * interleaved run. */
   free(times);
   for (int q = 0; q < MAX_STREAMS; ++q) free(S[q].base);
+  fflush(stdout);
 #undef fn
 #undef FAIL
 }
@@ -1204,14 +1224,16 @@ int main(int argc, char **argv) {
     return 2;
   }
   int threads = omp_get_max_threads();
-  int shared = threads_share_cpus();
+  int floating;
+  int shared = threads_share_cpus(&floating);
   const char *hv = getenv("PHASEPROBE_UBENCH_HANDOVER");
   Handover = shared && !(hv && !strcmp(hv, "off"));
   const char *gb = getenv("PHASEPROBE_UBENCH_GIVE_BACK");
   GiveBackThread = gb && !strcmp(gb, "thread");
   /* The runner reads the thread count; the rest says how sweeps are run. */
-  printf("ready threads=%d shares_cpus=%s handover=%s give_back=%s\n", threads,
-         shared ? "yes" : "no", Handover ? "on" : "off", GiveBackThread ? "thread" : "master");
+  printf("ready threads=%d shares_cpus=%s handover=%s give_back=%s floating=%s\n", threads,
+         shared ? "yes" : "no", Handover ? "on" : "off", GiveBackThread ? "thread" : "master",
+         floating ? "yes" : "no");
   fflush(stdout);
   char line[1024];
   while (fgets(line, sizeof line, stdin)) {

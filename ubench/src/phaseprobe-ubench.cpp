@@ -53,6 +53,24 @@ std::string kernelProgram() {
   return Self.substr(0, Self.rfind('/') + 1) + "phaseprobe-ubench-kernels";
 }
 
+/// A started kernel program whose threads may share CPUs they have enough
+/// of (KernelRunner::floating) measures the scheduler's whim: one line
+/// saying so, and what to give instead.
+std::unique_ptr<KernelRunner> startKernels(const std::string &Program, unsigned Threads,
+                                           const std::string &Bind, const std::string &Places,
+                                           const std::string &Wait) {
+  auto R = std::make_unique<KernelRunner>(Program, Threads, Bind, Places, Wait);
+  if (R->floating())
+    std::fprintf(stderr,
+                 "phaseprobe-ubench: warning: %u threads with OMP_PLACES=%s OMP_PROC_BIND=%s may run on "
+                 "one CPU (their places overlap; libomp may read two cores as one core's hardware "
+                 "threads): whether they share one is the scheduler's choice, and short uB repetitions "
+                 "often find them on one; give one place per core, e.g. --places '{0},{1}'\n",
+                 Threads, Places.empty() ? "(environment)" : Places.c_str(),
+                 Bind.empty() ? "(environment)" : Bind.c_str());
+  return R;
+}
+
 /// One thread count, as \p Option gave it.
 unsigned threadCount(const std::string &Part, const char *Option) {
   char *E = nullptr;
@@ -234,7 +252,7 @@ std::vector<UBenchConfig> paddedClones(const CloneSet &S, const CloneOptions &O)
     const CloneTarget &T = *V[(V.size() - 1) / 2]; // the (lower) median
     auto &R = Runners[T.threads];
     if (!R)
-      R = std::make_unique<KernelRunner>(Program, T.threads, O.Bind, O.Places, O.Wait);
+      R = startKernels(Program, T.threads, O.Bind, O.Places, O.Wait);
     Calibration C = calibrateWork(*R, T.config, T.tpiUs, Pol);
     std::string Clone = paramsLine(T.config);
     if (!C.work) {
@@ -560,7 +578,7 @@ int cmdRun(const RunOptions &O, const std::string &CommandLine) {
   };
   std::vector<std::unique_ptr<KernelRunner>> Runners;
   for (const Target &T : Targets)
-    Runners.push_back(std::make_unique<KernelRunner>(Program, T.Threads, T.Bind, T.Places, T.Wait));
+    Runners.push_back(startKernels(Program, T.Threads, T.Bind, T.Places, T.Wait));
   // The targets measured together: side by side, every one; else each alone.
   std::vector<std::vector<std::size_t>> Groups;
   if (O.Interleave.empty()) {

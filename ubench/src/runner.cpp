@@ -68,6 +68,7 @@ KernelRunner::KernelRunner(const std::string &Program, unsigned Threads, const s
   if (std::sscanf(Line, "ready threads=%u", &Got) != 1 || Got != Threads)
     throw WorkError(Program + ": started with " + std::to_string(Got) + " threads, not " +
                     std::to_string(Threads));
+  Floating = std::strstr(Line, " floating=yes") != nullptr;
 }
 
 KernelRunner::~KernelRunner() {

@@ -281,8 +281,15 @@ public:
   std::string measure(const UBenchConfig &C, const RepPolicy &Pol, Profile &P);
 
   unsigned threads() const { return Threads; }
+  /// Whether two of the threads may run on one CPU although there are CPUs
+  /// enough for all (their affinity masks overlap: a place holds several
+  /// CPUs). The scheduler then decides whether they share one, and a short
+  /// repetition often finds them on one (run hk: OMP_PLACES=cores was one
+  /// place {0,1} for libomp on a VM whose sysfs shows two cores).
+  bool floating() const { return Floating; }
 
 private:
+  bool Floating = false;
   unsigned Threads;
   std::string Bind, Places, Wait;
   int Pid = -1, ToChild = -1;
