@@ -310,7 +310,7 @@ def main(argv=None):
         k["node"] for k in stored["configs"] if k["label"] == stored["base"]))
     keep = needed_keys(os.path.join(os.path.abspath(args.stored), "raw"), stored_db,
                        base_cfg["node"]) if args.needed_only else None
-    local = [acc.parse_config(s) for s in args.config] or acc.default_configs()
+    local = [acc.parse_config(s) for s in args.config] or acc.default_configs(args.build)
     for c in local:
         c["node"] = c["label"] = "%s-%s" % (args.node_prefix, c["label"])
     clash = {c["node"] for c in local} & {c["node"] for c in scfgs}

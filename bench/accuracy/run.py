@@ -110,45 +110,32 @@ def parse_config(spec):
     return {"label": label, "threads": threads, "env": env}
 
 
-def cpu_list(text):
-    """The CPUs of a Linux CPU list ('0-3,8')."""
-    out = set()
-    for part in text.strip().split(","):
-        lo, _, hi = part.partition("-")
-        out.update(range(int(lo), int(hi or lo) + 1))
-    return out
-
-
-def core_places():
+def core_places(build):
     """One OpenMP place per core this process may run on, holding that
-    core's hardware threads as Linux numbers them ('{0},{1}', or
-    '{0,8},{1,9}' with SMT): what OMP_PLACES=cores means, spelled out.
-    libomp reads the cores from CPUID instead, and on the Oxide Turin-like
-    VM it reads the two vCPUs (two cores to Linux) as one core's threads:
+    core's hardware threads ('{0},{1}', or '{0,8},{1,9}' with SMT), as
+    `phaseprobe-ubench node` reads them from hwloc: what OMP_PLACES=cores
+    means, spelled out, for the programs' runs and the uBs alike. libomp
+    reads the cores from CPUID instead, and on the Oxide Turin-like VM it
+    reads the two vCPUs (two cores to Linux) as one core's threads:
     'cores' is then one place {0,1}, two threads float in it, and short uB
-    repetitions often found both on one vCPU (run hk). None where sysfs
-    does not say."""
-    cpus = set(os.sched_getaffinity(0))
-    places = []
-    try:
-        for c in sorted(cpus):
-            with open("/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list" % c) as f:
-                core = sorted(cpu_list(f.read()) & cpus)
-            if core not in places:
-                places.append(core)
-    except (OSError, ValueError):
-        return None
-    return ",".join("{%s}" % ",".join(map(str, core)) for core in places)
+    repetitions often found both on one vCPU (run hk). 'cores' where the
+    tool cannot say."""
+    p = subprocess.run([tool(build, "phaseprobe-ubench"), "node"], env=clean_env({}), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    if p.returncode != 0:
+        last = p.stderr.strip().splitlines()
+        raise InputError("phaseprobe-ubench node: %s" % (last[-1] if last else "exit %d" % p.returncode))
+    return next((l.split(None, 2)[2] for l in p.stdout.splitlines() if l.startswith("core places ")), "cores")
 
 
-def default_configs():
+def default_configs(build):
     """One configuration per thread count in {1, cores}, plus the time-sliced
     'all threads on one core' configuration: on a 2-core machine 1t, 2t and
     2t-1core (the last is genuinely different hardware behaviour)."""
     n = os.cpu_count() or 1
     specs = ["1t:1:{0}:close"]
     if n > 1:
-        specs.append("%dt:%d:%s:spread" % (n, n, core_places() or "cores"))
+        specs.append("%dt:%d:%s:spread" % (n, n, core_places(build)))
         specs.append("%dt-1core:%d:{0}:close" % (n, n))
     return [parse_config(s) for s in specs]
 
@@ -986,8 +973,9 @@ def parse_args(argv):
     ap.add_argument("--build", default=os.path.join(SRC_ROOT, "build"),
                     help="phaseprobe build directory (bin/, lib/) (default: %(default)s)")
     ap.add_argument("--config", action="append", default=[], metavar="LABEL:THREADS[:PLACES[:BIND[:WAIT]]]",
-                    help="a node configuration (repeatable); default on this machine: %s" % ", ".join(
-                        "%s=%s" % (c["label"], env_text(c)) for c in default_configs()))
+                    help="a node configuration (repeatable); default, N the CPUs: 1t:1:{0}:close, "
+                         "Nt:N:PLACES:spread with one place per core (phaseprobe-ubench node's core places), "
+                         "Nt-1core:N:{0}:close")
     ap.add_argument("--base", help="label of the base configuration (default: the first with the most threads)")
     ap.add_argument("--node-prefix", default=socket.gethostname().split(".")[0],
                     help="node labels are PREFIX-CONFIG (default: %(default)s)")
@@ -1105,20 +1093,26 @@ def parse_alt(text):
     return label, shlex.split(rest)
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    args = parse_args(argv)
-    configs = [parse_config(s) for s in args.config] or default_configs()
+def chosen_base(configs, base):
+    """The base configuration: the one labelled \p base, else the first with
+    the most threads; InputError on duplicate labels or an unknown base."""
     labels = [c["label"] for c in configs]
     if len(set(labels)) != len(labels):
         raise InputError("--config: duplicate label in %s" % ", ".join(labels))
-    if args.base:
-        base_cfg = next((c for c in configs if c["label"] == args.base), None)
-        if not base_cfg:
-            raise InputError("--base %s: not one of the configurations (%s)" % (args.base, ", ".join(labels)))
-    else:
-        base_cfg = max(configs, key=lambda c: c["threads"])
+    if not base:
+        return max(configs, key=lambda c: c["threads"])
+    cfg = next((c for c in configs if c["label"] == base), None)
+    if not cfg:
+        raise InputError("--base %s: not one of the configurations (%s)" % (base, ", ".join(labels)))
+    return cfg
 
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    configs = [parse_config(s) for s in args.config]
+    if configs:
+        chosen_base(configs, args.base)  # bad input first
     apps = []
     sizes = {k: list(v) for k, v in EXAMPLES.items()}
     for s in args.size:
@@ -1143,6 +1137,11 @@ def main(argv=None):
     apps += load_apps(args.apps_file, args.app, args.ok_exit)
     if not apps:
         raise InputError("nothing to run: no --examples and no --app")
+    if not configs:
+        # After the applications: the defaults ask the build's phaseprobe-ubench
+        # for the cores, and bad input should not wait on that.
+        configs = default_configs(args.build)
+    base_cfg = chosen_base(configs, args.base)
 
     cpus = handoff_probe.first_two_cpus()
     if args.handoff_probe is None:
@@ -1153,7 +1152,7 @@ def main(argv=None):
     if args.handoff_probe and not shutil.which(handoff_probe.CC):
         raise InputError("--handoff-probe: %s not found (it builds the probe)" % handoff_probe.CC)
     if args.throughput_probe is None:
-        # A second per configuration and probe: on by default wherever it can be.
+        # A quarter second per configuration and probe: on by default wherever it can be.
         args.throughput_probe = shutil.which(throughput_probe.CC) is not None
     if args.throughput_probe and not shutil.which(throughput_probe.CC):
         raise InputError("--throughput-probe: %s not found (it builds the probe)" % throughput_probe.CC)

@@ -65,6 +65,34 @@ NodeInfo probeNode(const std::string &Label) {
   return N;
 }
 
+std::string corePlaces() {
+  hwloc_topology_t T;
+  if (hwloc_topology_init(&T) != 0)
+    return "";
+  if (hwloc_topology_load(T) != 0) {
+    hwloc_topology_destroy(T);
+    return "";
+  }
+  hwloc_bitmap_t Allowed = hwloc_bitmap_alloc();
+  std::string Out;
+  if (Allowed && hwloc_get_cpubind(T, Allowed, HWLOC_CPUBIND_PROCESS) == 0) {
+    int N = hwloc_get_nbobjs_by_type(T, HWLOC_OBJ_CORE);
+    for (int I = 0; I < N; ++I) {
+      hwloc_obj_t C = hwloc_get_obj_by_type(T, HWLOC_OBJ_CORE, unsigned(I));
+      std::string Place;
+      for (int P = hwloc_bitmap_first(C->cpuset); P >= 0; P = hwloc_bitmap_next(C->cpuset, P))
+        if (hwloc_bitmap_isset(Allowed, unsigned(P)))
+          Place += (Place.empty() ? "" : ",") + std::to_string(P);
+      if (!Place.empty())
+        Out += (Out.empty() ? "{" : ",{") + Place + "}";
+    }
+  }
+  if (Allowed)
+    hwloc_bitmap_free(Allowed);
+  hwloc_topology_destroy(T);
+  return Out;
+}
+
 // hwloc pads some model strings with blanks (the Turin-like VM's).
 static std::string trimmed(const std::string &S) {
   std::size_t B = S.find_first_not_of(" \t"), E = S.find_last_not_of(" \t");

@@ -56,9 +56,13 @@ std::string kernelProgram() {
 /// A started kernel program whose threads may share CPUs they have enough
 /// of (KernelRunner::floating) measures the scheduler's whim: one line
 /// saying so, and what to give instead.
+/// OMP_PLACES=cores is handed over as the OS's cores (corePlaces), not as
+/// libomp would read them.
 std::unique_ptr<KernelRunner> startKernels(const std::string &Program, unsigned Threads,
-                                           const std::string &Bind, const std::string &Places,
+                                           const std::string &Bind, const std::string &Given,
                                            const std::string &Wait) {
+  static const std::string Cores = corePlaces();
+  const std::string &Places = Given == "cores" && !Cores.empty() ? Cores : Given;
   auto R = std::make_unique<KernelRunner>(Program, Threads, Bind, Places, Wait);
   if (R->floating())
     std::fprintf(stderr,
@@ -359,7 +363,9 @@ void requireSameDesign(const Nppdb &Db, const std::vector<std::string> &Labels,
   }
 }
 
-/// `node`: this machine as `run` would store it; with --db, a check that the
+/// `node`: this machine as `run` would store it, and the places `cores`
+/// stands for (corePlaces; bench/accuracy/run.py's default configurations
+/// take theirs from here); with --db, a check that the
 /// named nodes were profiled on its design (bench/accuracy/run.py asks
 /// before it reuses a node of an NPPDB it was given).
 int cmdNode(const std::string &DbPath, const std::vector<std::string> &Labels) {
@@ -368,10 +374,11 @@ int cmdNode(const std::string &DbPath, const std::vector<std::string> &Labels) {
   if (!DbPath.empty() && Labels.empty())
     throw InputError("", "--db", "needs --node, the nodes to check");
   NodeInfo N = probeNode(hostName());
+  std::string Places = corePlaces();
   std::printf("host %s\ncpu %s\ncores %u, PUs %u, sockets %u, NUMA nodes %u\n"
-              "caches: L1d %g KiB, L2 %g KiB, L3 %g KiB\nmemory %.0f MiB\n",
+              "caches: L1d %g KiB, L2 %g KiB, L3 %g KiB\nmemory %.0f MiB\ncore places %s\n",
               N.hostname.c_str(), N.cpu.c_str(), N.cores, N.pus, N.sockets, N.numaNodes, N.l1dKiB,
-              N.l2KiB, N.l3KiB, N.memoryMiB);
+              N.l2KiB, N.l3KiB, N.memoryMiB, Places.empty() ? "cores" : Places.c_str());
   if (DbPath.empty())
     return ExitOk;
   auto Db = Nppdb::open(DbPath, Nppdb::Mode::ReadOnly);

@@ -26,6 +26,15 @@ NodeInfo probeNode(const std::string &Label);
 /// configuration, not one host, and VMs of one design report different L3s.
 std::string designDifference(const NodeInfo &Stored, const NodeInfo &Here);
 
+/// One OpenMP place per core this process may run on, each holding the
+/// core's PUs by OS index: "{0},{1}" on two cores, "{0,8},{1,9},..." with
+/// SMT; "" when hwloc cannot say. What OMP_PLACES=cores means, spelled out
+/// from the OS's topology: libomp reads the cores from CPUID instead, and
+/// on the Oxide Turin-like VM takes its two vCPUs (two cores to Linux and
+/// hwloc) for one core's threads, one place {0,1} in which two threads
+/// float (run hk's two-thread uBs then often ran on one vCPU).
+std::string corePlaces();
+
 /// The host name (the default node label).
 std::string hostName();
 

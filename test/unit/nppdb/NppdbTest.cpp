@@ -14,6 +14,9 @@
 #include <random>
 #include <thread>
 #include <unistd.h>
+#include <sched.h>
+#include <algorithm>
+#include <vector>
 
 using namespace phaseprobe;
 
@@ -505,6 +508,41 @@ TEST(NodeProbe, DescribesThisMachine) {
     EXPECT_LE(N.l1dKiB, N.l2KiB);
   }
   EXPECT_EQ(hostName(), N.hostname);
+}
+
+// One place per core, every PU this process may run on in exactly one of
+// them: what OMP_PLACES=cores means to the OS, whatever libomp reads from
+// CPUID (run hk's VM: two cores to Linux, one to libomp).
+TEST(NodeProbe, CorePlacesHoldEveryAllowedPUOnce) {
+  std::string P = corePlaces();
+  ASSERT_FALSE(P.empty());
+  cpu_set_t Mine;
+  ASSERT_EQ(sched_getaffinity(0, sizeof Mine, &Mine), 0);
+  std::vector<int> Seen;
+  unsigned Places = 0;
+  for (std::size_t I = 0; I < P.size();) {
+    ASSERT_EQ(P[I], '{') << P;
+    std::size_t E = P.find('}', I);
+    ASSERT_NE(E, std::string::npos) << P;
+    ++Places;
+    std::string In = P.substr(I + 1, E - I - 1);
+    for (std::size_t J = 0; J <= In.size();) {
+      std::size_t C = std::min(In.find(',', J), In.size());
+      Seen.push_back(std::stoi(In.substr(J, C - J)));
+      J = C + 1;
+    }
+    I = E + 1;
+    if (I < P.size()) {
+      ASSERT_EQ(P[I], ',') << P;
+      ++I;
+    }
+  }
+  std::sort(Seen.begin(), Seen.end());
+  EXPECT_EQ(std::adjacent_find(Seen.begin(), Seen.end()), Seen.end()) << P;
+  EXPECT_EQ(int(Seen.size()), CPU_COUNT(&Mine)) << P;
+  for (int C : Seen)
+    EXPECT_TRUE(CPU_ISSET(C, &Mine)) << C;
+  EXPECT_LE(Places, probeNode("here").cores);
 }
 
 // A label names a design: the CPU model (hwloc's blank padding aside), L1d
