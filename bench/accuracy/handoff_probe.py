@@ -18,6 +18,21 @@ class ProbeError(Exception):
     """The probe could not be built or run: one line saying why."""
 
 
+def build_probe(cc, source, exe, flags, libs=()):
+    """Compiles \p source (next to this file) into \p exe with \p flags,
+    linking \p libs; ProbeError saying why not. Shared with
+    throughput_probe.py."""
+    try:
+        cc_run = subprocess.run([cc] + flags + [os.path.join(HERE, source), "-o", exe] + list(libs),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    except OSError as ex:
+        raise ProbeError("%s could not build %s: %s" % (cc, source, ex.strerror)) from None
+    if cc_run.returncode != 0:
+        raise ProbeError("%s could not build %s: %s" % (
+            cc, source, (cc_run.stderr.strip().splitlines() or ["exit %d" % cc_run.returncode])[-1]))
+    return exe
+
+
 def first_two_cpus():
     """The two lowest CPUs this process may run on, or None with fewer."""
     cpus = sorted(os.sched_getaffinity(0))
@@ -47,15 +62,7 @@ def is_near(pair, limit):
 class HandoffProbe:
     def __init__(self, workdir, cpus, cc=CC, trips=2000, bursts=5):
         self.cpus, self.trips, self.bursts = list(cpus), trips, bursts
-        self.exe = os.path.join(workdir, "handoff")
-        try:
-            cc_run = subprocess.run([cc, "-O2", "-pthread", os.path.join(HERE, "handoff.c"), "-o", self.exe],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        except OSError as ex:
-            raise ProbeError("%s could not build handoff.c: %s" % (cc, ex.strerror)) from None
-        if cc_run.returncode != 0:
-            raise ProbeError("%s could not build handoff.c: %s" % (
-                cc, (cc_run.stderr.strip().splitlines() or ["exit %d" % cc_run.returncode])[-1]))
+        self.exe = build_probe(cc, "handoff.c", os.path.join(workdir, "handoff"), ["-O2", "-pthread"])
 
     def ns(self):
         """Median ns per round trip over the bursts."""

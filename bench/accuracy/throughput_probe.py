@@ -24,30 +24,19 @@ import sqlite3
 import statistics
 import subprocess
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from handoff_probe import ProbeError, build_probe  # the same mechanism as the handoff probe's
+
 CC = "clang-14"  # the project's compiler (scripts/install-deps.sh)
 LIMIT_PCT = 25.0
 # The NPPDB's uBs whose loop the probe is (ubench_kernels.c: four sqrt chains).
 SQRT_UBENCH = ("csqrt", "csqrtf")
 
 
-class ProbeError(Exception):
-    """The probe could not be built or run: one line saying why."""
-
-
 class ThroughputProbe:
     def __init__(self, workdir, cc=CC, iterations=1000000, bursts=5):
         self.iterations, self.bursts = iterations, bursts
-        self.exe = os.path.join(workdir, "throughput")
-        try:
-            cc_run = subprocess.run([cc, "-O2", "-fno-math-errno", "-fopenmp", os.path.join(HERE, "throughput.c"),
-                                     "-o", self.exe, "-lm"],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        except OSError as ex:
-            raise ProbeError("%s could not build throughput.c: %s" % (cc, ex.strerror)) from None
-        if cc_run.returncode != 0:
-            raise ProbeError("%s could not build throughput.c: %s" % (
-                cc, (cc_run.stderr.strip().splitlines() or ["exit %d" % cc_run.returncode])[-1]))
+        self.exe = build_probe(cc, "throughput.c", os.path.join(workdir, "throughput"),
+                               ["-O2", "-fno-math-errno", "-fopenmp"], ["-lm"])
 
     def ns(self, env):
         """Median ns per iteration of the slowest thread over the bursts, with
