@@ -341,7 +341,7 @@ def parse_args(argv):
 def main(argv=None):
     try:
         opts = parse_args(argv)
-        configs = [accuracy.parse_config(s) for s in opts.config] or accuracy.default_configs()
+        configs = [accuracy.parse_config(s) for s in opts.config] or accuracy.default_configs(opts.build)
         labels = [c["label"] for c in configs]
         if len(set(labels)) != len(labels):
             raise InputError("--config: a label appears twice")

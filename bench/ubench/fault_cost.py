@@ -121,7 +121,7 @@ def main():
     args = ap.parse_args()
     try:
         app = appspec.parse_app(args.app, folder_only=True)
-        configs = [accuracy.parse_config(c) for c in args.config] or accuracy.default_configs()
+        configs = [accuracy.parse_config(c) for c in args.config] or accuracy.default_configs(args.build)
     except appspec.InputError as ex:
         fail(str(ex))
     if args.rounds < 1 or args.min_faults < 1 or not args.kib > 0:

@@ -107,7 +107,7 @@ def parse_args(argv):
         if not label or not sep:
             raise appspec.InputError("--policy %r: expected LABEL=ARGS" % spec)
         o.policies.append((label, shlex.split(args)))
-    o.configs = [accuracy.parse_config(s) for s in o.config] or accuracy.default_configs()
+    o.configs = [accuracy.parse_config(s) for s in o.config] or accuracy.default_configs(o.build)
     if len(o.configs) < 2:
         raise appspec.InputError("--config: two configurations or more are needed for a ratio")
     labels = [c["label"] for c in o.configs]
