@@ -33,12 +33,25 @@ def fail(msg):
     sys.exit(2)
 
 
-def profiles(con, db, node):
+def node_profiles(con, node):
+    """{(ubench, streams_text): tpi_us} of \p node's profiles in the open
+    NPPDB \p con (also throughput_probe.nppdb_ratios)."""
     rows = con.execute("SELECT p.ubench, p.streams_text, p.tpi_us FROM profiles p "
                        "JOIN nodes n ON n.id = p.node_id WHERE n.label = ?", (node,)).fetchall()
-    if not rows:
-        fail("%s: no profiles of node %r" % (db, node))
     return {(u, s): t for u, s, t in rows}
+
+
+def ratios(pa, pb, keep=lambda key: True):
+    """pb's tpi over pa's for every configuration (key) both have that
+    \p keep accepts."""
+    return [pb[k] / pa[k] for k in pa if k in pb and pa[k] > 0 and keep(k)]
+
+
+def profiles(con, db, node):
+    found = node_profiles(con, node)
+    if not found:
+        fail("%s: no profiles of node %r" % (db, node))
+    return found
 
 
 def median(v):
@@ -66,9 +79,8 @@ def main():
         if not sep or not a or not b:
             fail("--pair %r: expected A:B" % spec)
         pa, pb = profiles(con, args.db, a), profiles(con, args.db, b)
-        both = [k for k in pa if k in pb and pa[k] > 0]
-        every = [pb[k] / pa[k] for k in both]
-        compute = [pb[k] / pa[k] for k in both if k[0].split("+")[0] in COMPUTE]
+        every = ratios(pa, pb)
+        compute = ratios(pa, pb, lambda k: k[0].split("+")[0] in COMPUTE)
         rows.append([a, b, str(len(every)), median(every), str(len(compute)), median(compute)])
     lines = provenance.header("phaseprobe node ratios: B's uB time per iteration over A's, medians",
                               ROOT, ["bench/accuracy"]) + ["db      : %s" % args.db, ""]

@@ -120,12 +120,19 @@ def core_places(build):
     'cores' is then one place {0,1}, two threads float in it, and short uB
     repetitions often found both on one vCPU (run hk). 'cores' where the
     tool cannot say."""
-    p = subprocess.run([tool(build, "phaseprobe-ubench"), "node"], env=clean_env({}), stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, universal_newlines=True)
+    out = ubench_node(build, [], "the default configurations")
+    return next((l.split(None, 2)[2] for l in out.splitlines() if l.startswith("core places ")), "cores")
+
+
+def ubench_node(build, extra, what):
+    """`phaseprobe-ubench node` + \p extra: its stdout, or InputError naming
+    \p what and the tool's last line."""
+    p = subprocess.run([tool(build, "phaseprobe-ubench"), "node"] + extra, env=clean_env({}),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     if p.returncode != 0:
         last = p.stderr.strip().splitlines()
-        raise InputError("phaseprobe-ubench node: %s" % (last[-1] if last else "exit %d" % p.returncode))
-    return next((l.split(None, 2)[2] for l in p.stdout.splitlines() if l.startswith("core places ")), "cores")
+        raise InputError("%s: %s" % (what, last[-1] if last else "phaseprobe-ubench node: exit %d" % p.returncode))
+    return p.stdout
 
 
 def default_configs(build):
@@ -255,14 +262,10 @@ def reused_configs(args, configs, node_of):
     reused = [cfg for cfg in configs if node_of(cfg) in have]
     if not reused:
         return []
-    cmd = [tool(args.build, "phaseprobe-ubench"), "node", "--db", args.db]
+    extra = ["--db", args.db]
     for cfg in reused:
-        cmd += ["--node", node_of(cfg)]
-    p = subprocess.run(cmd, env=clean_env({}), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                       universal_newlines=True)
-    if p.returncode != 0:
-        last = p.stderr.strip().splitlines()
-        raise InputError("--db: %s" % (last[-1] if last else "phaseprobe-ubench node: exit %d" % p.returncode))
+        extra += ["--node", node_of(cfg)]
+    ubench_node(args.build, extra, "--db")
     return reused
 
 

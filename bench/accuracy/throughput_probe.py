@@ -25,6 +25,7 @@ import statistics
 import subprocess
 
 from handoff_probe import ProbeError, build_probe  # the same mechanism as the handoff probe's
+import node_ratios  # the NPPDB's profiles of a node, ratios between two
 
 CC = "clang-14"  # the project's compiler (scripts/install-deps.sh)
 LIMIT_PCT = 25.0
@@ -65,18 +66,12 @@ def nppdb_ratios(db, nodes, base):
     except sqlite3.Error as ex:
         raise ProbeError("%s: %s" % (db, ex)) from None
     try:
-        def tpi(node):
-            rows = con.execute("SELECT p.ubench, p.streams_text, p.tpi_us FROM profiles p JOIN nodes n "
-                               "ON n.id = p.node_id WHERE n.label = ? AND p.ubench IN (%s)"
-                               % ",".join("?" * len(SQRT_UBENCH)), (node,) + SQRT_UBENCH).fetchall()
-            return {(u, s): t for u, s, t in rows if t > 0}
-        at_base = tpi(nodes[base])
+        at_base = node_ratios.node_profiles(con, nodes[base])
         out = {}
         for label, node in nodes.items():
-            mine = tpi(node)
-            both = [k for k in mine if k in at_base]
-            if both:
-                out[label] = statistics.median(mine[k] / at_base[k] for k in both)
+            r = node_ratios.ratios(at_base, node_ratios.node_profiles(con, node), lambda k: k[0] in SQRT_UBENCH)
+            if r:
+                out[label] = statistics.median(r)
         return out
     except sqlite3.Error as ex:
         raise ProbeError("%s: not an NPPDB: %s" % (db, ex)) from None
