@@ -33,8 +33,12 @@ for t in $(seq 1 "$cores"); do
   fi
 done
 
-echo "== running examples/mm.c ($size x $size) once, instrumented, on $host-${cores}t"
-( cd "$work" && OMP_NUM_THREADS=$cores PHASEPROBE_NODE="$host-${cores}t" \
+# Pinned as the uBs were (one place per core, packed): an unbound team's
+# threads float, and phaseprobe estimate warns of it.
+places=$("$bin/phaseprobe-ubench" node | sed -n 's/^core places //p')
+echo "== running examples/mm.c ($size x $size) once, instrumented, on $host-${cores}t (OMP_PLACES=$places)"
+( cd "$work" && OMP_NUM_THREADS=$cores OMP_PROC_BIND=close OMP_PLACES="${places:-cores}" \
+    PHASEPROBE_NODE="$host-${cores}t" \
     PHASEPROBE_OUT="$work/mm.phases.json" "$build/examples/mm" "$size" )
 
 # The quick grid is coarse: add uBs cloned from the phases' own streams and

@@ -256,6 +256,7 @@ ProgramInfo readProgram(const std::string &File, const json &Doc) {
                     });
   Out.sampling = R.optBool("sampling");
   Out.threadsShareCpus = R.optBool("threads_share_cpus");
+  Out.threadsFloat = R.optBool("threads_float");
   return Out;
 }
 
@@ -475,6 +476,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
     Prog["sampling"] = *File.program.sampling;
   if (File.program.threadsShareCpus)
     Prog["threads_share_cpus"] = *File.program.threadsShareCpus;
+  if (File.program.threadsFloat)
+    Prog["threads_float"] = *File.program.threadsFloat;
   Doc["program"] = Prog;
   if (File.node) {
     const NodeInfo &N = *File.node;

@@ -105,12 +105,18 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
       if (S > 0)
         Out.program.guardedSerial.push_back({Tests, S});
   }
-  // Shared CPUs in any run: a thread's own time is then not its work alone.
+  // Shared CPUs in any run: a thread's own time is then not its work
+  // alone; floating threads in any run: its times are the scheduler's too.
   Out.program.threadsShareCpus.reset();
-  for (const PhaseFile *R : Timed)
+  Out.program.threadsFloat.reset();
+  for (const PhaseFile *R : Timed) {
     if (R->program.threadsShareCpus)
       Out.program.threadsShareCpus =
           Out.program.threadsShareCpus.value_or(false) || *R->program.threadsShareCpus;
+    if (R->program.threadsFloat)
+      Out.program.threadsFloat =
+          Out.program.threadsFloat.value_or(false) || *R->program.threadsFloat;
+  }
   bool Split = !Shaped.empty();
   if (Split)
     Out.program.sampling = true;

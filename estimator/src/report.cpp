@@ -338,6 +338,9 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
                               {"regions_not_run", V.regionsNotRun},
                               {"not_run_threads", V.notRunThreads}};
   }
+  // Only where it applies: documents of pinned runs stay as they were.
+  if (std::string W = placementWarning(In); !W.empty())
+    Doc["placement_warning"] = W;
   if (In.runs > 1) {
     // The timed runs: without those that only gave streams.
     ojson Phases = ojson::array();

@@ -54,6 +54,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                In.base.c_str(), In.dbPath.c_str(), pairingName(In.pairing), How.c_str());
   if (std::string Runs = baseRunsLine(In); !Runs.empty())
     std::fprintf(Out, "%s\n", Runs.c_str());
+  if (std::string W = placementWarning(In); !W.empty())
+    std::fprintf(Out, "warning: %s\n", W.c_str());
   ThreadBranchVerdict Branches = threadBranchVerdict(F, E);
   if (std::string W = threadBranchesWarning(F.program, Branches); !W.empty())
     std::fprintf(Out, "warning: %s\n", W.c_str());

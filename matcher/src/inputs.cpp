@@ -122,4 +122,16 @@ std::string baseRunsLine(const MatchInputs &In, double WarnPct) {
   return S;
 }
 
+std::string placementWarning(const MatchInputs &In) {
+  const ProgramInfo &P = In.phases.program;
+  if (!P.threadsFloat.value_or(false))
+    return "";
+  return "the base run's " + std::to_string(P.threads) +
+         " threads were not pinned: their affinity masks overlap (OMP_PROC_BIND/OMP_PLACES "
+         "unset, or places that span cores), so where they ran was the scheduler's choice, "
+         "while phaseprobe-ubench measures the uBs pinned (OMP_PROC_BIND=close, one place per "
+         "core); run the program with OMP_PROC_BIND=close and OMP_PLACES set to the core "
+         "places `phaseprobe-ubench node` prints";
+}
+
 } // namespace phaseprobe

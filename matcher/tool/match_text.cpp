@@ -30,6 +30,8 @@ void printMatchTable(std::FILE *Out, const MatchInputs &In, const std::vector<Ph
                pts(In.config.maxIndex()).c_str());
   if (std::string Runs = baseRunsLine(In); !Runs.empty())
     std::fprintf(Out, "%s\n", Runs.c_str());
+  if (std::string W = placementWarning(In); !W.empty())
+    std::fprintf(Out, "warning: %s\n", W.c_str());
   std::string Streams =
       In.streamKiB > 0 ? "footprint > " + fmt("%g", In.streamKiB) + " KiB" : std::string("all");
   std::fprintf(Out, "significant streams: %s (%s); significant phases: weight >= %s%%\n\n",

@@ -188,8 +188,17 @@ void writeStreams(JsonWriter &W, uint32_t P, bool SplitsIterations) {
 }
 
 /// Whether the threads that ran region bodies had fewer CPUs among them than
-/// the largest team had threads: 1 yes, 0 no, -1 unknown (none read them).
-int threadsShareCpus() {
+/// the largest team had threads (Share), and else whether two of the
+/// largest team's threads may run on one CPU, their affinity masks
+/// overlapping (Float: unbound teams, places that span cores, libomp's
+/// `cores` on a VM that reads two vCPUs as one core's threads): then where
+/// they run is the scheduler's choice, not the placement's. 1 yes, 0 no,
+/// -1 unknown (none read them).
+struct CpuSharing {
+  int Share = -1, Float = -1;
+};
+
+CpuSharing threadsCpuSharing() {
   cpu_set_t Union;
   CPU_ZERO(&Union);
   bool Any = false;
@@ -200,9 +209,23 @@ int threadsShareCpus() {
     Any = true;
   }
   uint32_t Team = maxTeamSize();
+  CpuSharing S;
   if (!Any || Team == 0)
-    return -1;
-  return uint32_t(CPU_COUNT(&Union)) < Team ? 1 : 0;
+    return S;
+  S.Share = uint32_t(CPU_COUNT(&Union)) < Team ? 1 : 0;
+  S.Float = 0;
+  for (ThreadState *A = threadList(); A && S.Share == 0 && !S.Float; A = A->Next) {
+    if (A->CpusTeam != Team)
+      continue;
+    for (ThreadState *B = A->Next; B && !S.Float; B = B->Next) {
+      if (B->CpusTeam != Team)
+        continue;
+      cpu_set_t Both;
+      CPU_AND(&Both, &A->Cpus, &B->Cpus);
+      S.Float = CPU_COUNT(&Both) > 0;
+    }
+  }
+  return S;
 }
 
 void writeProgram(JsonWriter &W, uint64_t TotalNs) {
@@ -234,9 +257,11 @@ void writeProgram(JsonWriter &W, uint64_t TotalNs) {
     W.key("sampling");
     W.boolean(Q());
   }
-  if (int Share = threadsShareCpus(); Share >= 0) {
+  if (CpuSharing S = threadsCpuSharing(); S.Share >= 0) {
     W.key("threads_share_cpus");
-    W.boolean(Share == 1);
+    W.boolean(S.Share == 1);
+    W.key("threads_float");
+    W.boolean(S.Float == 1);
   }
   const char *const *Sites = nullptr;
   uint32_t More = 0;

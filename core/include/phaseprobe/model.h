@@ -233,6 +233,11 @@ struct ProgramInfo {
   /// than the largest team had threads (time-sliced on shared CPUs);
   /// absent in files of older runtimes and hand-written ones.
   std::optional<bool> threadsShareCpus;
+  /// Whether two of the largest team's threads had overlapping affinity
+  /// masks while there were CPUs enough for all (unbound threads, places
+  /// that span cores): where they ran was the scheduler's choice; absent
+  /// in files of older runtimes and hand-written ones.
+  std::optional<bool> threadsFloat;
 };
 
 /// A whole phase file (schema phaseprobe.phases/1).

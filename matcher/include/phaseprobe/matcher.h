@@ -384,6 +384,13 @@ MatchInputs loadMatchInputs(const std::vector<std::string> &PhasesPaths,
 /// apart, with a warning above \p WarnPct that every estimate inherits it.
 std::string baseRunsLine(const MatchInputs &In, double WarnPct = 10);
 
+/// "" unless the base run's threads floated (phase file `threads_float`:
+/// two of them had overlapping affinity masks, as unbound threads have);
+/// else one line saying that the uBs were measured pinned and how to pin
+/// the program alike. A floating team's times are partly the scheduler's
+/// (two threads now and then on one CPU), which no pinned profile measured.
+std::string placementWarning(const MatchInputs &In);
+
 /// Adds a note to every phase that found no profile while the base node has
 /// no profile at all at its thread count (the usual cause: the uB suite was
 /// run with other thread counts).

@@ -196,6 +196,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.phases[0].streams[0].windowRepeats = 987.5;
   F.phases[0].threadTimeS = Phase::ThreadTimes{200.5, 201, 211.5};
   F.program.threadsShareCpus = false;
+  F.program.threadsFloat = true;
   F.phases[0].ops = OpCounts{9, 10, 1, 1, 0};
   PhaseFile G = parsePhaseFile(formatPhaseFile(F), "out.json");
   ASSERT_TRUE(G.phases[0].ops);
@@ -211,6 +212,8 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").phases[0].threadTimeS) << "absent: unknown";
   EXPECT_EQ(G.program.threadsShareCpus, std::optional<bool>(false));
   EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").program.threadsShareCpus) << "absent: unknown";
+  EXPECT_EQ(G.program.threadsFloat, std::optional<bool>(true));
+  EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").program.threadsFloat) << "absent: unknown";
   EXPECT_EQ(G.phases[0].streams[0].significant, std::optional<bool>(true));
   EXPECT_EQ(G.phases[0].kind, "parallel for");
   ASSERT_TRUE(G.node.has_value());
@@ -355,6 +358,14 @@ TEST(PhaseRuns, MediansPerPhase) {
             std::optional<bool>(false));
   R[2].program.threadsShareCpus = true;
   EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).program.threadsShareCpus,
+            std::optional<bool>(true));
+  // Floating threads in any run that says: floating.
+  EXPECT_FALSE(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).program.threadsFloat);
+  R[1].program.threadsFloat = false;
+  EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).program.threadsFloat,
+            std::optional<bool>(false));
+  R[0].program.threadsFloat = true;
+  EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).program.threadsFloat,
             std::optional<bool>(true));
   // One run comes back as it was.
   PhaseFile One = mergePhaseRuns({R[1]}, {"2.json"});
