@@ -35,7 +35,7 @@ done
 
 # Pinned as the uBs were (one place per core, packed): an unbound team's
 # threads float, and phaseprobe estimate warns of it.
-places=$("$bin/phaseprobe-ubench" node | sed -n 's/^core places //p')
+places=$("$bin/phaseprobe-ubench" node | sed -n 's/^core places //p' || true)
 echo "== running examples/mm.c ($size x $size) once, instrumented, on $host-${cores}t (OMP_PLACES=$places)"
 ( cd "$work" && OMP_NUM_THREADS=$cores OMP_PROC_BIND=close OMP_PLACES="${places:-cores}" \
     PHASEPROBE_NODE="$host-${cores}t" \
