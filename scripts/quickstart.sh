@@ -27,7 +27,8 @@ size=${PHASEPROBE_QUICKSTART_SIZE:-700}
 
 # Each thread count of this machine is an honest node configuration of its own.
 for t in $(seq 1 "$cores"); do
-  if ! "$bin/phaseprobe-db" nodes --db "$db" 2>/dev/null | grep -qx "$host-${t}t"; then
+  # `nodes` prints a table: the label is its first column.
+  if ! "$bin/phaseprobe-db" nodes --db "$db" 2>/dev/null | awk 'NR > 1 { print $1 }' | grep -qx "$host-${t}t"; then
     echo "== characterizing $host-${t}t (quick uB grid, $t thread(s))"
     OMP_NUM_THREADS=$t "$bin/phaseprobe-ubench" run --quick --node "$host-${t}t" --threads "$t" --db "$db"
   fi
