@@ -107,16 +107,16 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
   }
   // Shared CPUs in any run: a thread's own time is then not its work
   // alone; floating threads in any run: its times are the scheduler's too.
-  Out.program.threadsShareCpus.reset();
-  Out.program.threadsFloat.reset();
-  for (const PhaseFile *R : Timed) {
-    if (R->program.threadsShareCpus)
-      Out.program.threadsShareCpus =
-          Out.program.threadsShareCpus.value_or(false) || *R->program.threadsShareCpus;
-    if (R->program.threadsFloat)
-      Out.program.threadsFloat =
-          Out.program.threadsFloat.value_or(false) || *R->program.threadsFloat;
-  }
+  // Unknown where no run says.
+  auto InAnyRun = [&](std::optional<bool> ProgramInfo::*Field) {
+    std::optional<bool> Any;
+    for (const PhaseFile *R : Timed)
+      if (const std::optional<bool> &V = R->program.*Field)
+        Any = Any.value_or(false) || *V;
+    return Any;
+  };
+  Out.program.threadsShareCpus = InAnyRun(&ProgramInfo::threadsShareCpus);
+  Out.program.threadsFloat = InAnyRun(&ProgramInfo::threadsFloat);
   bool Split = !Shaped.empty();
   if (Split)
     Out.program.sampling = true;
