@@ -4,9 +4,12 @@
  *   gather  s += a[i] * x[idx[i]]   (CG's SpMV: 8 + 4 bytes a streamed
  *           element, x gathered at random from a small shared vector)
  *   sum     s += a[i]               (mbw1p's loop)
+ *   rows    the gather in CSR rows of N/NX elements, each row summed on
+ *           its own into q[row] (CG's loop nest as written: one row's
+ *           sum does not wait for the previous row's)
  * Each thread reduces its contiguous slice of a and idx; x is shared.
  * Usage: gather_scaling N NX REPS   (N elements of a and idx, NX of x)
- * Prints: threads ns_per_element_per_thread(gather) (sum), the medians of
+ * Prints: threads ns_per_element_per_thread(gather) (sum) (rows), the medians of
  * REPS timed repetitions of each. */
 #include <omp.h>
 #include <stdio.h>
@@ -30,8 +33,10 @@ int main(int argc, char **argv) {
   }
   double *a = malloc(n * sizeof *a), *x = malloc(nx * sizeof *x);
   int *idx = malloc(n * sizeof *idx);
-  double *ts[2] = {malloc(reps * sizeof(double)), malloc(reps * sizeof(double))};
-  if (!a || !x || !idx || !ts[0] || !ts[1]) {
+  double *q = malloc(nx * sizeof *q);
+  double *ts[3] = {malloc(reps * sizeof(double)), malloc(reps * sizeof(double)),
+                   malloc(reps * sizeof(double))};
+  if (!a || !x || !idx || !q || !ts[0] || !ts[1] || !ts[2]) {
     fprintf(stderr, "gather_scaling: out of memory\n");
     return 2;
   }
@@ -48,7 +53,7 @@ int main(int argc, char **argv) {
     x[i] = (double)i;
   double total = 0;
   for (int r = 0; r < reps; ++r)
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 3; ++k) {
       double t0 = omp_get_wtime();
 #pragma omp parallel reduction(+ : total)
       {
@@ -58,9 +63,21 @@ int main(int argc, char **argv) {
         if (k == 0)
           for (long i = lo; i < hi; ++i)
             acc += a[i] * x[idx[i]];
-        else
+        else if (k == 1)
           for (long i = lo; i < hi; ++i)
             acc += a[i];
+        else {
+          /* Row j holds elements [n*j/nx, n*(j+1)/nx); a thread takes its
+           * rows as CG's static omp for does. */
+          long rlo = nx * t / nt, rhi = nx * (t + 1) / nt;
+          for (long j = rlo; j < rhi; ++j) {
+            double sum = 0;
+            for (long i = n * j / nx; i < n * (j + 1) / nx; ++i)
+              sum += a[i] * x[idx[i]];
+            q[j] = sum;
+          }
+          acc = q[rlo];
+        }
         total += acc;
       }
       ts[k][r] = omp_get_wtime() - t0;
@@ -68,6 +85,8 @@ int main(int argc, char **argv) {
   int th = omp_get_max_threads();
   qsort(ts[0], reps, sizeof(double), cmp);
   qsort(ts[1], reps, sizeof(double), cmp);
-  printf("%d %.4f %.4f %g\n", th, ts[0][reps / 2] * 1e9 / n * th, ts[1][reps / 2] * 1e9 / n * th, total);
+  qsort(ts[2], reps, sizeof(double), cmp);
+  printf("%d %.4f %.4f %.4f %g\n", th, ts[0][reps / 2] * 1e9 / n * th, ts[1][reps / 2] * 1e9 / n * th,
+         ts[2][reps / 2] * 1e9 / n * th, total);
   return 0;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""bench/ubench/gather_scaling.py — a CSR gather loop against the dependent
-sum uB it stands in for, from two cores to one (bench/ubench/gather_scaling.c).
+"""bench/ubench/gather_scaling.py — a CSR gather loop, flat and in rows,
+against the dependent sum uB it stands in for, from two cores to one
+(bench/ubench/gather_scaling.c).
 
     bench/ubench/gather_scaling.py [--rounds 9] [--n 1850000] [--nx 14000] [--reps 101]
 
@@ -27,8 +28,11 @@ import provenance  # noqa: E402  (bench/provenance.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-CONFIGS = (("2t-2cores", {"OMP_NUM_THREADS": "2", "OMP_PLACES": "cores", "OMP_PROC_BIND": "spread"}),
+# One place per vCPU: libomp reads this VM's two vCPUs as one core, so
+# OMP_PLACES=cores would let the two threads float (run hk).
+CONFIGS = (("2t-2cores", {"OMP_NUM_THREADS": "2", "OMP_PLACES": "{0},{1}", "OMP_PROC_BIND": "close"}),
            ("1t", {"OMP_NUM_THREADS": "1", "OMP_PLACES": "{0}", "OMP_PROC_BIND": "close"}))
+LOOPS = ("gather", "sum", "rows")
 
 
 def main():
@@ -46,15 +50,16 @@ def main():
         exe = os.path.join(tmp, "gather_scaling")
         subprocess.run([args.cc, "-O2", "-fopenmp", os.path.join(HERE, "gather_scaling.c"), "-o", exe],
                        check=True)
-        ns = {(c, k): [] for c, _ in CONFIGS for k in ("gather", "sum")}
+        ns = {(c, k): [] for c, _ in CONFIGS for k in LOOPS}
         for _ in range(args.rounds):
             for label, env in CONFIGS:
                 out = subprocess.run([exe, str(args.n), str(args.nx), str(args.reps)],
                                      env=dict(os.environ, **env), check=True,
                                      capture_output=True, text=True).stdout.split()
-                ns[(label, "gather")].append(float(out[1]))
-                ns[(label, "sum")].append(float(out[2]))
-    print("gather vs sum, two cores to one: CSR gather s += a[i]*x[idx[i]] against mbw1p's s += a[i]")
+                for i, k in enumerate(LOOPS):
+                    ns[(label, k)].append(float(out[1 + i]))
+    print("gather vs sum, two cores to one: CSR gather s += a[i]*x[idx[i]] (one sum; rows of N/NX, "
+          "each summed on its own) against mbw1p's s += a[i]")
     print("machine : %s" % provenance.machine())
     print("commit  : %s" % provenance.commit(ROOT, ["bench/ubench"]))
     print("command : %s" % " ".join(shlex.quote(a) for a in sys.argv))
@@ -63,7 +68,7 @@ def main():
                                               args.rounds, args.reps))
     print()
     print("%-7s %12s %12s %14s %14s" % ("loop", "ns_2t-2cores", "ns_1t", "1core/2cores", "range"))
-    for k in ("gather", "sum"):
+    for k in LOOPS:
         two, one = ns[("2t-2cores", k)], ns[("1t", k)]
         ratios = [2 * o / t for o, t in zip(one, two)]
         print("%-7s %12.3f %12.3f %14.3f %14s" % (k, statistics.median(two), statistics.median(one),

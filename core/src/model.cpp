@@ -39,6 +39,42 @@ long columnSpan(const PhaseStream &S, unsigned Threads) {
   return std::lround(*S.accessesPerExec);
 }
 
+namespace {
+/// The row length of \p Streams where they are a gathered product's (one
+/// shared random stream read through private ones at element stride: a
+/// CSR matrix and its column indices) and every private stream's loop
+/// executions walk the same 4 or more accesses (within 10%), at most an
+/// eighth of a thread's slice: each execution one row. Else 0.
+long gatherRows(const std::vector<const PhaseStream *> &Streams, unsigned Threads) {
+  std::size_t Random = 0;
+  double Lo = 0, Hi = 0, Sum = 0, N = 0;
+  for (const PhaseStream *S : Streams) {
+    const StreamTuple &T = S->tuple;
+    if (T.elemBytes == 0)
+      return 0;
+    if (S->random) {
+      if (T.access != Access::Shared)
+        return 0;
+      ++Random;
+      continue;
+    }
+    if (T.access != Access::Private || stepOf(T) != 1 || !S->accessesPerExec ||
+        (S->windowRepeats && *S->windowRepeats >= 2))
+      return 0;
+    double Exec = *S->accessesPerExec;
+    double Slice = std::round(T.footprintKiB * 1024 / T.elemBytes / std::max(1u, Threads));
+    if (Exec < 4 || Exec * 8 > Slice)
+      return 0;
+    Lo = N ? std::min(Lo, Exec) : Exec;
+    Hi = N ? std::max(Hi, Exec) : Exec;
+    Sum += Exec, ++N;
+  }
+  if (Random != 1 || N == 0 || Hi - Lo > 0.1 * Hi)
+    return 0;
+  return std::lround(Sum / N);
+}
+} // namespace
+
 long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads) {
   long Span = 0;
   for (const PhaseStream *S : Streams) {
@@ -49,7 +85,7 @@ long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Thread
       return 0;
     Span = Own;
   }
-  return Span;
+  return Span ? Span : gatherRows(Streams, Threads);
 }
 
 namespace {

@@ -119,6 +119,11 @@
  *           clone took 4.5 ns an access at one thread and 2.5 at two, in
  *           blocks 0.73 and 0.69 (the loop itself scales 2.0x;
  *           bench/ubench/column_span.py).
+ *           gather with a random x (spmv3): B1 is its rows' length
+ *           instead, each row summed on its own (GATHER_ROWS); NPB CG A's
+ *           SpMV, 135 elements a row, scaled 2.76x from two cores to one
+ *           on the AMD EPYC VM, one sum over its slice 2.43x, rows of 132
+ *           2.78x (bench/ubench/gather_scaling.py).
  *   COPIES  reuse copies (phase clones, 1 to 64, default 1): every
  *           stream's region exists COPIES times and sweep g walks copy
  *           g mod COPIES, so that as much data passes between two sweeps
@@ -185,6 +190,9 @@ typedef struct {
   long window;  /* strided: accesses of a reuse window (0: none) */
   long repeats; /* consecutive walks of each window (window > 0) */
   long span;    /* strided: accesses per column inside a block (0: none) */
+  long row;     /* gather's matrix (S[0]): elements of a row, each summed on
+                 * its own (0: one sum over the sweep, or a banded matrix's
+                 * rows of its own length) */
   long copies;  /* regions allocated one after another (S[0]'s: all streams') */
   size_t cbytes; /* bytes from one copy of the region to the next */
 } stream_t;
@@ -652,28 +660,32 @@ static int threads_share_cpus(int *floating) {
                   (ns > 2 && S[2].random && strcmp(K, "gather"));              \
       int walks = S[0].reach || (ns > 1 && S[1].reach) ||                      \
                   (ns > 2 && S[2].reach);                                      \
-      /* gather over a banded matrix: its own loop nest (GATHER_ROWS). */     \
-      int banded = ns == 3 && !strcmp(K, "gather") && !S[2].random;            \
-      (void)banded;                                                            \
+      /* gather in rows, over a banded matrix or a random one with a row     \
+       * length (B1): its own loop nest (GATHER_ROWS). */                     \
+      int rows = ns == 3 && !strcmp(K, "gather") && (!S[2].random || S[0].row); \
+      (void)rows;                                                              \
       int rotate = (ns > 1 && (S[1].sweep != S[0].sweep ||                     \
                                S[1].step != S[0].step)) ||                     \
                    (ns > 2 && (S[2].sweep != S[0].sweep ||                     \
                                S[2].step != S[0].step));
 
-/* gather over a banded matrix (pattern sss): the rows of a CSR product,
- * each a sum of its own that the next row does not wait for, as a
- * stencil's matrix-vector product runs them (HPCCG's 27-point rows: their
- * sums overlap, so the loop streams its 12 bytes an iteration as fast as
- * memory gives them, where one sum over the whole sweep waits for the add
- * at every element). A row is as long as the matrix has elements per
- * element of x; a thread's rows are its slice of a and of the indices,
- * which ascend into its own part of x. Copies as SEGMENTS takes them. */
+/* gather in rows: the rows of a CSR product, each a sum of its own that
+ * the next row does not wait for, as a matrix-vector product runs them
+ * (HPCCG's 27-point rows, NPB CG's random ones: their sums overlap, so the
+ * loop streams its 12 bytes an iteration as fast as memory gives them,
+ * where one sum over the whole sweep waits for the add at every element).
+ * A banded matrix's row (pattern sss) is as long as the matrix has
+ * elements per element of x and its indices ascend into the thread's own
+ * part of x; a random one's (pattern ssr) is B1 long (the phase's loop
+ * executions) and its indices draw over all of x. A thread's rows are its
+ * slice of a and of the indices. Copies as SEGMENTS takes them. */
 #define GATHER_ROWS(T, PAD)                                                    \
   {                                                                            \
     long nt = omp_get_num_threads();                                           \
     long na = S[0].priv ? S[0].region * nt : S[0].region;                      \
     long nx = S[2].priv ? S[2].region * nt : S[2].region;                      \
-    long row = na / nx > 1 ? na / nx : 1, m = w[0].hi - w[0].lo;               \
+    long row = S[0].row ? S[0].row : na / nx > 1 ? na / nx : 1;                \
+    long m = w[0].hi - w[0].lo;                                                \
     for (long r = 0; r < R; ++r) {                                             \
       long cp = S[0].copies > 1 ? (g0 + r) % S[0].copies : 0;                  \
       const T *ap = (const T *)(S[0].base + (size_t)cp * S[0].cbytes) + w[0].lo; \
@@ -839,7 +851,7 @@ static int threads_share_cpus(int *floating) {
               c3 = c3 * x + x;                                                 \
             }                                                                  \
           }                                                                    \
-      } else if (banded) {                                                     \
+      } else if (rows) {                                                       \
         GATHER_ROWS(T, )                                                       \
       } else if (walks) {                                                      \
         RUN(IX_WALK, T, )                                                      \
@@ -860,9 +872,9 @@ static int threads_share_cpus(int *floating) {
       ACC acc = 0;                                                             \
       double d0 = 0, d1 = 0, d2 = 0, d3 = 0;                                   \
       long pc = 0;                                                             \
-      if (banded && pe == 1) {                                                 \
+      if (rows && pe == 1) {                                                   \
         GATHER_ROWS(T, PAD_WORK)                                               \
-      } else if (banded) {                                                     \
+      } else if (rows) {                                                       \
         GATHER_ROWS(T, PAD_WORK_SPREAD)                                        \
       } else if (walks && pe == 1) {                                           \
         RUN(IX_WALK, T, PAD_WORK)                                              \
@@ -1116,6 +1128,17 @@ static void run_config(const config_t *C, int threads) {
       if (S[q].step != 1 || S[q].window || S[q].span)
         FAIL("stream %d: a banded gather (patterns sss) walks every stream at element stride, "
              "without a window or span", q + 1);
+  if (gather && S[2].random && C->span[0]) {
+    /* Rows of B1 elements: a and the indices at element stride, the one
+     * span the matrix's (a step of one element takes no column span). */
+    if (S[0].step != 1 || S[1].step != 1 || S[0].window || S[1].window || C->span[1])
+      FAIL("a gather in rows (B1) walks a and its indices at element stride, without a "
+           "window, and takes its row length as B1 only");
+    if (C->span[0] > S[0].region)
+      FAIL("stream 1: a row of %ld elements exceeds the %ld a thread walks", C->span[0],
+           S[0].region);
+    S[0].row = C->span[0];
+  }
   if (gather) {
     /* The indices: uniform over x's region, from a hash of the position
      * (splitmix64), so the first touch can stay with the walking thread;

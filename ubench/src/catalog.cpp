@@ -171,6 +171,10 @@ bool UBenchConfig::spans(std::size_t Q) const {
          strideBytes[Q] > def->elemBytes(Q);
 }
 
+bool UBenchConfig::rows() const {
+  return span > 0 && def->kernel == "gather" && def->gathered(2);
+}
+
 std::string UBenchConfig::name() const {
   std::string N = def->name;
   if (every > 1)

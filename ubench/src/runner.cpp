@@ -96,6 +96,8 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
     if (C.spans(Q))
       B[Q] = C.span;
   }
+  if (C.rows())
+    B[0] = C.span;
   std::snprintf(Buf, sizeof Buf,
                 "%ld %s %s %u %s %s %.17g %.17g %.17g %.17g %.17g %.17g %d %d %g %g %g %ld %ld "
                 "%ld %ld %ld %ld %ld %ld %ld %ld\n",

@@ -78,7 +78,12 @@ long columnSpan(const PhaseStream &S, unsigned Threads);
 
 /// The one column span of a clone of \p Streams (a uB configuration has
 /// one): every strided stream of a step above one element must ask for the
-/// same (one loop's streams), else 0; also 0 where none does.
+/// same (one loop's streams), else 0. Where none has such a step and the
+/// streams are a gathered product's (one shared random stream beside
+/// private ones at element stride whose loop executions each walk the
+/// same 4 or more accesses, at most an eighth of a thread's slice), the
+/// length of those executions: a CSR product's rows, each summed on its
+/// own, which spmv3+c<row> walks (NPB CG's SpMV: rows of 135). Else 0.
 long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads);
 
 /// The column span of a uB profile from its name's "+c<N>" suffix (0:

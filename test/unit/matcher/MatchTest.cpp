@@ -298,6 +298,49 @@ TEST(Match, ColumnSpansRankTheCloneThatWalksLikeThePhase) {
   EXPECT_EQ(columnSpanOf("mbw1c+w9/5"), 0);
 }
 
+// NPB CG A's SpMV: a CSR matrix and its column indices (private, element
+// stride, 135 accesses an execution: one row) and the vector gathered
+// through them (shared, random). Its rows are its span (core's
+// columnSpan): spmv3+c<row> walks them, each summed on its own.
+TEST(Match, AGatheredProductsRowsAreItsSpan) {
+  auto Stream = [](double KiB, unsigned Elem, Access A, bool Random, std::optional<double> Exec) {
+    PhaseStream S;
+    S.tuple = {KiB, Random ? 37380.0 : double(Elem), Elem, A};
+    S.random = Random;
+    S.accessesPerExec = Exec;
+    return S;
+  };
+  std::vector<PhaseStream> V = {Stream(14471.25, 8, Access::Private, false, 135.54),
+                                Stream(7235.625, 4, Access::Private, false, 135.54),
+                                Stream(109.375, 8, Access::Shared, true, std::nullopt)};
+  auto Span = [&](std::vector<std::size_t> Pick, unsigned Threads = 2) {
+    std::vector<const PhaseStream *> Q;
+    for (std::size_t I : Pick)
+      Q.push_back(&V[I]);
+    return columnSpan(Q, Threads);
+  };
+  EXPECT_EQ(Span({0, 1, 2}), 136);
+  EXPECT_EQ(Span({0, 2}), 136);
+  EXPECT_EQ(Span({0, 1}), 0) << "no gathered stream: a contiguous walk has no span";
+  EXPECT_EQ(Span({2}), 0);
+  EXPECT_EQ(columnSpan(V[0], 2), 0) << "one stream alone: a unit stride has one column";
+  V[1].accessesPerExec = 120; // two loops' executions, not one row
+  EXPECT_EQ(Span({0, 1, 2}), 0);
+  V[1].accessesPerExec = 135.54;
+  V[0].accessesPerExec = 3; // rows of fewer than 4
+  V[1].accessesPerExec = 3;
+  EXPECT_EQ(Span({0, 1, 2}), 0);
+  V[0].accessesPerExec = 200000; // an execution over more than an eighth of a slice
+  V[1].accessesPerExec = 200000;
+  EXPECT_EQ(Span({0, 1, 2}), 0);
+  V[0].accessesPerExec = V[1].accessesPerExec = 135.54;
+  V[2].tuple.access = Access::Private; // a private random stream is not spmv3's x
+  EXPECT_EQ(Span({0, 1, 2}), 0);
+  V[2].tuple.access = Access::Shared;
+  V[1].accessesPerExec.reset(); // no count (hand-written files)
+  EXPECT_EQ(Span({0, 1, 2}), 0);
+}
+
 // The example bt's y sweep (34 MiB) runs in a region whose loops walk
 // about seven times as much between two of its executions: its clone
 // rotates over that many copies (reuseCopies). Among profiles of one index

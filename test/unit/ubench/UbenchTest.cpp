@@ -330,6 +330,18 @@ TEST(Params, ColumnSpanNamesItsAccesses) {
   EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+c8 4:8\n", "p.txt"); })
                 .find("takes no column span (+c)"),
             std::string::npos);
+  // A gather over a random x takes its span as its rows' length (NPB CG's
+  // SpMV clone); the banded one's rows have their own length.
+  auto G = parseParamsFile("spmv3+c136+k2 14408:8;7204:4;109.375:8\n"
+                           "spmv3 14408:8;7204:4;109.375:8\nspmv3p+c8 2048:8;1024:4;256:8\n",
+                           "p.txt");
+  ASSERT_EQ(G.size(), 3u);
+  EXPECT_TRUE(G[0].rows());
+  EXPECT_FALSE(G[0].spans(0)) << "its element-stride streams walk no columns";
+  EXPECT_EQ(G[0].name(), "spmv3+c136+k2");
+  EXPECT_FALSE(G[1].rows());
+  EXPECT_FALSE(G[2].rows());
+  EXPECT_FALSE(V[0].rows());
 }
 
 // Reuse copies: "+k<K>" after "+c" and before "+w", in the name and the

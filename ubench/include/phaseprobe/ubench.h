@@ -105,7 +105,12 @@ struct UBenchConfig {
   /// example bt's y sweep: 64 accesses 2560 B apart a plane, in a 10 MiB
   /// stream). Walked over the whole slice, its clone ran 1.5x slower per
   /// access at one thread than at two on the Xeon VM, the sweep not.
-  /// Named "<uB>+c<span>" (after "+e", before "+w").
+  /// Named "<uB>+c<span>" (after "+e", before "+w"). For a gather over a
+  /// random x (spmv3) the span is the length of its matrix's rows instead
+  /// (rows()): one loop execution a row, summed on its own, as a CSR
+  /// product's inner loop runs (NPB CG's SpMV, whose rows' sums overlap:
+  /// 2.76x from two cores to one on the AMD EPYC VM, one sum over the
+  /// slice 2.43x; bench/results/gather-rows-2026-11-28.txt).
   long span = 0;
   /// Reuse copies (memory uBs; 1 = none): every stream exists
   /// `copies` times and sweep g walks copy g mod copies, so that as much
@@ -119,6 +124,8 @@ struct UBenchConfig {
   long copies = 1;
   /// Whether stream \p Q walks in blocks of `span` accesses a column.
   bool spans(std::size_t Q) const;
+  /// Whether `span` is a gather's row length (spmv3+c<row>).
+  bool rows() const;
   bool hasWindows() const;
   std::string requested() const; ///< "k:s;k:s" (or "k:s:w") for params and messages
   std::string name() const; ///< "mbw1c", "mbw1c+w24" padded, "mbw1c+e6+r64+w24", "mbw1p+c64+k4+w1/3"
