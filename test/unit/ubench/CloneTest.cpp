@@ -116,8 +116,8 @@ TEST(Clone, ASparseMatVecIsSpmv3WithItsVectorsOwnSize) {
 TEST(Clone, ASparseMatVecsRowsAreItsClonesSpan) {
   // The same SpMV as the runtime writes it: 135.54 accesses of the matrix
   // and its indices a loop execution, one row. Its clone sums rows of 136
-  // (spmv3+c136), as CG does; one sum over the whole slice scaled 2.43x
-  // from two cores to one on the AMD EPYC VM where CG's rows scaled 2.76x.
+  // (spmv3+c136), as CG does; one sum over the whole slice ran 10-14%
+  // slower per element at two threads on the AMD EPYC VM.
   const char *Row = R"(, "accesses_per_execution": 135.54)";
   CloneSet C = cloneOne(
       "[" +

@@ -109,8 +109,8 @@ struct UBenchConfig {
   /// random x (spmv3) the span is the length of its matrix's rows instead
   /// (rows()): one loop execution a row, summed on its own, as a CSR
   /// product's inner loop runs (NPB CG's SpMV, whose rows' sums overlap:
-  /// 2.76x from two cores to one on the AMD EPYC VM, one sum over the
-  /// slice 2.43x; bench/results/gather-rows-2026-11-28.txt).
+  /// at two threads 10-14% faster per element than one sum over the slice
+  /// on the AMD EPYC VM; bench/results/gather-rows-2026-11-28.txt).
   long span = 0;
   /// Reuse copies (memory uBs; 1 = none): every stream exists
   /// `copies` times and sweep g walks copy g mod copies, so that as much
