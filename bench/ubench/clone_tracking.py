@@ -66,8 +66,7 @@ def main():
                     "JOIN nodes n ON n.id = p.node_id"):
                 tpi[(u + " " + st.split(":")[0], node)] = t
             con.close()
-            keys = sorted({k for k, _ in tpi})
-            names = names or keys
+            names = names or sorted({k for k, _ in tpi})
             ratios = [2 * tpi[(k, "n1t")] / tpi[(k, "n2t")] for k in names]
             w1 = wall(a.program, args, *CONFIGS["1t"])
             w2 = wall(a.program, args, *CONFIGS["2t"])

@@ -24,22 +24,24 @@ namespace {
 double stepOf(const StreamTuple &T) {
   return std::max(1.0, std::round(std::fabs(T.strideBytes) / T.elemBytes));
 }
-} // namespace
 
-long columnSpan(const PhaseStream &S, unsigned Threads) {
+/// The accesses of one loop execution of the strided stream \p S where
+/// every execution walks a small part of a thread's slice at \p Threads:
+/// at least 4 accesses, spanning at most an eighth of the slice, and no
+/// reuse window walked again and again; else 0. Column spans and a
+/// gathered product's rows both rest on it.
+double shortExecution(const PhaseStream &S, unsigned Threads) {
   const StreamTuple &T = S.tuple;
   if (S.random || T.elemBytes == 0 || !S.accessesPerExec || *S.accessesPerExec < 4 ||
       (S.windowRepeats && *S.windowRepeats >= 2))
     return 0;
   double Th = T.access == Access::Private ? std::max(1u, Threads) : 1;
   double Slice = std::round(T.footprintKiB * 1024 / T.elemBytes / Th); // elements a thread
-  double Step = stepOf(T);
-  if (Step <= 1 || *S.accessesPerExec * Step * 8 > Slice)
+  if (*S.accessesPerExec * stepOf(T) * 8 > Slice)
     return 0;
-  return std::lround(*S.accessesPerExec);
+  return *S.accessesPerExec;
 }
 
-namespace {
 /// The row length of \p Streams where they are a gathered product's (one
 /// shared random stream read through private ones at element stride: a
 /// CSR matrix and its column indices) and every private stream's loop
@@ -58,12 +60,8 @@ long gatherRows(const std::vector<const PhaseStream *> &Streams, unsigned Thread
       ++Random;
       continue;
     }
-    if (T.access != Access::Private || stepOf(T) != 1 || !S->accessesPerExec ||
-        (S->windowRepeats && *S->windowRepeats >= 2))
-      return 0;
-    double Exec = *S->accessesPerExec;
-    double Slice = std::round(T.footprintKiB * 1024 / T.elemBytes / std::max(1u, Threads));
-    if (Exec < 4 || Exec * 8 > Slice)
+    double Exec = T.access == Access::Private && stepOf(T) == 1 ? shortExecution(*S, Threads) : 0;
+    if (Exec == 0)
       return 0;
     Lo = N ? std::min(Lo, Exec) : Exec;
     Hi = N ? std::max(Hi, Exec) : Exec;
@@ -74,6 +72,11 @@ long gatherRows(const std::vector<const PhaseStream *> &Streams, unsigned Thread
   return std::lround(Sum / N);
 }
 } // namespace
+
+long columnSpan(const PhaseStream &S, unsigned Threads) {
+  double Exec = shortExecution(S, Threads);
+  return Exec > 0 && stepOf(S.tuple) > 1 ? std::lround(Exec) : 0;
+}
 
 long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads) {
   long Span = 0;

@@ -55,9 +55,10 @@ def main():
         con = sqlite3.connect(db)
         (stext, iters, count, params_json) = con.execute(
             "SELECT streams_text, iterations, time_count, params FROM profiles").fetchone()
-        sweeps = int(json.loads(params_json)["sweeps"])
+        meta = json.loads(params_json)
+        sweeps = int(meta["sweeps"])
         declared = sorted(parse_streams(stext), key=lambda t: -t[0])
-        patterns = json.loads(params_json)["pattern"].split(";")
+        patterns = meta["pattern"].split(";")
         doc = json.load(open(phases))
         # The kernel region is the parallel phase that ran the most iterations
         # (the first-touch loop is a `parallel for`).
@@ -81,8 +82,8 @@ def main():
         # accesses of every stream it confines (within 10 %): the strided
         # streams of a step above one element, or a gather's rows (its
         # matrix and indices, beside a random x).
-        span = json.loads(params_json).get("span")
-        rows = json.loads(params_json)["kernel"] == "gather" and patterns[-1] == "random"
+        span = meta.get("span")
+        rows = meta["kernel"] == "gather" and patterns[-1] == "random"
         if span:
             for s in kernel["streams"]:
                 confined = s.get("pattern") != "random" and \
