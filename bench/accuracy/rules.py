@@ -42,6 +42,9 @@ no error of this kind and are left out of the statistics.
 measurements made while the node kept its near shape had been made: the
 base runs and repetitions both of whose probes read near (paired: the
 rounds in which both the row's and the base row's repetition did).
+`--far` does the same with the far shape: on the AMD EPYC VM the host
+keeps the two vCPUs on two L3s most of the time and on one now and then,
+and a run's far reading is the one node it measured most of.
 
 `--first N` reads the run as if it had made N runs: its first N base runs
 and the first N plain repetitions of every row (round k holds repetition
@@ -217,33 +220,34 @@ def first_runs(data, configs, n, results):
             row["measured_s"] = statistics.median(reps[:n])
 
 
-def near_runs(data, configs, results):
+def shape_runs(data, configs, results, want):
     """data as if its run had made only the measurements both of whose
-    handoff probes read the near shape (run.py --handoff-probe): the near
-    base runs and, per row, its near repetitions; each row keeps
-    `near_mask` (repetition k near) for the paired statistic."""
+    handoff probes read the shape \p want, "near" or "far" (run.py
+    --handoff-probe): those base runs and, per row, those repetitions; each
+    row keeps `shape_mask` (repetition k in that shape) for the paired
+    statistic."""
     hp = data.get("context", {}).get("handoff_probe")
     if not hp:
-        fail("%s: --near: the run was made without --handoff-probe" % results)
-    near = lambda p: handoff_probe.is_near(p, hp["near_below_ns"])
+        fail("%s: --%s: the run was made without --handoff-probe" % (results, want))
+    kept_shape = lambda p: p is not None and handoff_probe.shape(p[0], p[1], hp["near_below_ns"]) == want
     for app in data["apps"]:
         tag = report.raw_tag(app["app"], app["workload"])
         files = app.get("base_files") or []
         probes = app.get("base_handoff_probes_ns") or []
         runs = app.get("base_runs", len(files))
-        kept = [f for f, p in zip(files[len(files) - runs:], probes) if near(p)]
+        kept = [f for f, p in zip(files[len(files) - runs:], probes) if kept_shape(p)]
         if not kept:
-            fail("%s: --near: no base run of %s was near" % (results, tag))
+            fail("%s: --%s: no base run of %s was %s" % (results, want, tag, want))
         app["base_files"] = files[:len(files) - runs] + kept
         app["base_runs"] = len(kept)
         for row in app["rows"]:
             if configs[row["config"]].get("stored"):
                 continue
-            mask = [near(p) for p in row.get("handoff_probes_ns") or []]
+            mask = [kept_shape(p) for p in row.get("handoff_probes_ns") or []]
             reps = [r for r, m in zip(row.get("measured_reps") or [], mask) if m]
             if not reps:
-                fail("%s: --near: no repetition of %s on %s was near" % (results, tag, row["config"]))
-            row["near_mask"] = mask
+                fail("%s: --%s: no repetition of %s on %s was %s" % (results, want, tag, row["config"], want))
+            row["shape_mask"] = mask
             row["measured_reps_all"] = row["measured_reps"]
             row["measured_reps"] = reps
             row["measured_s"] = statistics.median(reps)
@@ -280,7 +284,9 @@ def main():
                     help="read the run as if it had made N runs: its first N base runs and the "
                          "first N plain repetitions of each row (rounds 1..N), to see how its errors "
                          "depend on the number of runs (default: all)")
-    ap.add_argument("--near", action="store_true",
+    ap.add_argument("--far", dest="shape", action="store_const", const="far",
+                    help="as --near, with the far shape (both probes at or over the near limit)")
+    ap.add_argument("--near", dest="shape", action="store_const", const="near",
                     help="a run made with --handoff-probe read as if only its near-shape base runs and "
                          "repetitions had been made")
     ap.add_argument("--runs", type=int, default=1,
@@ -296,12 +302,12 @@ def main():
         fail("%s: no such database" % args.db)
     configs = {c["label"]: c for c in data["configs"]}
     base = configs[data["base"]]
-    if args.first and args.near:
-        fail("--first and --near: one at a time")
+    if args.first and args.shape:
+        fail("--first and --%s: one at a time" % args.shape)
     if args.first:
         first_runs(data, configs, args.first, args.results)
-    if args.near:
-        near_runs(data, configs, args.results)
+    if args.shape:
+        shape_runs(data, configs, args.results, args.shape)
     for name, _ in args.ops_from:
         if not any(a["app"] == name for a in data["apps"]):
             fail("--ops-from %s: no such application in %s (have %s)" % (
@@ -379,13 +385,14 @@ def main():
                 # Repetition k of every configuration ran in round k: the
                 # ratio within a round cancels what the machine did then.
                 b = app["rows"][base_ri]
-                if args.near:
-                    # Rounds in which both repetitions were near.
+                if args.shape:
+                    # Rounds in which both repetitions were in that shape.
                     mine, theirs = row["measured_reps_all"], b["measured_reps_all"]
                     ks = [k for k in range(min(len(mine), len(theirs)))
-                          if row["near_mask"][k] and b["near_mask"][k]]
+                          if row["shape_mask"][k] and b["shape_mask"][k]]
                     if not ks:
-                        fail("%s: --near: no round with %s and the base both near" % (tag, row["config"]))
+                        fail("%s: --%s: no round with %s and the base both %s" % (
+                            tag, args.shape, row["config"], args.shape))
                 else:
                     mine, theirs = row["measured_reps"], b["measured_reps"]
                     ks = range(min(len(mine), len(theirs)))
@@ -425,9 +432,10 @@ def main():
     if args.first:
         print("first   : %d (the run read as if it had made %d base runs and %d repetitions)" % (
             args.first, args.first, args.first))
-    if args.near:
-        print("near    : only the base runs and repetitions both of whose handoff probes were under "
-              "%.0f ns (run.py --handoff-probe)" % data["context"]["handoff_probe"]["near_below_ns"])
+    if args.shape:
+        print("%-8s: only the base runs and repetitions both of whose handoff probes were %s %.0f ns "
+              "(run.py --handoff-probe)" % (args.shape, "under" if args.shape == "near" else "at or over",
+                                            data["context"]["handoff_probe"]["near_below_ns"]))
     print("data    : %s (measured = that run's %s); base: %s" % (
         args.results, what[0], what[1] if what[1] else
         "median of %d instrumented runs" % args.runs if args.runs > 1 else "first instrumented run"))
