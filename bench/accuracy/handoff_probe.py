@@ -47,6 +47,18 @@ def near_limit(pairs):
     return 2.0 * min(values) if values else None
 
 
+def shape_groups(rounds, ns):
+    """\p rounds grouped by the node's shape, read from each round's probe
+    ns(round): the near ones (under near_limit's line) and the far ones,
+    each labelled with its count, where the rounds were not all of one
+    shape; then all of them, labelled "median" (the tables' last row)."""
+    limit = near_limit((ns(r),) for r in rounds)
+    near = [r for r in rounds if ns(r) < limit]
+    far = [r for r in rounds if ns(r) >= limit]
+    groups = [("near (%d)" % len(near), near), ("far (%d)" % len(far), far)] if near and far else []
+    return groups + [("median", list(rounds))]
+
+
 def shape(before, after, limit):
     """near: both probes under limit; far: both over; mixed: they disagree
     (the shape changed during the run, or between the probes)."""

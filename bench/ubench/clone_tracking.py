@@ -133,16 +133,8 @@ def main():
     for t, ps, rs, h in rows:
         print("%-9s %8.0f " % (t, h) + " ".join("%8.2f" % x for x in ps) + " " +
               " ".join("%8.2f" % x for x in rs))
-    # The rounds in each shape (handoff_probe's line: twice the fastest
-    # probe of this run), then all of them.
-    limit = 2 * min(r[3] for r in rows)
-    groups = [("near", [r for r in rows if r[3] < limit]), ("far", [r for r in rows if r[3] >= limit]),
-              ("median", rows)]
-    for label, rs in groups:
-        if not rs or (label != "median" and len(rs) == len(rows)):
-            continue
-        print("%-9s %8.0f " % (label if label == "median" else "%s (%d)" % (label, len(rs)),
-                               statistics.median(r[3] for r in rs)) +
+    for label, rs in handoff_probe.shape_groups(rows, lambda r: r[3]):
+        print("%-9s %8.0f " % (label, statistics.median(r[3] for r in rs)) +
               " ".join("%8.2f" % statistics.median(r[1][i] for r in rs) for i in range(len(heads))) + " " +
               " ".join("%8.2f" % statistics.median(r[2][i] for r in rs) for i in range(len(names))))
 

@@ -89,15 +89,10 @@ def main():
 
     for t, h, ns in rows:
         line(t, h, ns)
-    limit = 2 * min(h for _, h, _ in rows)
-    for name, group in (("near", [r for r in rows if r[1] < limit]), ("far", [r for r in rows if r[1] >= limit]),
-                        ("median", rows)):
-        if not group or (name != "median" and len(group) == len(rows)):
-            continue
+    for name, group in handoff_probe.shape_groups(rows, lambda r: r[1]):
         med = {label: tuple(statistics.median(r[2][label][k] for r in group) for k in (0, 1))
                for label, _ in CONFIGS}
-        line(name if name == "median" else "%s (%d)" % (name, len(group)),
-             statistics.median(r[1] for r in group), med)
+        line(name, statistics.median(r[1] for r in group), med)
 
 
 if __name__ == "__main__":
