@@ -327,6 +327,9 @@ PhaseStream readStream(const std::string &File, const json &S, const std::string
   if (Out.windowAccesses.has_value() != Out.windowRepeats.has_value())
     R.fail(Out.windowAccesses ? "window_accesses" : "window_repeats",
            "window_accesses and window_repeats come together");
+  Out.handoverShare = R.optAtLeast("handover_share", 0);
+  if (Out.handoverShare && *Out.handoverShare > 1)
+    R.fail("handover_share", "must be within 0 to 1, found " + formatNumber(*Out.handoverShare));
   return Out;
 }
 
@@ -571,6 +574,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
         SJ["window_accesses"] = *S.windowAccesses;
         SJ["window_repeats"] = *S.windowRepeats;
       }
+      if (S.handoverShare)
+        SJ["handover_share"] = *S.handoverShare;
       Streams.push_back(std::move(SJ));
     }
     J["streams"] = std::move(Streams);

@@ -62,6 +62,11 @@
 //  - serial code that runs only under tests of the count (program
 //    guarded_serial) is left out of a node where a test fails at every
 //    count it is projected onto (not the program's own);
+//  - under HandOverRule::Priced a matched phase's hand-overs (its streams'
+//    handover_share x footprint in lines, per invocation) are taken out of
+//    its projection at the base node's cost per line (ho1p - hk1p) and put
+//    back at the node's, scaled by (T-1)/T from the base's thread count to
+//    the node's (none at one thread; handover.cpp);
 //  - under the ratio rule each phase estimate is the absolute one times the
 //    phase's calibration tpi_phase(BN) / tpi_P(BN), with the tpi of the
 //    profile actually used (a fallback's own), so the base node gets the
@@ -327,9 +332,10 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   const std::string &Base, const std::vector<std::string> &Nodes,
                   const ThreadProjection &TP, Projection Rule, SyncRule Sync,
                   UncoveredRule Uncovered, PaddedRatio Padded, PaddingAcross Across,
-                  SyncSweeps Sweeps) {
+                  SyncSweeps Sweeps, HandOverRule HandOver) {
   Estimate E;
   E.sweeps = Sweeps;
+  E.handOver = HandOver;
   E.padded = Padded;
   E.across = Across;
   E.base = Base;
@@ -506,6 +512,34 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
   if (BaseGiveBacksPriced > 0)
     E.giveBackBaseCostUs /= BaseGiveBacksPriced;
 
+  // HandOverRule::Priced: per matched phase that hands lines over, the
+  // lines (an invocation's, the team's), the footprint that picks the
+  // hand-over uBs' profile, and the base run's hand-over time (at most the
+  // phase's own). A run on one thread hands nothing over: its shares are 0.
+  struct HandOverPhase {
+    double lines = 0, footprintKiB = 0, baseS = 0;
+  };
+  std::map<size_t, HandOverPhase> HandOvers;
+  if (HandOver == HandOverRule::Priced)
+    for (const PhaseMatch &PM : M) {
+      if (!PM.matched())
+        continue;
+      const Phase &P = F.phases[PM.phaseIndex];
+      HandOverPhase H{handedLines(P), handOverFootprintKiB(P), 0};
+      if (!(H.lines > 0) || P.threads <= 1 || P.invocations == 0)
+        continue;
+      std::optional<double> Cost = handOverCostUs(L, Base, P.threads, H.footprintKiB);
+      if (!Cost)
+        continue;
+      H.baseS = std::min(WorkS[PM.phaseIndex],
+                         double(P.invocations) * H.lines / P.threads * *Cost * 1e-6);
+      HandOvers[PM.phaseIndex] = H;
+      E.handedLines += double(P.invocations) * H.lines;
+      ++E.handOverPhases;
+    }
+  // The share of a flip's lines another thread wrote at \p T threads.
+  auto FlipShare = [](unsigned T) { return T > 1 ? double(T - 1) / T : 0.0; };
+
   // PaddedRatio::Family: a padded candidate's base tpi, its whole family on
   // the base node (its relatives) and the part of it within
   // PaddingFamilyBand of that tpi, read once for every node (by match and
@@ -556,6 +590,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     // phases (those the node has a profile for: a missing one says nothing).
     std::map<size_t, std::pair<double, double>> UnitS;
     std::map<size_t, RegionEstimate> Regions;
+    double HandedAtNode = 0; ///< lines priced (NE.handOverCostUs's weights)
     for (const auto &[I, U] : Units) {
       const Phase &R = F.phases[I];
       unsigned Th = ThreadsFor(R);
@@ -634,9 +669,31 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           }
           PE.tpiUs = *T;
           double Absolute = *T * PE.iterations * 1e-6;
-          NE.absoluteS += Absolute;
           PE.calibration = Calibration(PM.phaseIndex, C);
           PE.timeS = Absolute * PE.calibration;
+          // The base run's hand-overs went into the projection with the
+          // phase's work (scaled as its base estimate is); the node's own
+          // come in instead.
+          if (auto H = HandOvers.find(PM.phaseIndex);
+              H != HandOvers.end() && !(Node == Base && Th == P.threads)) {
+            std::optional<double> Cost = handOverCostUs(L, Node, Th, H->second.footprintKiB);
+            if (Cost) {
+              const double Lines =
+                  H->second.lines * FlipShare(Th) / FlipShare(P.threads) * double(P.invocations);
+              const double AtBase = BaseEstimateS[PM.phaseIndex];
+              const double Scale = AtBase > 0 ? PE.timeS / AtBase : 1;
+              PE.handOverS = std::max(-PE.timeS, Lines / Th * *Cost * 1e-6 -
+                                                     Scale * H->second.baseS);
+              PE.timeS += PE.handOverS;
+              Absolute += PE.handOverS;
+              NE.handOverS += PE.handOverS;
+              NE.handOverCostUs += Lines * *Cost;
+              HandedAtNode += Lines;
+            } else {
+              ++NE.handOverUnpriced;
+            }
+          }
+          NE.absoluteS += Absolute;
           if (!Twin.empty()) {
             PE.padded = true;
             auto Share = [](std::optional<double> U,
@@ -672,6 +729,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       Regions[Top[PM.phaseIndex]].phasesS += PE.timeS;
       NE.phases.push_back(PE);
     }
+    if (HandedAtNode > 0)
+      NE.handOverCostUs /= HandedAtNode;
     double Priced[2] = {0, 0};
     for (const SyncRegion &R : SyncRegions) {
       const Phase &P = *R.phase;

@@ -208,6 +208,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
                         {"similarity", tidy(C.score.index)},
                         {"rank", PE.rank + 1}};
       }
+      if (PE.handOverS != 0)
+        J["hand_over_s"] = tidy(PE.handOverS);
       J["threads"] = PE.threads;
       Phases[PE.match]["estimates"][N.node] = J;
     }
@@ -225,6 +227,12 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     J["barrier_cost_us"] = tidy(N.barrierCostUs);
     if (E.spinRounds > 0)
       J["spin_wait_cost_us"] = tidy(N.spinCostUs);
+    if (E.handOverPhases > 0) {
+      J["hand_over_s"] = tidy(N.handOverS);
+      J["hand_over_cost_ns"] = tidy(N.handOverCostUs * 1e3);
+      if (N.handOverUnpriced)
+        J["hand_over_unpriced"] = N.handOverUnpriced;
+    }
     if (E.pageFaults > 0) {
       J["page_fault_s"] = tidy(N.faultS);
       J["page_fault_cost_us"] = tidy(N.faultCostUs);
@@ -318,6 +326,12 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     if (E.giveBackBaseCostUs > 0)
       Doc["sync"]["give_back_base_cost_us"] = tidy(E.giveBackBaseCostUs);
   }
+  // Only where a phase hands lines over, so that older files' reports stay
+  // as they were.
+  if (E.handOverPhases > 0)
+    Doc["hand_over"] = {{"rule", handOverRuleName(E.handOver)},
+                        {"lines", E.handedLines},
+                        {"phases", E.handOverPhases}};
   if (const NodeEstimate *B = E.baseNode(); B && E.selfCheckPercent())
     Doc["self_check"] = {{"node", E.base},
                          {"estimate_s", tidy(B->absoluteS)},

@@ -180,6 +180,12 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                  E.giveBackBaseCostUs > 0
                      ? "; their pages' give-backs by the serial code at its cost per page (gb1p)"
                      : "");
+  if (E.handOverPhases > 0)
+    std::fprintf(Out,
+                 "hand-overs: %s cache lines in %zu phase(s) found last written by another "
+                 "thread, priced per node at its cost per line (ho1p - hk1p) instead of "
+                 "scaled with the work\n",
+                 fmt("%.6g", E.handedLines).c_str(), E.handOverPhases);
   for (const PhaseMatch &PM : M) {
     if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams)
       continue;
@@ -263,6 +269,13 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
              " region(s) with synchronization or page faults unpriced (no bar1p or "
              "spin1p/mbw1p pair, no pf1p)");
     }
+    if (E.handOverPhases > 0 && N.node != In.base && (N.handOverS != 0 || N.handOverUnpriced)) {
+      std::string H = "hand-overs " + fmt("%.3g", N.handOverCostUs * 1e3) + " ns a line, " +
+                      fmt("%+.4f", N.handOverS) + " s";
+      if (N.handOverUnpriced)
+        H += " (" + std::to_string(N.handOverUnpriced) + " phase(s) unpriced: no ho1p/hk1p pair)";
+      Note(H);
+    }
     if (!N.runTimesS.empty()) {
       auto [Lo, Hi] = std::minmax_element(N.runTimesS.begin(), N.runTimesS.end());
       Note("base runs alone " + fmt("%.4f", *Lo) + "-" + fmt("%.4f", *Hi) + " s");
@@ -293,7 +306,7 @@ int main(int Argc, char **Argv) {
   std::string DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
   std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers",
                           SweepsArg = "interval", UncoveredArg = "kept", PaddedArg = "family",
-                          AcrossArg = "mix";
+                          AcrossArg = "mix", HandOverArg = "priced";
   bool Relax = false;
   double Tolerance = 0;
   App.add_option("phases", PhasesPaths,
@@ -335,6 +348,11 @@ int main(int Argc, char **Argv) {
                  "to 100 us weighted by the inverse square of their time, so that the shortest, "
                  "whose difference is mostly the synchronization, decide (short)")
       ->check(CLI::IsMember({"interval", "short"}));
+  App.add_option("--handover", HandOverArg,
+                 "Lines a phase finds last written by another thread (its streams' "
+                 "handover_share): priced apart per node with the ho1p and hk1p uBs (priced, "
+                 "the default) or left inside the measured phase times (kept, METHOD.md)")
+      ->check(CLI::IsMember({"priced", "kept"}));
   App.add_option("--uncovered", UncoveredArg,
                  "The base run's time outside matched phases: kept as measured on every node "
                  "(kept, METHOD.md) or, inside regions, scaled per node like the region's "
@@ -417,7 +435,7 @@ int main(int Argc, char **Argv) {
       return estimate(F, R, Lookup, In.base, Nodes, TP, *parseProjection(ProjectionArg),
                       *parseSyncRule(SyncArg), *parseUncoveredRule(UncoveredArg),
                       *parsePaddedRatio(PaddedArg), *parsePaddingAcross(AcrossArg),
-                      *parseSyncSweeps(SweepsArg));
+                      *parseSyncSweeps(SweepsArg), *parseHandOverRule(HandOverArg));
     };
     std::vector<PhaseMatch> M = MatchAll(In.phases);
     noteMissingThreadCounts(In, M);

@@ -338,6 +338,18 @@ void setStreamsWriter(StreamsWriterFn Fn) { StreamsWriter.store(Fn, std::memory_
 
 void setSamplingQuery(SamplingQueryFn Fn) { SamplingQuery.store(Fn, std::memory_order_release); }
 
+bool samplingEnabled() {
+  // -1: not asked yet. Racing first askers get the same answer.
+  static std::atomic<int> Known{-1};
+  int K = Known.load(std::memory_order_relaxed);
+  if (K < 0) {
+    SamplingQueryFn Q = SamplingQuery.load(std::memory_order_acquire);
+    K = Q && Q() ? 1 : 0;
+    Known.store(K, std::memory_order_relaxed);
+  }
+  return K == 1;
+}
+
 void installExitHook() {
   if (!HookInstalled.exchange(true))
     atexit(flushAtExit);

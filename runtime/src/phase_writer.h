@@ -30,6 +30,8 @@ using SamplingQueryFn = bool (*)();
 /// Installs the answer behind program.sampling; without one the field is
 /// left out.
 void setSamplingQuery(SamplingQueryFn Fn);
+/// The installed answer, asked once and kept (false without one).
+bool samplingEnabled();
 
 /// Registers the exit hook once (atexit). It writes the phase file, in the
 /// process that started the runtime only (a fork child writes nothing).

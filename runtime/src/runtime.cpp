@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime.h"
 #include "guards.h"
+#include "page_touches.h"
 #include "phase_writer.h"
 #include "rt_memory.h"
 #include "thread_state.h"
@@ -211,6 +212,12 @@ bool push(ThreadState *T, uint32_t Phase, FrameKind K, uint32_t Team) {
   F.StartSpinEntries = __phaseprobe_spin_entries;
   F.StartSpinRounds = T->SpinRounds;
   F.StartFaults = NoFaults;
+  // The order phases run in, for the hand-over of what one writes and
+  // another reads (page_touches.h): every invocation, sampled or not, in
+  // runs that sample (a timing-only run has no streams to give a share).
+  if (K != FrameKind::RegionFork && samplingEnabled())
+    if (const PhaseSlot *S = slot(T, Phase))
+      streams::PhaseOrder::process().begin(Phase, S->ShareCount + 1);
   F.StartNs = nowNs();
   return true;
 }

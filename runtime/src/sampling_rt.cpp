@@ -117,9 +117,24 @@ void writeStreams(JsonWriter &W, uint32_t Phase, bool SplitsIterations) {
   for (ThreadState *T = threadList(); T; T = T->Next)
     if (Phase < T->NumSlots)
       InCopies += double(T->Slots[Phase].ShareItersInCopy);
+  // Every phase's hand-over at once, at the first phase written (the
+  // threads are done by then).
+  // (Storage never destroyed: the writers run at exit, in no set order with
+  // static destructors.)
+  alignas(Vec<SiteHandover>) static unsigned char Storage[sizeof(Vec<SiteHandover>)];
+  static Vec<SiteHandover> *Handovers = nullptr;
+  if (!Handovers) {
+    Handovers = new (Storage) Vec<SiteHandover>();
+    Vec<PageRead> Reads;
+    for (const ThreadSampler *S : All) {
+      S->markWrittenRanges(PageTouches::process());
+      S->pageReads(Reads);
+    }
+    PageTouches::process().summarize(PhaseOrder::process(), Reads, *Handovers);
+  }
   Vec<StreamResult> Streams =
       analyzePhase(Phase, All.Data, All.Size, l1dKiB(), Cfg.FarGapBytes, InCopies,
-                   SplitsIterations);
+                   SplitsIterations, Handovers);
   W.beginArray();
   unsigned Id = 0;
   for (const StreamResult &R : Streams) {
@@ -163,6 +178,10 @@ void writeStreams(JsonWriter &W, uint32_t Phase, bool SplitsIterations) {
     if (R.AccessesPerIter >= 0) {
       W.key("accesses_per_iteration");
       W.number(R.AccessesPerIter);
+    }
+    if (R.HandoverShare >= 0) {
+      W.key("handover_share");
+      W.number(R.HandoverShare);
     }
     if (R.WindowAccesses > 0) {
       // How long a loop execution of the stream's sites is: with the

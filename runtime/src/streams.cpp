@@ -9,6 +9,7 @@
 #include "rt_memory.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -114,7 +115,15 @@ void SiteRecord::countDiff(std::uint64_t D) {
     --HistCount[I];
 }
 
-ThreadSampler::ThreadSampler(const Config &C) : Cfg(C), LoopPeriod(C.Period) {
+/// Threads' bits in PageTouches, in the order they first sample (past 64
+/// threads, bits are shared: such threads read as one).
+static std::uint64_t nextSamplerBit() {
+  static std::atomic<std::uint32_t> Count{0};
+  return std::uint64_t(1) << (Count.fetch_add(1, std::memory_order_relaxed) % 64);
+}
+
+ThreadSampler::ThreadSampler(const Config &C, PageTouches &Touches)
+    : Cfg(C), Touches(Touches), Bit(nextSamplerBit()), LoopPeriod(C.Period) {
   Table = static_cast<SiteRecord **>(rtCalloc(TableSize, sizeof(void *)));
 }
 
@@ -310,8 +319,57 @@ void ThreadSampler::sample(const SiteDesc *Site, std::uintptr_t Addr) {
       R->Max = Addr;
     ++R->ExecSamples;
   }
+  // Consecutive samples of a site mostly stay on one page: one lookup per
+  // page, then two bit tests.
+  const std::uintptr_t Page = PageTouches::pageOf(Addr);
+  if (R->TouchPage != Page) {
+    R->Touch = Touches.find(R->Phase, Addr);
+    R->TouchPage = Page;
+    ++R->PageVisits;
+    if (R->NumPages < SiteRecord::PageReservoir) {
+      R->Pages[R->NumPages++] = Page;
+    } else {
+      Random ^= Random << 13, Random ^= Random >> 7, Random ^= Random << 17;
+      if (std::uint64_t J = Random % R->PageVisits; J < SiteRecord::PageReservoir)
+        R->Pages[J] = Page;
+    }
+  }
+  if (R->Touch)
+    PageTouches::mark(*R->Touch, Bit, Site->Flags & SiteStore);
   ++R->Samples;
   ++Exec.BurstSamples;
+}
+
+void ThreadSampler::pageReads(Vec<PageRead> &Out) const {
+  for (const SiteRecord *R = Records; R; R = R->Next)
+    for (std::uint32_t I = 0; I < R->NumPages; ++I)
+      Out.push({R->Phase, R->Site, R->Pages[I], Bit});
+}
+
+void ThreadSampler::markWrittenRanges(PageTouches &T) const {
+  Vec<SiteRecord::InvRange> Ranges;
+  for (const SiteRecord *R = Records; R; R = R->Next) {
+    if (!(R->Site->Flags & SiteStore) || !R->HasInv)
+      continue;
+    // Every sampled invocation's ranges, merged where they overlap: the
+    // same share again and again is one range, marked once.
+    Ranges.clear();
+    for (int I = 0; I < R->NumCur; ++I)
+      Ranges.push(R->Cur[I]);
+    for (const SiteRecord::InvRange &E : R->Done)
+      Ranges.push(E);
+    std::sort(Ranges.begin(), Ranges.end(),
+              [](const SiteRecord::InvRange &A, const SiteRecord::InvRange &B) {
+                return A.Lo < B.Lo;
+              });
+    const std::uintptr_t Elem = std::max<std::uint32_t>(R->Site->ElemBytes, 1);
+    for (std::size_t I = 0; I < Ranges.Size;) {
+      std::uintptr_t Lo = Ranges[I].Lo, Hi = Ranges[I].Hi + Elem;
+      for (++I; I < Ranges.Size && Ranges[I].Lo <= Hi; ++I)
+        Hi = std::max(Hi, Ranges[I].Hi + Elem);
+      T.markWritten(R->Phase, Lo, Hi, Bit);
+    }
+  }
 }
 
 void ThreadSampler::stopBurst(std::uint64_t NowNs) {
@@ -615,6 +673,7 @@ struct Candidate {
   std::uint32_t Elem = 0;
   bool HasLoad = false, HasStore = false;
   std::uint64_t Samples = 0;
+  double HandoverKnown = 0, Handed = 0; ///< its sites' (SiteHandover)
   double LoadAccesses = 0, StoreAccesses = 0; ///< estimated, in sampling copies
   WindowCounts Window; ///< its sites', every thread's
   Vec<StrideCount> Hist; ///< sorted by stride, unique
@@ -1005,6 +1064,8 @@ void mergeInto(Candidate &Into, Candidate &C, std::uint64_t Far) {
   Into.HasLoad |= C.HasLoad;
   Into.HasStore |= C.HasStore;
   Into.Samples += C.Samples;
+  Into.HandoverKnown += C.HandoverKnown;
+  Into.Handed += C.Handed;
   Into.LoadAccesses += C.LoadAccesses;
   Into.StoreAccesses += C.StoreAccesses;
   Into.Window += C.Window;
@@ -1057,7 +1118,8 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
                                const ThreadSampler *const *Threads,
                                std::size_t NumThreads, double L1dKiB,
                                std::uint64_t Far, double IterationsInCopies,
-                               bool SplitsIterations) {
+                               bool SplitsIterations,
+                               const Vec<SiteHandover> *Handovers) {
   // 1. The phase's records of all threads, grouped by site.
   Vec<ThreadRecord> Recs;
   for (std::size_t T = 0; T < NumThreads; ++T)
@@ -1079,9 +1141,16 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
     while (J < Recs.Size && Recs[J].R->Site == Recs[I].R->Site)
       ++J;
     Candidate *C = new (&Cands[NumCands]) Candidate();
-    if (buildCandidate(&Recs[I], J - I, Far, SplitsIterations, *C))
+    if (buildCandidate(&Recs[I], J - I, Far, SplitsIterations, *C)) {
       ++NumCands;
-    else
+      const SiteHandover Key{Phase, Recs[I].R->Site};
+      const SiteHandover *H =
+          Handovers ? std::lower_bound(Handovers->begin(), Handovers->end(), Key,
+                                       siteHandoverLess)
+                    : nullptr;
+      if (H && H != Handovers->end() && H->Phase == Phase && H->Site == Key.Site)
+        C->HandoverKnown = H->Known, C->Handed = H->Handed;
+    } else
       C->~Candidate();
     I = J;
   }
@@ -1161,6 +1230,9 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
         ++R.MoreSites;
     }
     R.Samples = C->Samples;
+    R.HandoverKnown = C->HandoverKnown;
+    if (C->HandoverKnown >= StreamResult::MinHandoverKnown)
+      R.HandoverShare = C->Handed / C->HandoverKnown;
     Out.push(R);
   }
   // Merging can grow a stream past an earlier one. (std::sort, not

@@ -19,8 +19,10 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "page_touches.h"
 #include "phaseprobe/interface.h"
 #include "rt_memory.h"
+#include "rt_vec.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -29,54 +31,6 @@
 
 namespace __phaseprobe {
 namespace streams {
-
-/// A growable array of trivially copyable values on the runtime's own
-/// memory (rt_memory.h, not the program's heap): the runtime
-/// lives inside the user's program and must not need libstdc++ at run time,
-/// so std::vector (operator new) is out. Growth failures drop the element
-/// and set Failed; nothing here ever throws.
-template <typename T> struct Vec {
-  T *Data = nullptr;
-  std::size_t Size = 0, Cap = 0;
-  bool Failed = false;
-
-  Vec() = default;
-  Vec(const Vec &) = delete;
-  Vec &operator=(const Vec &) = delete;
-  Vec(Vec &&O) noexcept { *this = static_cast<Vec &&>(O); }
-  Vec &operator=(Vec &&O) noexcept {
-    if (this != &O) {
-      rtFree(Data);
-      Data = O.Data, Size = O.Size, Cap = O.Cap, Failed = O.Failed;
-      O.Data = nullptr, O.Size = O.Cap = 0;
-    }
-    return *this;
-  }
-  ~Vec() { rtFree(Data); }
-
-  bool push(const T &V) {
-    if (Size == Cap) {
-      std::size_t N = Cap ? Cap * 2 : 8;
-      T *D = static_cast<T *>(rtRealloc(Data, N * sizeof(T)));
-      if (!D) {
-        Failed = true;
-        return false;
-      }
-      Data = D, Cap = N;
-    }
-    std::memcpy(static_cast<void *>(Data + Size), &V, sizeof(T));
-    ++Size;
-    return true;
-  }
-  T &operator[](std::size_t I) { return Data[I]; }
-  const T &operator[](std::size_t I) const { return Data[I]; }
-  T *begin() { return Data; }
-  T *end() { return Data + Size; }
-  const T *begin() const { return Data; }
-  const T *end() const { return Data + Size; }
-  bool empty() const { return Size == 0; }
-  void clear() { Size = 0; }
-};
 
 /// Whether consecutive sampled executions of a site (same thread and
 /// invocation, one pause apart) start at the same address, i.e. walk the
@@ -161,6 +115,15 @@ struct SiteRecord {
   std::uint32_t Phase = NoPhaseKey;
   const SiteDesc *Site = nullptr;
   std::uint64_t Samples = 0;
+  /// The PageTouches entry of the page sampled last (its samples mark it).
+  PageTouches::Entry *Touch = nullptr;
+  std::uintptr_t TouchPage = ~std::uintptr_t(0);
+  /// A uniform sample of the pages the site moved onto (reservoir over
+  /// PageVisits): where its hand-over share is read (PageRead).
+  static constexpr int PageReservoir = 32;
+  std::uintptr_t Pages[PageReservoir] = {};
+  std::uint32_t NumPages = 0;
+  std::uint64_t PageVisits = 0;
   /// Accesses the samples stand for, in the sampled invocations of the
   /// site's root (sampling copies): each sampled execution's samples times
   /// the iterations and executions its burst stands for (endExecution).
@@ -226,7 +189,10 @@ struct SiteRecord {
 /// merge reads it after the parallel work is over.
 class ThreadSampler {
 public:
-  explicit ThreadSampler(const Config &C);
+  /// \p Touches: the table the samples mark their pages in (the
+  /// process's, or a test's own).
+  explicit ThreadSampler(const Config &C,
+                         PageTouches &Touches = PageTouches::process());
   ~ThreadSampler();
   ThreadSampler(const ThreadSampler &) = delete;
   ThreadSampler &operator=(const ThreadSampler &) = delete;
@@ -261,6 +227,14 @@ public:
   /// caller takes it out of the phase timing).
   std::uint64_t endExecution(std::uint64_t Backedges, std::int64_t *Next,
                              std::uint64_t NowNs);
+
+  /// Adds the pages each of this thread's sites touched (its reservoir).
+  void pageReads(Vec<PageRead> &Out) const;
+  /// Marks in \p T the pages this thread's store sites wrote, from their
+  /// ranges in the sampled invocations of their phase (a static schedule
+  /// gives a thread the same share every time; a dynamic one marks its
+  /// pages for several threads, as it hands them). After the run.
+  void markWrittenRanges(PageTouches &T) const;
 
   bool inBurst() const { return Active; }
   const SiteRecord *records() const { return Records; }
@@ -298,6 +272,9 @@ private:
   LoopClean *loopClean(const std::int64_t *Countdown);
 
   Config Cfg;
+  PageTouches &Touches;
+  std::uint64_t Bit; ///< this thread's bit in Touches' masks
+  std::uint64_t Random = 0x9E3779B97F4A7C15ull; ///< the page reservoirs' draws
   /// What the loops aim at now (see beginInvocation); Period for objects
   /// that sample every invocation (built before the sampling copies).
   std::uint64_t LoopPeriod;
@@ -363,6 +340,13 @@ struct StreamResult {
   int NumSites = 0;
   int MoreSites = 0;
   std::uint64_t Samples = 0;
+  /// Share of the stream's pages of known writer that the accessing
+  /// thread finds written by another thread, per (page, thread): accesses
+  /// that wait for a cache-to-cache hand-over (page_touches.h). Negative:
+  /// fewer than MinHandoverKnown such pages.
+  double HandoverShare = -1;
+  double HandoverKnown = 0;
+  static constexpr double MinHandoverKnown = 8;
   /// Elements of the stream one iteration of the phase touches, on
   /// average over its iterations in sampling copies (below 1: the loops
   /// that touch it run a part of them; lud's block update touches its
@@ -391,13 +375,16 @@ struct StreamResult {
 /// invocation had two threads sampled (a run on one thread), a thread's
 /// first and second half of its share tell shared from private instead.
 /// Sites that touched a single address in every invocation (scalars the
-/// optimizer keeps in registers) are left out.
+/// optimizer keeps in registers) are left out. \p Handovers: every
+/// (phase, site)'s hand-over (PageTouches::summarize), sorted; empty: no
+/// stream has a hand-over share.
 Vec<StreamResult> analyzePhase(std::uint32_t Phase,
                                const ThreadSampler *const *Threads,
                                std::size_t NumThreads, double L1dKiB,
                                std::uint64_t FarGapBytes = 1ull << 36,
                                double IterationsInCopies = 0,
-                               bool SplitsIterations = false);
+                               bool SplitsIterations = false,
+                               const Vec<SiteHandover> *Handovers = nullptr);
 
 /// Sum of the burst costs of \p Phase over \p Threads.
 BurstCost totalCost(std::uint32_t Phase, const ThreadSampler *const *Threads,

@@ -4,13 +4,15 @@ values within a tolerance (exact equality is not expected of sampling).
 
 usage: Streams_check.py PHASES.json [--fp LINE:COL=KIB ...]
                         [--rate LINE:COL=ACCESSES_PER_ITERATION ...] [--tol PCT]
-                        [--off OTHER.json]
+                        [--off OTHER.json] [--handover]
 
 Output, one line per phase then one per stream (sites as line:col, sorted):
   phase <line>:<col> kind=<kind> invocations=<n> iterations=<n> streams=<n>
   stream <sites> op=<op> elem=<n> stride=<n> second=<n|-> access=<a> pattern=<p> significant=<b>
 and for each --fp: "footprint <site> ok" or "footprint <site> BAD got X want Y"
 (--rate: the same for accesses_per_iteration, "rate <site> ok" ...);
+with --handover, after each stream that has one: "handover <sites> share=<x.x>"
+(its handover_share to one decimal);
 with --off (the same program run with PHASEPROBE_SAMPLING=off), one line per
 phase: "same iterations <line>:<col> yes|no" and "no streams when off: yes|no".
 """
@@ -32,6 +34,7 @@ def main():
     ap.add_argument("--tol", type=float, default=3.0)
     ap.add_argument("--off")
     ap.add_argument("--samples", action="store_true", help="append samples=N")
+    ap.add_argument("--handover", action="store_true", help="print each handover_share")
     a = ap.parse_args()
     doc = json.load(open(a.file))
     by_site = {}
@@ -47,6 +50,8 @@ def main():
                 s.get("second_stride_bytes", "-"), s["access"], s["pattern"],
                 str(s["significant"]).lower()) +
                 (" samples=%d" % s["samples"] if a.samples else ""))
+            if a.handover and "handover_share" in s:
+                print("handover %s share=%.1f" % (",".join(keys), s["handover_share"]))
             for k in keys:
                 by_site[k] = s
     bad = False

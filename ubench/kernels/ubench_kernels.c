@@ -67,6 +67,13 @@
  *           serial code spends returning its temporaries to the system,
  *           dearer where the team's threads touched them from other CPUs
  *           (their TLBs are shot down),
+ *           flip: an update (as update) of a private stream taken as one
+ *           array in 64 KiB blocks dealt out to the threads, block b to
+ *           thread (b + g) mod T in sweep g, a barrier after each: at two
+ *           threads or more every line was last written by another thread
+ *           (element stride only),
+ *           keep: the same with block b to thread b mod T in every sweep
+ *           (flip's reference: the difference is the hand-overs),
  *           gather: s += a[i] * x[idx[i]], a CSR sparse matrix-vector
  *           product's inner loop (TYPE double; streams a, idx, x with
  *           patterns s, s, r): idx is a stream of int (4-byte) indices,
@@ -405,11 +412,23 @@ static int compute_kernel(const char *K) { return K[0] == 'c' && K[1] != 'o'; }
  * back between sweeps; they differ in what they time. */
 static int page_kernel(const char *K) { return !strcmp(K, "touch") || !strcmp(K, "release"); }
 
-/* The kernels of the pricing uBs (bar1p, spin1p, pf1p, gb1p): their sweeps
- * end in a synchronization or a give-back, so they take no padding, copies,
- * spans nor windows (phaseprobe-ubench's isPricingUBench). */
+/* flip and keep: an update of a stream dealt out in blocks of
+ * HANDOVER_BLOCK bytes, to other threads than in the sweep before (flip) or
+ * to the same (keep): the hand-over uBs ho1p and hk1p. 64 KiB: dealt out in
+ * pages, the walk itself was 7x slower than in contiguous slices at two
+ * threads on the AMD EPYC VM with no line changing hands (a block boundary
+ * costs about a cross-L3 round trip: the prefetchers reach into the
+ * neighbour's block); in 64 KiB blocks 1.4x, and keep walks the same blocks
+ * as flip (bench/results/handover-uB-2026-11-29.txt). */
+#define HANDOVER_BLOCK 65536L
+static int hand_kernel(const char *K) { return !strcmp(K, "flip") || !strcmp(K, "keep"); }
+
+/* The kernels of the pricing uBs (bar1p, spin1p, pf1p, gb1p, ho1p, hk1p):
+ * their sweeps end in a synchronization or a give-back, so they take no
+ * padding, copies, spans nor windows (phaseprobe-ubench's
+ * isPricingUBench). */
 static int pricing_kernel(const char *K) {
-  return !strcmp(K, "sumb") || !strcmp(K, "sumf") || page_kernel(K);
+  return !strcmp(K, "sumb") || !strcmp(K, "sumf") || page_kernel(K) || hand_kernel(K);
 }
 
 /* The touch kernel's time of one invocation: of each sweep, from the
@@ -804,6 +823,25 @@ static int threads_share_cpus(int *floating) {
               a[i] = a[i] * (T)3 + (T)1;                                       \
           HANDOVER(r)                                                          \
         }                                                                      \
+      } else if (hand_kernel(K) && plain) {                                    \
+        /* The stream, all threads' slices, in 4 KiB blocks dealt out:      \
+         * block b to thread (b + g) mod T in sweep g (flip: every line     \
+         * another thread wrote in the sweep before) or b mod T in every    \
+         * sweep (keep: none). Both walk every T-th block, so the two       \
+         * differ only in who wrote a line last, not in what the            \
+         * prefetchers see. The barrier ends a sweep's writes before the    \
+         * next split reads them. */                                        \
+        int nt = omp_get_num_threads(), fl = K[0] == 'f';                      \
+        long bl = HANDOVER_BLOCK / (long)sizeof(T);                            \
+        long nb = S[0].region * nt / bl;                                       \
+        T *base = (T *)S[0].base;                                              \
+        for (long r = 0; r < R; ++r) {                                         \
+          long b0 = (t + nt - (fl ? (g0 + r) % nt : 0)) % nt;                  \
+          for (long b = b0; b < nb; b += nt)                                   \
+            for (long i = b * bl; i < (b + 1) * bl; ++i)                       \
+              base[i] = base[i] * (T)3 + (T)1;                                 \
+          _Pragma("omp barrier")                                               \
+        }                                                                      \
       } else if (!strcmp(K, "store") && plain) {                               \
         for (long r = 0; r < R; ++r) {                                         \
           for (long o = ol; o < oh && lo + o < hi; ++o)                        \
@@ -899,14 +937,14 @@ DEFINE_KERNELS(int, long long, int)
 
 static int is_store(const char *K, int q) {
   return (!strcmp(K, "update") || !strcmp(K, "store") || !strcmp(K, "triad") ||
-          !strcmp(K, "axpy") || page_kernel(K)) ? q == 0
+          !strcmp(K, "axpy") || page_kernel(K) || hand_kernel(K)) ? q == 0
          : !strcmp(K, "copy")                                                   ? q == 1
                                                                                 : 0;
 }
 
 static int kernel_streams(const char *K) {
   if (!strcmp(K, "sum") || !strcmp(K, "sumb") || !strcmp(K, "sumf") || !strcmp(K, "update") ||
-      !strcmp(K, "store") || page_kernel(K) ||
+      !strcmp(K, "store") || page_kernel(K) || hand_kernel(K) ||
       !strcmp(K, "cadd") || !strcmp(K, "cmul") || !strcmp(K, "cfma") || !strcmp(K, "cdiv") ||
       !strcmp(K, "csqrt"))
     return 1;
@@ -980,6 +1018,12 @@ static void run_config(const config_t *C, int threads) {
   if (threads > MAX_THREADS) FAIL("more than %d threads", MAX_THREADS);
   if ((!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf")) && C->pattern[0] != 's')
     FAIL("kernel %s walks a strided stream only", C->kernel);
+  if (hand_kernel(C->kernel) &&
+      (C->pattern[0] != 's' || C->access[0] != 'p' || C->s[0] != (double)elem ||
+       C->k[0] * 1024 < (double)(HANDOVER_BLOCK * threads)))
+    FAIL("kernel %s walks a private strided stream at element stride, a %ld-byte block a "
+         "thread or more",
+         C->kernel, HANDOVER_BLOCK);
   if (C->work < 0 || C->work > 1000000) FAIL("work %ld is not within 0 to 1000000", C->work);
   if (C->work_every < 1 || C->work_every > 64)
     FAIL("work every %ld iterations is not within 1 to 64", C->work_every);

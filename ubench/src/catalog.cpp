@@ -112,6 +112,19 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       {"gb1p", "release", "double", "p", "s", "store",
        "the master giving back to the system a stream the team just stored to every page of "
        "(cost per page)"},
+      // Hand-over: an update whose sweeps deal 64 KiB blocks out to other
+      // threads than the sweep before (ho1p), beside the same sweeps dealt
+      // out the same way every time (hk1p): per line handed over, what a phase pays for data another thread wrote
+      // last (the runtime's handover_share; the estimator's hand-over
+      // term). NPB BT's x and y Jacobian sweeps split j, then i, over the
+      // same arrays; such a sweep took 1.87x the time of one split the
+      // same way with the two vCPUs on two L3s of the AMD EPYC VM, 1.33x
+      // on one, 1.00x at one thread
+      // (bench/results/partition-flip-2026-11-29.txt).
+      {"ho1p", "flip", "double", "p", "s", "load+store",
+       "an update dealt out in 64 KiB blocks to other threads than the sweep before (cost per line handed over)"},
+      {"hk1p", "keep", "double", "p", "s", "load+store",
+       "ho1p's sweeps dealt out the same way every time (its reference)"},
       {"cadd", "cadd", "double", "c", "s", "load",
        "compute: 4 add chains x 4 per element of a 4 KiB L1 stream"},
       {"cmul", "cmul", "double", "c", "s", "load", "compute: 4 mul chains x 4"},
@@ -334,6 +347,14 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
       // One footprint: 2 MiB of pages per thread at the most threads, so
       // that a sweep takes milliseconds (a fault costs 1-3 us on the VM).
       Add(D, {2048.0 * MaxThreads}, {PageBytes});
+      continue;
+    }
+    if (isHandOverUBench(D.name)) {
+      // Where the handed-over lines wait: in the other core's L2, the L3,
+      // or memory; 4x apart from half the L2 to twice the LLC (two blocks
+      // of 64 KiB a thread at the least).
+      for (double K = std::max(kib(L2 / 2), 128.0 * MaxThreads); K <= 2 * LLC * 1.001; K *= 4)
+        Add(D, {K}, {E});
       continue;
     }
     if (isSyncUBench(D.name)) {

@@ -62,6 +62,12 @@ struct PhaseStream {
   /// window (a matrix product's row of A, once per column of B). Absent:
   /// no reuse seen, or not measured. Phase clones walk such windows.
   std::optional<double> windowAccesses, windowRepeats;
+  /// Of the stream's accesses to data another phase wrote, the share that
+  /// finds it last written by another thread (the runtime's
+  /// "handover_share", 0 to 1): each such line waits for a cache-to-cache
+  /// hand-over, which the estimator prices with ho1p. Absent: not known
+  /// (no phase wrote the stream's data, too few pages, hand-written files).
+  std::optional<double> handoverShare;
   /// The runtime's "pattern": "random" (no dominant stride; stride_bytes is
   /// the mean jump), else strided.
   bool random = false;
@@ -110,11 +116,23 @@ inline bool isFaultUBench(std::string_view Name) { return Name == FaultUBench; }
 inline constexpr const char *GiveBackUBench = "gb1p";
 inline bool isGiveBackUBench(std::string_view Name) { return Name == GiveBackUBench; }
 
+/// The uBs that measure a cache line's hand-over between threads: ho1p
+/// updates a stream dealt out to the threads in 64 KiB blocks, each block to
+/// the next thread in the next sweep, so that every line was last written
+/// by another thread; hk1p does the same sweeps with each block to the same
+/// thread every time. Their difference prices a stream's handover_share.
+inline constexpr const char *HandOverUBench = "ho1p";
+inline constexpr const char *HandKeepUBench = "hk1p";
+inline bool isHandOverUBench(std::string_view Name) {
+  return Name == HandOverUBench || Name == HandKeepUBench;
+}
+
 /// uBs that price something apart from the phases' work (synchronization,
-/// page faults and give-backs): never a phase's match nor a phase clone,
-/// and they take no padding, pace or reuse windows.
+/// page faults and give-backs, hand-overs): never a phase's match nor a
+/// phase clone, and they take no padding, pace or reuse windows.
 inline bool isPricingUBench(std::string_view Name) {
-  return isSyncUBench(Name) || isFaultUBench(Name) || isGiveBackUBench(Name);
+  return isSyncUBench(Name) || isFaultUBench(Name) || isGiveBackUBench(Name) ||
+         isHandOverUBench(Name);
 }
 
 /// The test a branch on the thread count follows, where the plugin could

@@ -158,6 +158,10 @@ struct PhaseEstimate {
   /// clone's padding got instead of the padding's own; unset where the
   /// padding was carried.
   std::optional<double> paddingMixRatio;
+  /// HandOverRule::Priced: the phase's hand-overs at this node's cost per
+  /// line less what the base run's became in the projection (in timeS;
+  /// 0 on the base node and where the phase hands nothing over).
+  double handOverS = 0;
 };
 const char *phaseEstimateKindName(PhaseEstimate::Kind K);
 
@@ -267,6 +271,14 @@ struct NodeEstimate {
   /// or the base lacks the sync uB/mbw1p pair at the thread count): their
   /// synchronization stays in their measured time, as without the rule.
   size_t syncUnpriced = 0;
+  /// HandOverRule::Priced: the phases' PhaseEstimate::handOverS summed
+  /// (in phasesS and timeS), the line-weighted mean cost of one line handed
+  /// over on this node (µs; 0 at one thread), and the phases with
+  /// hand-overs the node could not price (no ho1p/hk1p pair there or on
+  /// the base node: kept in their projected time).
+  double handOverS = 0;
+  double handOverCostUs = 0;
+  size_t handOverUnpriced = 0;
   /// Page faults (SyncRule::Barriers; part of syncS): the top-level
   /// regions' first-touch faults at this node's cost, less what the base
   /// run's faults became in the projection (scaled with the region's
@@ -435,6 +447,34 @@ enum class SyncSweeps {
 };
 const char *syncSweepsName(SyncSweeps S);
 std::optional<SyncSweeps> parseSyncSweeps(const std::string &S);
+
+/// Whether hand-overs are priced apart. A phase's streams say which share
+/// of their accesses find data another thread wrote last
+/// (PhaseStream::handoverShare); each such line waits for a cache-to-cache
+/// transfer that one thread never pays and that costs what the node's
+/// caches make it. The base run's hand-over time (lines x ho1p's cost on
+/// the base node) went into the projection with the phase's work; it is
+/// taken out again and the node's own put in: lines x (T-1)/T over the
+/// base's (T_b-1)/T_b (a flip hands over a share (T-1)/T at T threads, none
+/// at one) x the node's cost.
+enum class HandOverRule {
+  Kept,  ///< inside the measured phase times (METHOD.md)
+  Priced ///< the default where the phase file and the NPPDB allow it
+};
+const char *handOverRuleName(HandOverRule R);
+std::optional<HandOverRule> parseHandOverRule(const std::string &S);
+/// Cache lines of \p P handed over per invocation, over its team: each
+/// stream's footprint in lines times its handoverShare.
+double handedLines(const Phase &P);
+/// The footprint that picks the hand-over uBs' profile for \p P: its
+/// handing-over streams' footprints summed (KiB).
+double handOverFootprintKiB(const Phase &P);
+/// The wall cost (µs) of one line handed over to a thread of a team of
+/// \p Threads on \p Node: (ho1p - hk1p tpi) x elements per line, at the
+/// footprint nearest \p FootprintKiB (log) where both are measured; 0 at
+/// one thread; absent without the pair. Never negative.
+std::optional<double> handOverCostUs(const TpiLookup &L, const std::string &Node,
+                                     unsigned Threads, double FootprintKiB);
 /// SyncSweeps::Short's cost of one synchronization of kind \p K (µs) on
 /// \p Node at \p Threads; absent without a sync uB / mbw1p pair there.
 /// Never negative.
@@ -481,6 +521,11 @@ struct Estimate {
   std::vector<NodeEstimate> nodes; ///< ranked, fastest first
   SyncRule sync = SyncRule::Off;   ///< as asked
   SyncSweeps sweeps = SyncSweeps::Interval; ///< as asked
+  HandOverRule handOver = HandOverRule::Kept; ///< as asked
+  /// Lines the matched phases hand over in the base run (all invocations)
+  /// and the phases that hand any over (HandOverRule::Priced).
+  double handedLines = 0;
+  size_t handOverPhases = 0;
   /// Barriers of the top-level regions (0 when the phase file has none).
   double barriers = 0;
   /// Spin-wait rounds of the top-level regions (0 when the phase file has none).
@@ -526,7 +571,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   UncoveredRule Uncovered = UncoveredRule::Kept,
                   PaddedRatio Padded = PaddedRatio::Family,
                   PaddingAcross Across = PaddingAcross::Mix,
-                  SyncSweeps Sweeps = SyncSweeps::Interval);
+                  SyncSweeps Sweeps = SyncSweeps::Interval,
+                  HandOverRule HandOver = HandOverRule::Priced);
 
 /// METHOD.md's "instrumentation noise": the instrumented build's code does
 /// not run as fast as the plain build's (miniBUDE's 5-7% faster, RSBench's

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -1443,4 +1445,79 @@ TEST(Serial, KeptSerialCodeOnAnotherCpuIsWarnedOf) {
   EXPECT_EQ(serialWarning(E, Other), "");
   NodeEstimate Empty;
   EXPECT_EQ(serialKeptShare(E, Empty), 0);
+}
+
+// Hand-over: a pair of uBs, ho1p (every line another thread's) and hk1p
+// (none), per footprint; the cost of a line is their difference per element
+// times the elements of a line.
+TEST(HandOver, CostIsTheFlipMinusItsReferencePerLine) {
+  ProfileLookup L;
+  L.Rows.push_back({"n", HandOverUBench, 2, 512, 0.002 + 0.8 / 8});
+  L.Rows.push_back({"n", HandKeepUBench, 2, 512, 0.002});
+  L.Rows.push_back({"n", HandOverUBench, 2, 4096, 0.003 + 1.6 / 8});
+  L.Rows.push_back({"n", HandKeepUBench, 2, 4096, 0.003});
+  EXPECT_NEAR(*handOverCostUs(L, "n", 2, 512), 0.8, 1e-12);
+  EXPECT_NEAR(*handOverCostUs(L, "n", 2, 1500), 1.6, 1e-12) << "nearest in log: 4096";
+  EXPECT_NEAR(*handOverCostUs(L, "n", 2, 100), 0.8, 1e-12);
+  EXPECT_EQ(*handOverCostUs(L, "n", 1, 512), 0) << "one thread hands nothing over";
+  EXPECT_FALSE(handOverCostUs(L, "m", 2, 512));
+  L.Rows.push_back({"m", HandOverUBench, 2, 512, 0.001});
+  EXPECT_FALSE(handOverCostUs(L, "m", 2, 512)) << "without its reference";
+  L.Rows.push_back({"m", HandKeepUBench, 2, 512, 0.002});
+  EXPECT_EQ(*handOverCostUs(L, "m", 2, 512), 0) << "a flip faster than its reference: noise";
+}
+
+// Phase a (4 s, 100 invocations) hands over half of a 1 MiB stream every
+// invocation: 8192 lines, 4096 a thread. On bn a line costs 2.5 us, so 1.024
+// s of a's base time were hand-overs; tn runs k 2x slower (the projection
+// made them 2.048 s) and a line costs 0.5 us there (0.2048 s); at one
+// thread nothing is handed over.
+TEST(HandOver, TheBaseHandOverTimeLeavesTheProjectionAndTheNodesComesIn) {
+  auto Make = [](Uncovered &X) {
+    PhaseStream S;
+    S.tuple = ProfileLookup::unit(1024);
+    S.handoverShare = 0.5;
+    X.F.phases[1].streams = {S};
+    X.F.phases[1].invocations = 100;
+    X.L.Rows.push_back({"bn", HandOverUBench, 2, 1024, 0.01 + 2.5 / 8});
+    X.L.Rows.push_back({"bn", HandKeepUBench, 2, 1024, 0.01});
+    X.L.Rows.push_back({"tn", HandOverUBench, 2, 1024, 0.01 + 0.5 / 8});
+    X.L.Rows.push_back({"tn", HandKeepUBench, 2, 1024, 0.01});
+    X.L.Rows.push_back({"one", "k", 1, 256, 1});
+  };
+  EXPECT_NEAR(handedLines(Phase{}), 0, 0);
+  Uncovered X(1);
+  Make(X);
+  EXPECT_NEAR(handedLines(X.F.phases[1]), 8192, 1e-9);
+  EXPECT_NEAR(handOverFootprintKiB(X.F.phases[1]), 1024, 1e-9);
+  Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn", "one"}, ThreadProjection::native());
+  EXPECT_NEAR(E.handedLines, 819200, 1e-6);
+  EXPECT_EQ(E.handOverPhases, 1u);
+  EXPECT_NEAR(node(E, "bn").handOverS, 0, 0) << "the base node gets its measurement back";
+  EXPECT_NEAR(node(E, "bn").phases[0].timeS, 4, 1e-9);
+  const NodeEstimate &Tn = node(E, "tn");
+  EXPECT_NEAR(Tn.phases[0].handOverS, 0.2048 - 2 * 1.024, 1e-9);
+  EXPECT_NEAR(Tn.phases[0].timeS, 8 + 0.2048 - 2 * 1.024, 1e-9);
+  EXPECT_NEAR(Tn.handOverS, Tn.phases[0].handOverS, 1e-12);
+  EXPECT_NEAR(Tn.handOverCostUs, 0.5, 1e-12);
+  const NodeEstimate &One = node(E, "one");
+  EXPECT_NEAR(One.phases[0].handOverS, -2 * 1.024, 1e-9) << "8 s projected, none handed over";
+  EXPECT_NEAR(One.handOverCostUs, 0, 0);
+  // HandOverRule::Kept: METHOD.md's estimate, hand-overs inside the times.
+  Estimate K = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own(), Projection::Absolute,
+                        SyncRule::Barriers, UncoveredRule::Kept, PaddedRatio::Family,
+                        PaddingAcross::Mix, SyncSweeps::Interval, HandOverRule::Kept);
+  EXPECT_EQ(K.handOverPhases, 0u);
+  EXPECT_NEAR(node(K, "tn").phases[0].timeS, 8, 1e-9);
+  // A node without the pair keeps them in the projection and says so.
+  Uncovered Y(1);
+  Make(Y);
+  Y.L.Rows.erase(std::remove_if(Y.L.Rows.begin(), Y.L.Rows.end(),
+                                [](const ProfileLookup::Row &R) {
+                                  return R.node == "tn" && R.ubench == HandKeepUBench;
+                                }),
+                 Y.L.Rows.end());
+  Estimate F = estimate(Y.F, Y.M, Y.L, "bn", {"tn"}, ThreadProjection::own());
+  EXPECT_NEAR(node(F, "tn").phases[0].timeS, 8, 1e-9);
+  EXPECT_EQ(node(F, "tn").handOverUnpriced, 1u);
 }

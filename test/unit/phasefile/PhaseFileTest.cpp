@@ -115,6 +115,10 @@ TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
             "in.json: phases[0].streams[0].pattern: 'zigzag' is not strided or random");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"window_accesses\": 0, \"window_repeats\": 3, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].window_accesses: must be >= 1, found 0");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"handover_share\": 1.5, \"footprint_kib\": 3906")),
+            "in.json: phases[0].streams[0].handover_share: must be within 0 to 1, found 1.5");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"handover_share\": -0.1, \"footprint_kib\": 3906")),
+            "in.json: phases[0].streams[0].handover_share: must be >= 0, found -0.1");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"window_repeats\": 3, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].window_repeats: window_accesses and window_repeats come together");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"tpi_us\": 0.01325,", "\"tpi_us\": 0.01325, \"thread_time_s\": 3,")),
@@ -194,6 +198,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.phases[0].streams[0].random = true;
   F.phases[0].streams[0].windowAccesses = 1000;
   F.phases[0].streams[0].windowRepeats = 987.5;
+  F.phases[0].streams[0].handoverShare = 0.52;
   F.phases[0].threadTimeS = Phase::ThreadTimes{200.5, 201, 211.5};
   F.program.threadsShareCpus = false;
   F.program.threadsFloat = true;
@@ -251,6 +256,8 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_EQ(G.phases[0].streams[0].windowRepeats, std::optional<double>(987.5));
   EXPECT_EQ(G.phases[0].streams[0].windowAccesses, std::optional<double>(1000));
   EXPECT_FALSE(G.phases[0].streams[1].windowRepeats) << "absent: no reuse seen";
+  EXPECT_EQ(G.phases[0].streams[0].handoverShare, std::optional<double>(0.52));
+  EXPECT_FALSE(G.phases[0].streams[1].handoverShare) << "absent: not known";
 }
 
 namespace {

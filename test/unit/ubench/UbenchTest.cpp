@@ -168,6 +168,32 @@ TEST(Grid, PageFaultUBenchStoresOncePerPage) {
             "p.txt: line 1: 'pf1p' takes no padding (+w): only memory uBs do");
 }
 
+// The hand-over pair: the same footprints for both, 4x apart from half the
+// L2 to twice the LLC, at element stride; never a match nor padded.
+TEST(Grid, HandOverPairSharesItsFootprints) {
+  for (GridLevel L : {GridLevel::Quick, GridLevel::Full}) {
+    auto Flip = makeGrid(L, 32, 1024, 32768, 2, {findUBench("ho1p")});
+    auto Keep = makeGrid(L, 32, 1024, 32768, 2, {findUBench("hk1p")});
+    ASSERT_EQ(Flip.size(), 4u);
+    ASSERT_EQ(Keep.size(), Flip.size());
+    for (std::size_t I = 0; I < Flip.size(); ++I) {
+      EXPECT_EQ(Flip[I].footprintKiB[0], 512 * std::pow(4.0, double(I)));
+      EXPECT_EQ(Keep[I].footprintKiB[0], Flip[I].footprintKiB[0]);
+      EXPECT_EQ(Flip[I].strideBytes[0], 8);
+    }
+  }
+  // Two 64 KiB blocks a thread at the least: 16 threads start at 2 MiB.
+  EXPECT_EQ(makeGrid(GridLevel::Quick, 32, 1024, 32768, 16, {findUBench("ho1p")})[0].footprintKiB[0],
+            2048);
+  EXPECT_TRUE(isHandOverUBench("ho1p"));
+  EXPECT_TRUE(isHandOverUBench("hk1p"));
+  EXPECT_TRUE(isPricingUBench("ho1p"));
+  EXPECT_TRUE(isPricingUBench("hk1p"));
+  EXPECT_FALSE(isHandOverUBench("upd1c"));
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("ho1p+k2 4096:8\n", "p.txt"); }),
+            "p.txt: line 1: 'ho1p' takes no reuse copies (+k): only memory uBs do");
+}
+
 TEST(Params, ParsesAndNamesTheLine) {
   auto V = parseParamsFile("# my configs\nmbw1c 15869:30000\n\nmbw2hc 15617:32000;3124:8 # c\n",
                            "p.txt");

@@ -1,0 +1,241 @@
+//===- page_touches.cpp - Hand-over from per-phase page touches -----------===//
+#include "page_touches.h"
+
+#include <algorithm>
+
+namespace __phaseprobe {
+namespace streams {
+
+// Constant-initialized static storage: no constructor runs at load, and the
+// pages of the tables are only paged in where phases and samples land.
+static PhaseOrder TheOrder;
+static PageTouches TheTouches;
+
+PhaseOrder &PhaseOrder::process() { return TheOrder; }
+PageTouches &PageTouches::process() { return TheTouches; }
+
+void PhaseOrder::begin(std::uint32_t Phase, std::uint64_t Invocation) {
+  if (Phase >= MaxPhases)
+    return;
+  Entry &E = Phases[Phase];
+  std::uint64_t Seen = E.Invocation.load(std::memory_order_relaxed);
+  // Read first: the team's other threads find the invocation counted.
+  if (Invocation <= Seen ||
+      !E.Invocation.compare_exchange_strong(Seen, Invocation,
+                                            std::memory_order_relaxed))
+    return;
+  E.Previous.store(E.Last.load(std::memory_order_relaxed),
+                   std::memory_order_relaxed);
+  E.Last.store(Clock.fetch_add(1, std::memory_order_relaxed) + 1,
+               std::memory_order_relaxed);
+}
+
+std::uint64_t PhaseOrder::last(std::uint32_t Phase) const {
+  return Phase < MaxPhases ? Phases[Phase].Last.load(std::memory_order_relaxed) : 0;
+}
+
+std::uint64_t PhaseOrder::previous(std::uint32_t Phase) const {
+  return Phase < MaxPhases ? Phases[Phase].Previous.load(std::memory_order_relaxed)
+                           : 0;
+}
+
+std::uint64_t PhaseOrder::latestBefore(std::uint32_t Phase,
+                                       std::uint64_t Before) const {
+  std::uint64_t L = last(Phase);
+  if (L && L < Before)
+    return L;
+  std::uint64_t P = previous(Phase);
+  return P && P < Before ? P : 0;
+}
+
+void PhaseOrder::clear() {
+  Clock.store(0, std::memory_order_relaxed);
+  for (Entry &E : Phases) {
+    E.Invocation.store(0, std::memory_order_relaxed);
+    E.Last.store(0, std::memory_order_relaxed);
+    E.Previous.store(0, std::memory_order_relaxed);
+  }
+}
+
+static std::uint64_t tagOf(std::uint32_t Phase, std::uint64_t Page) {
+  std::uint64_t H = (Page + (std::uint64_t(Phase) << 44)) * 0x9E3779B97F4A7C15ull;
+  H ^= H >> 29;
+  return H | 1; // 0 marks a free slot
+}
+
+PageTouches::Entry *PageTouches::find(std::uint32_t Phase, std::uintptr_t Addr) {
+  const std::uint64_t Page = pageOf(Addr);
+  const std::uint64_t Tag = tagOf(Phase, Page);
+  std::size_t I = std::size_t(Tag >> (64 - SlotBits));
+  for (std::size_t Probe = 0; Probe < MaxProbes; ++Probe, I = (I + 1) & (NumSlots - 1)) {
+    Entry &E = Slots[I];
+    std::uint64_t T = E.Tag.load(std::memory_order_acquire);
+    if (T == Tag)
+      return &E;
+    if (T != 0)
+      continue;
+    // Claim the slot and then fill in its key: a thread that finds the tag
+    // before the key is written only marks bits, which the key does not
+    // need; summarize() runs after every thread is done.
+    if (E.Tag.compare_exchange_strong(T, Tag, std::memory_order_acq_rel)) {
+      E.Page = Page;
+      E.Phase = Phase;
+      return &E;
+    }
+    if (T == Tag)
+      return &E;
+  }
+  Dropped.fetch_add(1, std::memory_order_relaxed);
+  return nullptr;
+}
+
+void PageTouches::markWritten(std::uint32_t Phase, std::uintptr_t Lo, std::uintptr_t Hi,
+                              std::uint64_t Bit) {
+  if (Hi <= Lo || pageOf(Hi - 1) - pageOf(Lo) >= MaxRangePages)
+    return;
+  for (std::uintptr_t P = pageOf(Lo); P <= pageOf(Hi - 1); ++P)
+    if (Entry *E = find(Phase, P << PageShift))
+      mark(*E, Bit, true);
+}
+
+void PageTouches::clear() {
+  Dropped.store(0, std::memory_order_relaxed);
+  for (Entry &E : Slots) {
+    E.Tag.store(0, std::memory_order_relaxed);
+    E.Wrote.store(0, std::memory_order_relaxed);
+    E.Accessed.store(0, std::memory_order_relaxed);
+  }
+}
+
+namespace {
+
+/// One phase's touches of one page.
+struct PhaseTouch {
+  std::uint64_t Page;
+  std::uint32_t Phase;
+  std::uint64_t Wrote, Accessed;
+};
+
+int bits(std::uint64_t M) { return __builtin_popcountll(M); }
+
+constexpr double MinWriterPages = 3, MinWriterShare = 0.02;
+
+/// A phase (Writer) that wrote pages of a (Phase, Site), and its latest
+/// invocation before Phase's last (At); once chosen, the site's writer.
+struct LastWriter {
+  std::uint32_t Phase;
+  const void *Site;
+  std::uint32_t Writer;
+  std::uint64_t At;
+};
+
+bool bySiteKey(std::uint32_t PA, const void *SA, std::uint32_t PB, const void *SB) {
+  return PA != PB ? PA < PB : SA < SB;
+}
+
+} // namespace
+
+void PageTouches::summarize(const PhaseOrder &Order, Vec<PageRead> &Reads,
+                            Vec<SiteHandover> &Out) const {
+  // Every page's phases, by page (racing first touches may have made two
+  // entries of one phase and page: merged).
+  Vec<PhaseTouch> All;
+  for (const Entry &E : Slots)
+    if (E.Tag.load(std::memory_order_relaxed))
+      All.push({E.Page, E.Phase, E.Wrote.load(std::memory_order_relaxed),
+                E.Accessed.load(std::memory_order_relaxed)});
+  std::sort(All.begin(), All.end(), [](const PhaseTouch &A, const PhaseTouch &B) {
+    return A.Page != B.Page ? A.Page < B.Page : A.Phase < B.Phase;
+  });
+  std::size_t NumAll = 0;
+  for (std::size_t I = 0; I < All.Size; ++I)
+    if (NumAll && All[NumAll - 1].Page == All[I].Page && All[NumAll - 1].Phase == All[I].Phase) {
+      All[NumAll - 1].Wrote |= All[I].Wrote;
+      All[NumAll - 1].Accessed |= All[I].Accessed;
+    } else {
+      All[NumAll++] = All[I];
+    }
+  All.Size = NumAll;
+  // The phases of a read's page: [first, last).
+  auto PhasesOf = [&](std::uint64_t Page) {
+    const PhaseTouch *Lo = std::lower_bound(
+        All.begin(), All.end(), Page, [](const PhaseTouch &T, std::uint64_t P) { return T.Page < P; });
+    const PhaseTouch *Hi = Lo;
+    while (Hi != All.end() && Hi->Page == Page)
+      ++Hi;
+    return std::make_pair(Lo, Hi);
+  };
+  std::sort(Reads.begin(), Reads.end(), [](const PageRead &A, const PageRead &B) {
+    return bySiteKey(A.Phase, A.Site, B.Phase, B.Site);
+  });
+
+  // Site by site (Reads is sorted by phase and site):
+  // 1. Which phase wrote its data last. Bursts cover the start of a loop's
+  // executions, so a writer's samples may miss pages it wrote (markWritten
+  // fills in part of them): on those, an older writer would pass for the
+  // last one. The writer is decided over all of the site's pages, and only
+  // the pages it is seen on are read. Arrays share their edge pages: a
+  // writer seen on fewer than MinWriterPages or MinWriterShare of the
+  // site's written pages (the neighbour array's, 1-2 of NPB CG's 27-page
+  // vectors) does not decide; BT's y sweep is seen on 10% of the pages of
+  // the array it writes (8 MiB, bursts of 128 iterations over 22-iteration
+  // loops).
+  // 2. Each thread's access to a page that writer wrote is handed over by
+  // the share of the writer's threads that are not it, unless the thread
+  // touched the page in a phase run in between.
+  Vec<LastWriter> Seen; // the site's writers, Seen[i].At their latest; pages in Count
+  Vec<double> Count;
+  for (std::size_t G0 = 0, G1; G0 < Reads.Size; G0 = G1) {
+    const PageRead &Key = Reads[G0];
+    for (G1 = G0; G1 < Reads.Size && Reads[G1].Phase == Key.Phase && Reads[G1].Site == Key.Site;)
+      ++G1;
+    const std::uint64_t Now = Order.last(Key.Phase);
+    Seen.clear(), Count.clear();
+    double Pages = 0;
+    for (std::size_t I = G0; I < G1; ++I) {
+      bool Any = false;
+      auto [Lo, Hi] = PhasesOf(Reads[I].Page);
+      for (const PhaseTouch *P = Lo; P != Hi; ++P) {
+        std::uint64_t At = Order.latestBefore(P->Phase, Now);
+        if (!P->Wrote || !At)
+          continue;
+        Any = true;
+        std::size_t K = 0;
+        while (K < Seen.Size && Seen[K].Writer != P->Phase)
+          ++K;
+        if (K == Seen.Size)
+          Seen.push({Key.Phase, Key.Site, P->Phase, At}), Count.push(0);
+        Count[K] += 1;
+      }
+      Pages += Any;
+    }
+    LastWriter W{Key.Phase, Key.Site, 0, 0};
+    for (std::size_t K = 0; K < Seen.Size; ++K)
+      if (Count[K] >= MinWriterPages && Count[K] >= MinWriterShare * Pages && Seen[K].At > W.At)
+        W = Seen[K];
+    if (!W.At)
+      continue;
+    SiteHandover S{Key.Phase, Key.Site, 0, 0};
+    for (std::size_t I = G0; I < G1; ++I) {
+      const PageRead &R = Reads[I];
+      auto [Lo, Hi] = PhasesOf(R.Page);
+      std::uint64_t Wrote = 0;
+      bool Since = false;
+      for (const PhaseTouch *P = Lo; P != Hi; ++P) {
+        if (P->Phase == W.Writer)
+          Wrote = P->Wrote;
+        Since |= (P->Accessed & R.Bit) && Order.latestBefore(P->Phase, Now) > W.At;
+      }
+      if (!Wrote)
+        continue;
+      S.Known += 1;
+      if (!Since)
+        S.Handed += double(bits(Wrote & ~R.Bit)) / bits(Wrote);
+    }
+    if (S.Known > 0)
+      Out.push(S);
+  }
+}
+
+} // namespace streams
+} // namespace __phaseprobe
