@@ -33,6 +33,16 @@ def build_probe(cc, source, exe, flags, libs=()):
     return exe
 
 
+def program_and_probe(cc, source, tmp):
+    """Builds the OpenMP program \p source (a path) into \p tmp and a
+    handoff probe between CPUs 0 and 1 beside it: (executable, probe), or
+    ProbeError saying why not. What the bench/ubench scripts that measure a
+    program round by round with the node's shape share."""
+    exe = os.path.join(tmp, os.path.splitext(os.path.basename(source))[0])
+    build_probe(cc, source, exe, ["-O2", "-fopenmp"])
+    return exe, HandoffProbe(tmp, [0, 1], cc=cc)
+
+
 def first_two_cpus():
     """The two lowest CPUs this process may run on, or None with fewer."""
     cpus = sorted(os.sched_getaffinity(0))

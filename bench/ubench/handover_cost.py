@@ -123,10 +123,8 @@ def main():
         fail("--rounds, --n, --sweeps and --blocks take positive numbers, blocks at most --n")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        exe = os.path.join(tmp, "dealt_blocks")
         try:
-            handoff_probe.build_probe(a.cc, os.path.join(HERE, "dealt_blocks.c"), exe, ["-O2", "-fopenmp"])
-            probe = handoff_probe.HandoffProbe(tmp, [0, 1], cc=a.cc)
+            exe, probe = handoff_probe.program_and_probe(a.cc, os.path.join(HERE, "dealt_blocks.c"), tmp)
         except handoff_probe.ProbeError as ex:
             fail(str(ex))
         for _ in range(a.rounds):

@@ -51,10 +51,8 @@ def main():
         fail("--rounds, --n, --block and --reps take positive numbers, --block at most --n")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        exe = os.path.join(tmp, "partition_flip")
         try:
-            handoff_probe.build_probe(a.cc, os.path.join(HERE, "partition_flip.c"), exe, ["-O2", "-fopenmp"])
-            probe = handoff_probe.HandoffProbe(tmp, [0, 1], cc=a.cc)
+            exe, probe = handoff_probe.program_and_probe(a.cc, os.path.join(HERE, "partition_flip.c"), tmp)
         except handoff_probe.ProbeError as ex:
             fail(str(ex))
         for _ in range(a.rounds):
