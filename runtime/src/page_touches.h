@@ -9,14 +9,17 @@
 // Sampling sees one iteration in a thousand, so the last sampled write of a
 // line is rarely its last write. What does hold across a run is the split:
 // a static schedule gives a page to the same threads in every invocation of
-// a phase. So the samples only mark, per (page, phase, site), which threads
-// wrote and which accessed it (two bit masks, one bit per thread), and the
+// a phase. So the samples only mark, per (phase, page), which threads wrote
+// and which accessed it (two bit masks, one bit per thread); store sites'
+// extrapolated ranges mark the pages their bursts missed (markWritten:
+// bursts sample the start of loop executions); each site keeps a sample of
+// the pages it touched (PageRead, the stream analysis' reservoir); and the
 // order of the phases comes from the phase runtime, which sees every
-// invocation begin (PhaseOrder). At exit, for each access of a phase B to a
-// page, the last phase before B that wrote the page is the writer; the access
-// is handed over by the share of the writer's threads that are not the
-// accessing thread, unless that thread touched the page in a phase run
-// between the two (it holds a copy since). The answer is a share per
+// invocation begin (PhaseOrder). At exit, for each such page of a phase B's
+// site, the last phase before B that wrote the site's pages is the writer;
+// the access is handed over by the share of the writer's threads that are
+// not the accessing thread, unless that thread touched the page in a phase
+// run between the two (it holds a copy since). The answer is a share per
 // (phase, site): summarize().
 //
 // One thread, or a page no sampled store reached: nothing is handed over,
