@@ -120,13 +120,13 @@ int bits(std::uint64_t M) { return __builtin_popcountll(M); }
 
 constexpr double MinWriterPages = 3, MinWriterShare = 0.02;
 
-/// A phase (Writer) that wrote pages of a (Phase, Site), and its latest
-/// invocation before Phase's last (At); once chosen, the site's writer.
-struct LastWriter {
-  std::uint32_t Phase;
-  const void *Site;
+/// A phase (Writer) that wrote pages of the site being summarized: its
+/// latest invocation before the site's phase's last (At), and on how many
+/// of the site's pages it was seen.
+struct SiteWriter {
   std::uint32_t Writer;
   std::uint64_t At;
+  double Pages;
 };
 
 bool bySiteKey(std::uint32_t PA, const void *SA, std::uint32_t PB, const void *SB) {
@@ -183,14 +183,13 @@ void PageTouches::summarize(const PhaseOrder &Order, Vec<PageRead> &Reads,
   // 2. Each thread's access to a page that writer wrote is handed over by
   // the share of the writer's threads that are not it, unless the thread
   // touched the page in a phase run in between.
-  Vec<LastWriter> Seen; // the site's writers, Seen[i].At their latest; pages in Count
-  Vec<double> Count;
+  Vec<SiteWriter> Seen; // the site's writers
   for (std::size_t G0 = 0, G1; G0 < Reads.Size; G0 = G1) {
     const PageRead &Key = Reads[G0];
     for (G1 = G0; G1 < Reads.Size && Reads[G1].Phase == Key.Phase && Reads[G1].Site == Key.Site;)
       ++G1;
     const std::uint64_t Now = Order.last(Key.Phase);
-    Seen.clear(), Count.clear();
+    Seen.clear();
     double Pages = 0;
     for (std::size_t I = G0; I < G1; ++I) {
       bool Any = false;
@@ -204,15 +203,15 @@ void PageTouches::summarize(const PhaseOrder &Order, Vec<PageRead> &Reads,
         while (K < Seen.Size && Seen[K].Writer != P->Phase)
           ++K;
         if (K == Seen.Size)
-          Seen.push({Key.Phase, Key.Site, P->Phase, At}), Count.push(0);
-        Count[K] += 1;
+          Seen.push({P->Phase, At, 0});
+        Seen[K].Pages += 1;
       }
       Pages += Any;
     }
-    LastWriter W{Key.Phase, Key.Site, 0, 0};
-    for (std::size_t K = 0; K < Seen.Size; ++K)
-      if (Count[K] >= MinWriterPages && Count[K] >= MinWriterShare * Pages && Seen[K].At > W.At)
-        W = Seen[K];
+    SiteWriter W{0, 0, 0};
+    for (const SiteWriter &C : Seen)
+      if (C.Pages >= MinWriterPages && C.Pages >= MinWriterShare * Pages && C.At > W.At)
+        W = C;
     if (!W.At)
       continue;
     SiteHandover S{Key.Phase, Key.Site, 0, 0};
