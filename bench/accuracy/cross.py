@@ -124,10 +124,12 @@ def stored_params(db, nodes, lacking=(), keep=None):
 
 # uBs the estimator reads as a whole family on every target node, whatever
 # the phases matched: the sync uBs and their reference (barrier and
-# spin-wait costs), the page-fault and give-back uBs, and the compute uBs
-# that price padded arithmetic across designs (estimator/src/sync.cpp,
+# spin-wait costs), the page-fault and give-back uBs, the hand-over pair
+# (read at the footprint nearest a phase's: run hq's first try left it out
+# and priced no hand-over on the target) and the compute uBs that price
+# padded arithmetic across designs (estimator/src/sync.cpp, handover.cpp,
 # estimate.cpp).
-NODE_WIDE = re.compile(r"^(mbw1p|bar1p|spin1p|pf1p|gb1p|c(add|mul|fma|div|sqrt)f?)$")
+NODE_WIDE = re.compile(r"^(mbw1p|bar1p|spin1p|pf1p|gb1p|ho1p|hk1p|c(add|mul|fma|div|sqrt)f?)$")
 
 
 def unpadded(ub):

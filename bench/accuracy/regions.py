@@ -40,6 +40,7 @@ import os
 import shlex
 import statistics
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -88,6 +89,10 @@ def main():
                     help="only these configurations (default: every one but the base)")
     ap.add_argument("--top", type=int, default=12, help="regions per table, the largest measured first")
     ap.add_argument("--out", help="also write the tables to FILE")
+    ap.add_argument("--serial-faults-from", action="append", default=[], type=rules.parse_ops_from,
+                    metavar="WORKLOAD=PHASES.json",
+                    help="as rules.py's: the base runs of WORKLOAD (its raw tag) given the serial page "
+                         "faults of this phase file of the same workload (repeatable)")
     args = ap.parse_args()
     if args.out and textout.out_dir_problem(args.out):
         fail(textout.out_dir_problem(args.out))
@@ -103,6 +108,11 @@ def main():
     base = configs[data["base"]]
     raw = os.path.join(args.results, "raw")
     extra = shlex.split(args.rule)
+    faults_from = {tag: rules.serial_faults(path) for tag, path in args.serial_faults_from}
+    unknown = set(faults_from) - {report.raw_tag(a["app"], a["workload"]) for a in data["apps"]}
+    if unknown:
+        fail("--serial-faults-from %s: no such workload in %s" % (", ".join(sorted(unknown)), args.results))
+    work = tempfile.TemporaryDirectory(prefix="pp-regions-")  # removed at exit
 
     lines = ["phaseprobe accuracy by region: estimated vs the instrumented timing run, per top-level region",
              "machine : %s" % provenance.machine(),
@@ -126,6 +136,8 @@ def main():
         for f in files:
             if not os.path.exists(f):
                 fail("%s: missing (was the run complete?)" % f)
+        if tag in faults_from:
+            files = rules.with_serial_faults(files, faults_from[tag], work.name)
         structure = load(files[0])
         # Another machine's configurations (a run of cross.py) have no timing runs here.
         for label in args.config or [c for c in configs if c != base["label"] and not configs[c].get("stored")]:
@@ -184,6 +196,7 @@ def main():
             tables += 1
     if not tables:
         fail("no workload of %s matches --workload %r" % (args.results, args.workload))
+
     if gaps:
         lines.append("gap per barrier, regions with at least 100 barriers (median, min..max, regions):")
         rows = []

@@ -185,6 +185,30 @@ def with_ops(paths, ops, folder):
     return edited_copies(paths, folder, "ops.", edit)
 
 
+def serial_faults(path):
+    """The serial code's page faults of a phase file whose runtime counted
+    the program's: program.page_faults less its top-level regions'."""
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+        total = doc["program"]["page_faults"]
+        regions = sum(p.get("page_faults", 0) for p in doc["phases"] if p.get("parent") is None)
+    except (OSError, ValueError, KeyError, TypeError) as ex:
+        fail("%s: no program page faults (a runtime older than 2026-11-29?): %s" % (path, ex))
+    return max(0, total - regions)
+
+
+def with_serial_faults(paths, serial, folder):
+    """Copies of the phase files in folder, each program given page_faults:
+    its top-level regions' own plus serial (the same workload's serial
+    faults, counted by a newer runtime)."""
+    def edit(doc):
+        regions = sum(p.get("page_faults", 0) for p in doc.get("phases", [])
+                      if p.get("parent") is None)
+        doc.setdefault("program", {})["page_faults"] = regions + serial
+    return edited_copies(paths, folder, "faults.", edit)
+
+
 def program_time(path):
     try:
         with open(path) as f:
@@ -280,6 +304,13 @@ def main():
                     help="estimate as if APP's base runs had counted their phases' op mix: each "
                          "phase's ops from this phase file of the same code, written by a plugin "
                          "that counts them (by phase id; ops are static), repeatable")
+    ap.add_argument("--serial-faults-from", action="append", default=[], type=parse_ops_from,
+                    metavar="WORKLOAD=PHASES.json",
+                    help="estimate as if the base runs of WORKLOAD (its raw tag, as in raw/: "
+                         "npb-cg.npb-cg.A) had counted the program's page faults: their top-level "
+                         "regions' own plus the serial code's of this phase file of the same "
+                         "workload, written by a runtime that counts them (2026-11-29 on), "
+                         "repeatable")
     ap.add_argument("--first", type=int, default=0, metavar="N",
                     help="read the run as if it had made N runs: its first N base runs and the "
                          "first N plain repetitions of each row (rounds 1..N), to see how its errors "
@@ -314,6 +345,12 @@ def main():
                 name, args.results, ", ".join(sorted({a["app"] for a in data["apps"]}))))
     # Read once, before any estimate: an app has several workloads.
     ops_from = [(name, ops_by_id(path)) for name, path in args.ops_from]
+    tags = {report.raw_tag(a["app"], a["workload"]) for a in data["apps"]}
+    for tag, _ in args.serial_faults_from:
+        if tag not in tags:
+            fail("--serial-faults-from %s: no such workload in %s (have %s)" % (
+                tag, args.results, ", ".join(sorted(tags))))
+    faults_from = {tag: serial_faults(path) for tag, path in args.serial_faults_from}
     raw = os.path.join(args.results, "raw")
     work = tempfile.TemporaryDirectory(prefix="pp-rules-")  # removed at exit
 
@@ -342,6 +379,8 @@ def main():
         for name, ops in ops_from:
             if name == app["app"]:
                 phases = with_ops(phases, ops, work.name)
+        if tag in faults_from:
+            phases = with_serial_faults(phases, faults_from[tag], work.name)
         app_ests = {}  # (row index, label) -> estimate
         base_plain = next((row["measured_s"] for row in app["rows"]
                            if row["config"] == base["label"] and row.get("measured_s")), None)

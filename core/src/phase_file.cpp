@@ -257,6 +257,7 @@ ProgramInfo readProgram(const std::string &File, const json &Doc) {
   Out.sampling = R.optBool("sampling");
   Out.threadsShareCpus = R.optBool("threads_share_cpus");
   Out.threadsFloat = R.optBool("threads_float");
+  Out.pageFaults = R.optCount("page_faults");
   return Out;
 }
 
@@ -481,6 +482,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
     Prog["threads_share_cpus"] = *File.program.threadsShareCpus;
   if (File.program.threadsFloat)
     Prog["threads_float"] = *File.program.threadsFloat;
+  if (File.program.pageFaults)
+    Prog["page_faults"] = *File.program.pageFaults;
   Doc["program"] = Prog;
   if (File.node) {
     const NodeInfo &N = *File.node;

@@ -117,6 +117,17 @@ PhaseFile merge(const std::vector<const PhaseFile *> &Timed,
   };
   Out.program.threadsShareCpus = InAnyRun(&ProgramInfo::threadsShareCpus);
   Out.program.threadsFloat = InAnyRun(&ProgramInfo::threadsFloat);
+  // The program's page faults: the median over the timed runs that counted
+  // them (a sampled run faults into the runtime's own tables too).
+  {
+    std::vector<double> Faults;
+    for (const PhaseFile *R : Timed)
+      if (R->program.pageFaults)
+        Faults.push_back(double(*R->program.pageFaults));
+    Out.program.pageFaults.reset();
+    if (!Faults.empty())
+      Out.program.pageFaults = std::uint64_t(median(Faults) + 0.5);
+  }
   bool Split = !Shaped.empty();
   if (Split)
     Out.program.sampling = true;

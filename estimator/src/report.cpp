@@ -245,8 +245,15 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     }
     // Where the node's time sits: each top-level region's parts, the serial
     // code beside them (kept as measured, less what does not run there, its
-    // give-backs at the node's cost).
-    J["serial_s"] = tidy(E.serialS - N.serialNotRunS + N.giveBackS);
+    // give-backs at the node's cost and, on another design, its own page
+    // faults at that design's cost).
+    if (E.serialFaultBaseCostUs > 0 && N.otherCpu) {
+      J["serial_page_fault_s"] = tidy(N.serialFaultS);
+      J["serial_page_fault_cost_us"] = tidy(N.serialFaultCostUs);
+    }
+    if (N.serialFaultsUnpriced)
+      J["serial_page_faults_unpriced"] = true;
+    J["serial_s"] = tidy(E.serialS - N.serialNotRunS + N.giveBackS + N.serialFaultS);
     if (N.serialNotRunS > 0)
       J["serial_not_run_s"] = tidy(N.serialNotRunS);
     ojson Regions = ojson::array();
@@ -325,6 +332,11 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     Doc["sync"]["page_fault_base_cost_us"] = tidy(E.faultBaseCostUs);
     if (E.giveBackBaseCostUs > 0)
       Doc["sync"]["give_back_base_cost_us"] = tidy(E.giveBackBaseCostUs);
+  }
+  if (E.serialPageFaults > 0) {
+    Doc["sync"]["serial_page_faults"] = E.serialPageFaults;
+    if (E.serialFaultBaseCostUs > 0)
+      Doc["sync"]["serial_page_fault_base_cost_us"] = tidy(E.serialFaultBaseCostUs);
   }
   // Only where a phase hands lines over, so that older files' reports stay
   // as they were.

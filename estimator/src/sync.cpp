@@ -198,6 +198,22 @@ std::optional<double> giveBackCostUs(const TpiLookup &L, const std::string &Node
   return pageCostUs(L, Node, GiveBackUBench, Threads);
 }
 
+std::optional<double> serialFaultCostUs(const TpiLookup &L, const std::string &Node) {
+  if (std::optional<double> C = pageCostUs(L, Node, FaultUBench, 1))
+    return C;
+  // A node is a configuration of a machine: its one-thread configuration
+  // faults as the serial code does on this one.
+  if (std::string Design = L.cpuDesign(Node); !Design.empty())
+    for (const std::string &Other : L.nodes())
+      if (Other != Node && L.cpuDesign(Other) == Design)
+        if (std::optional<double> C = pageCostUs(L, Other, FaultUBench, 1))
+          return C;
+  for (unsigned T : L.threadCounts(Node))
+    if (std::optional<double> C = pageCostUs(L, Node, FaultUBench, T))
+      return *C * T;
+  return std::nullopt;
+}
+
 const char *syncSweepsName(SyncSweeps S) { return S == SyncSweeps::Short ? "short" : "interval"; }
 
 std::optional<SyncSweeps> parseSyncSweeps(const std::string &S) {

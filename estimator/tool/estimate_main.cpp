@@ -180,6 +180,15 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                  E.giveBackBaseCostUs > 0
                      ? "; their pages' give-backs by the serial code at its cost per page (gb1p)"
                      : "");
+  if (E.serialPageFaults > 0 && E.sync == SyncRule::Barriers)
+    std::fprintf(Out,
+                 "serial page faults: %s (the run's outside its top-level regions), kept in the "
+                 "serial code's time on nodes of %s's CPU design and priced on others at one "
+                 "thread's cost per fault there (pf1p%s)\n",
+                 fmt("%.6g", E.serialPageFaults).c_str(), In.base.c_str(),
+                 E.serialFaultBaseCostUs > 0
+                     ? (", " + fmt("%.3g", E.serialFaultBaseCostUs) + " us on " + In.base).c_str()
+                     : "; none on the base node: unpriced");
   if (E.handOverPhases > 0)
     std::fprintf(Out,
                  "hand-overs: %s cache lines in %zu phase(s) found last written by another "
@@ -269,6 +278,11 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
              " region(s) with synchronization or page faults unpriced (no bar1p or "
              "spin1p/mbw1p pair, no pf1p)");
     }
+    if (N.serialFaultS != 0)
+      Note("serial page faults " + fmt("%.3g", N.serialFaultCostUs) + " us each, " +
+           fmt("%+.4f", N.serialFaultS) + " s");
+    else if (N.serialFaultsUnpriced)
+      Note("serial page faults unpriced (no pf1p on this design or the base's)");
     if (E.handOverPhases > 0 && N.node != In.base && (N.handOverS != 0 || N.handOverUnpriced)) {
       std::string H = "hand-overs " + fmt("%.3g", N.handOverCostUs * 1e3) + " ns a line, " +
                       fmt("%+.4f", N.handOverS) + " s";

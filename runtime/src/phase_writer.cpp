@@ -20,6 +20,9 @@
 // barriers (regions only): the barriers the forking thread crossed inside the
 // region plus its join, summed over invocations: every team member crosses
 // the same ones, and the estimator prices them apart from the work.
+// program page_faults: the process's minor page faults from the runtime's
+// start to the exit hook, regions' and serial code's; what the regions'
+// leave is the serial code's, which the estimator prices across designs.
 // page_faults (regions only, when there are any): the process's minor page
 // faults during the region's forks, read by the forking thread at fork and
 // join; a region whose forks are short stops reading them after its first
@@ -228,7 +231,7 @@ CpuSharing threadsCpuSharing() {
   return S;
 }
 
-void writeProgram(JsonWriter &W, uint64_t TotalNs) {
+void writeProgram(JsonWriter &W, uint64_t TotalNs, uint64_t Faults) {
   const ProcessInfo &PI = processInfo();
   const char *Argv0 = PI.ArgvLen ? PI.Argv : "";
   W.beginObject();
@@ -251,6 +254,8 @@ void writeProgram(JsonWriter &W, uint64_t TotalNs) {
   W.string(PI.Started);
   W.key("pid");
   W.integer(PI.Pid);
+  W.key("page_faults");
+  W.unsignedInteger(Faults);
   // Runs without sampling can time a program that sampling slows down,
   // next to a sampled run that gives the streams (core/phase_runs.h).
   if (SamplingQueryFn Q = SamplingQuery.load(std::memory_order_acquire)) {
@@ -304,6 +309,9 @@ void flushAtExit() {
   if (!objectsRegistered())
     return; // the runtime is linked in, but nothing was instrumented
   uint64_t TotalNs = nowNs() - PI.StartNs;
+  // Read before the exit analysis and the file's writing touch memory of
+  // their own.
+  uint64_t Faults = minorFaults() - PI.StartFaults;
   // The sampling cost the main thread took out of its phases is taken out
   // of the program's time too: otherwise it would stay in the time outside
   // the matched phases, which the estimator keeps as measured on every node.
@@ -320,7 +328,7 @@ void flushAtExit() {
     return;
   }
   JsonWriter W;
-  buildPhaseFile(W, TotalNs);
+  buildPhaseFile(W, TotalNs, Faults);
   if (!W.ok()) {
     warning("out of memory building the phase file %s; not written", Path);
     return;
@@ -355,7 +363,7 @@ void installExitHook() {
     atexit(flushAtExit);
 }
 
-void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
+void buildPhaseFile(JsonWriter &W, uint64_t TotalNs, uint64_t PageFaults) {
   uint32_t NumPhases = phaseCount();
   uint32_t NumThreads = 0;
   for (ThreadState *T = threadList(); T; T = T->Next)
@@ -371,7 +379,7 @@ void buildPhaseFile(JsonWriter &W, uint64_t TotalNs) {
   W.key("schema");
   W.string("phaseprobe.phases/1");
   W.key("program");
-  writeProgram(W, TotalNs);
+  writeProgram(W, TotalNs, PageFaults);
   W.key("node");
   writeNodeInfo(W);
   W.key("phases");

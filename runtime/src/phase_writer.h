@@ -37,8 +37,9 @@ bool samplingEnabled();
 /// process that started the runtime only (a fork child writes nothing).
 void installExitHook();
 
-/// Builds the whole phase file into \p W; \p TotalNs is the program time.
-void buildPhaseFile(JsonWriter &W, uint64_t TotalNs);
+/// Builds the whole phase file into \p W; \p TotalNs is the program time,
+/// \p PageFaults the process's minor faults over it.
+void buildPhaseFile(JsonWriter &W, uint64_t TotalNs, uint64_t PageFaults);
 
 /// Where the phase file goes: $PHASEPROBE_OUT with %p replaced by the pid,
 /// else <program-name>.phases.json in the working directory. Writes at most

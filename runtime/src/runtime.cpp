@@ -129,6 +129,7 @@ void readCmdline() {
 
 void startOnce() {
   Process.StartNs = nowNs();
+  Process.StartFaults = minorFaults();
   Process.Pid = getpid();
   Process.Starter = pthread_self();
   const char *V = getenv("PHASEPROBE_VERBOSE");
@@ -174,14 +175,6 @@ void recordParent(uint32_t Phase, uint32_t Parent) {
   if (Tab[Phase].Parent.load(std::memory_order_relaxed) != Unset)
     return;
   Tab[Phase].Parent.compare_exchange_strong(Unset, Parent, std::memory_order_relaxed);
-}
-
-/// Minor page faults of the whole process so far: a fork's faults are its
-/// team's (every member faults into the same count; the forking thread
-/// reads it at fork and join).
-uint64_t minorFaults() {
-  struct rusage U;
-  return getrusage(RUSAGE_SELF, &U) == 0 ? uint64_t(U.ru_minflt) : 0;
 }
 
 /// Whether this fork of a region counts its page faults. Reading them costs
@@ -387,6 +380,13 @@ void warning(const char *Fmt, ...) {
   vsnprintf(Line, sizeof Line, Fmt, Ap);
   va_end(Ap);
   fprintf(stderr, "phaseprobe: warning: %s\n", Line);
+}
+
+// A fork's faults are its team's: every member faults into the process's
+// count, which the forking thread reads at fork and join.
+uint64_t minorFaults() {
+  struct rusage U;
+  return getrusage(RUSAGE_SELF, &U) == 0 ? uint64_t(U.ru_minflt) : 0;
 }
 
 } // namespace __phaseprobe

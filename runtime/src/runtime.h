@@ -15,6 +15,7 @@ namespace __phaseprobe {
 /// Process-wide facts captured at start-up.
 struct ProcessInfo {
   uint64_t StartNs = 0;  ///< monotonic time at runtime start
+  uint64_t StartFaults = 0; ///< the process's minor page faults at runtime start
   int Pid = 0;           ///< pid that started the runtime (writes the file)
   char Started[32] = {}; ///< wall-clock start, ISO 8601 UTC
   char *Argv = nullptr;  ///< NUL-separated argv as in /proc/self/cmdline
@@ -28,6 +29,9 @@ void ensureStarted();
 
 /// Facts captured by ensureStarted().
 const ProcessInfo &processInfo();
+
+/// Minor page faults of the whole process so far (getrusage).
+uint64_t minorFaults();
 
 /// Number of instrumented objects that registered (matching ABI or not).
 uint32_t objectsRegistered();

@@ -261,6 +261,10 @@ struct ProgramInfo {
   /// that span cores): where they ran was the scheduler's choice; absent
   /// in files of older runtimes and hand-written ones.
   std::optional<bool> threadsFloat;
+  /// The run's minor page faults from the runtime's start to its exit,
+  /// regions' included: those the top-level regions do not count are the
+  /// serial code's; absent in files of older runtimes and hand-written ones.
+  std::optional<std::uint64_t> pageFaults;
 };
 
 /// A whole phase file (schema phaseprobe.phases/1).

@@ -82,6 +82,10 @@ public:
   /// another design than the base node's are flagged where padded
   /// arithmetic carries them (NodeEstimate::paddingWarned).
   virtual std::string cpuDesign(const std::string &Node) const;
+  /// Every node the lookup knows (the default: none), where a node's
+  /// design-wide facts are sought on another configuration of its design
+  /// (serialFaultCostUs).
+  virtual std::vector<std::string> nodes() const;
 };
 
 /// TpiLookup over an NPPDB (Nppdb::find).
@@ -99,6 +103,7 @@ public:
   sameStreams(const std::string &Node, const std::vector<StreamTuple> &Streams,
               unsigned Threads) const override;
   std::string cpuDesign(const std::string &Node) const override;
+  std::vector<std::string> nodes() const override;
 
 private:
   const Nppdb &Db;
@@ -296,6 +301,16 @@ struct NodeEstimate {
   double giveBackS = 0;
   /// Page-weighted mean cost of giving one page back on this node (µs).
   double giveBackCostUs = 0;
+  /// Serial page faults (Estimate::serialPageFaults; SyncRule::Barriers,
+  /// part of syncS, in no region's part) on a node of another CPU design
+  /// than the base node's: at one thread's cost per fault on this design
+  /// (serialFaultCostUs) less the base design's, no more than the serial
+  /// code's time taken away. 0 on nodes of the base design, where a thread
+  /// faulting alone costs what it cost in the base run, and where either
+  /// design lacks pf1p (serialFaultsUnpriced).
+  double serialFaultS = 0;
+  double serialFaultCostUs = 0;
+  bool serialFaultsUnpriced = false;
   /// Of the base run's faults, those on memory the program allocates only
   /// under tests of the thread count that fail at this node's count
   /// (guarded_page_faults): not priced here, as they do not happen.
@@ -426,6 +441,12 @@ std::optional<SyncPoint> syncPoint(SyncKind K, const TpiLookup &L, const std::st
 /// the median of pf1p's times per fault of one thread over the thread count
 /// (the team's faults are spread over its threads); absent without pf1p.
 std::optional<double> faultCostUs(const TpiLookup &L, const std::string &Node, unsigned Threads);
+/// What one page fault costs a thread faulting alone (µs) on \p Node's CPU
+/// design: pf1p at one thread on \p Node, else on another node of its
+/// design (L.nodes(), the first by name), else \p Node's own per thread
+/// of its team (its threads faulting together: an upper bound); absent
+/// without pf1p. The serial code's faults are priced at it.
+std::optional<double> serialFaultCostUs(const TpiLookup &L, const std::string &Node);
 /// The wall time (µs) of giving one page back to the system after a team of
 /// \p Threads on \p Node touched it, the same way from gb1p; absent without
 /// gb1p.
@@ -532,6 +553,13 @@ struct Estimate {
   double spinRounds = 0;
   /// Page faults of the top-level regions (0 when the phase file has none).
   double pageFaults = 0;
+  /// Page faults of the serial code: the program's (program.page_faults)
+  /// less the top-level regions'; 0 where the phase file has no program
+  /// count. Under SyncRule::Barriers priced on nodes of another CPU design
+  /// (NodeEstimate::serialFaultS) at one thread's cost per fault, the base
+  /// design's being serialFaultBaseCostUs (µs; 0: unpriced).
+  double serialPageFaults = 0;
+  double serialFaultBaseCostUs = 0;
   /// SyncRule::Barriers: of the matched top-level regions that are their own
   /// phase, the base time beyond their slowest thread's own (their forks and
   /// joins), in uncoveredS and kept rather than scaled with their work; only

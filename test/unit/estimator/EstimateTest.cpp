@@ -398,7 +398,18 @@ public:
     double footprintKiB, tpiUs;
   };
   std::vector<Row> Rows;
+  std::map<std::string, std::string> Cpu; ///< design per node; none: unknown
   static StreamTuple unit(double K) { return T(K, 8, 8, Access::Private); }
+  std::string cpuDesign(const std::string &Node) const override {
+    auto It = Cpu.find(Node);
+    return It == Cpu.end() ? "" : It->second;
+  }
+  std::vector<std::string> nodes() const override {
+    std::set<std::string> S;
+    for (const Row &R : Rows)
+      S.insert(R.node);
+    return {S.begin(), S.end()};
+  }
   std::optional<double> tpi(const std::string &Node, const std::string &UBench,
                             const std::vector<StreamTuple> &S, unsigned Threads) const override {
     for (const Row &R : Rows)
@@ -787,6 +798,60 @@ TEST(Faults, ThePagesGiveBacksArePricedInTheSerialCode) {
   EXPECT_NEAR(node(Run(40, true), "tn").giveBackS, -1, 1e-9);
   EXPECT_NEAR(node(Run(0.4, false), "tn").giveBackS, 0, 1e-12);
   EXPECT_EQ(node(Run(0.4, false), "tn").syncUnpriced, 0u);
+}
+
+// Serial page faults: the run counted 1.15e6 faults, its regions 1.1e6, so
+// 50000 are the serial code's. A thread faulting alone takes 10 us on bn's
+// design (pf1p at one thread on bn1, its one-thread configuration: bn has
+// none) and 1 us on tn's (tn1): on tn the serial code is 0.45 s shorter.
+// tn2, of bn's design, keeps them in the serial time; so does --sync off.
+TEST(Faults, SerialFaultsArePricedAcrossDesignsAtALoneThreadsCost) {
+  auto Run = [](bool Tn1, double SerialFaults, SyncRule Sync) {
+    Uncovered X(1);
+    X.F.phases[0].pageFaults = 1000000;
+    X.F.phases[3].pageFaults = 100000;
+    X.F.program.pageFaults = std::uint64_t(1100000 + SerialFaults);
+    X.L.Rows.push_back({"bn", "pf1p", 2, 4096, 12.0});
+    X.L.Rows.push_back({"bn1", "pf1p", 1, 4096, 10.0});
+    X.L.Rows.push_back({"tn", "pf1p", 2, 4096, 1.6});
+    X.L.Rows.push_back({"tn2", "pf1p", 2, 4096, 12.0});
+    if (Tn1)
+      X.L.Rows.push_back({"tn1", "pf1p", 1, 4096, 1.0});
+    X.L.Cpu = {{"bn", "A"}, {"bn1", "A"}, {"tn2", "A"}, {"tn", "B"}, {"tn1", "B"}};
+    Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn", "tn2"}, ThreadProjection::own(),
+                          Projection::Absolute, Sync);
+    X.F.program.pageFaults.reset();
+    Estimate Without = estimate(X.F, X.M, X.L, "bn", {"tn", "tn2"}, ThreadProjection::own(),
+                                Projection::Absolute, Sync);
+    return std::make_pair(E, Without);
+  };
+  auto [E, Without] = Run(true, 50000, SyncRule::Barriers);
+  EXPECT_NEAR(E.serialPageFaults, 50000, 1e-9);
+  EXPECT_NEAR(E.serialFaultBaseCostUs, 10, 1e-12);
+  const NodeEstimate &Tn = node(E, "tn");
+  EXPECT_NEAR(Tn.serialFaultS, -0.45, 1e-9);
+  EXPECT_NEAR(Tn.serialFaultCostUs, 1, 1e-12);
+  EXPECT_NEAR(Tn.timeS - node(Without, "tn").timeS, -0.45, 1e-9);
+  EXPECT_NEAR(Tn.syncS - node(Without, "tn").syncS, -0.45, 1e-9) << "in the priced term";
+  EXPECT_NEAR(node(E, "tn2").serialFaultS, 0, 1e-12) << "the base's design";
+  EXPECT_NEAR(node(E, "tn2").timeS, node(Without, "tn2").timeS, 1e-12);
+  EXPECT_NEAR(node(E, "bn").timeS, 10, 1e-9);
+  // Without a one-thread configuration of its design, tn's own pf1p per
+  // thread of its team: 1.6 us.
+  EXPECT_NEAR(node(Run(false, 50000, SyncRule::Barriers).first, "tn").serialFaultS,
+              50000 * (1.6 - 10) * 1e-6, 1e-9);
+  // The serial code (1 s) is all they can take away.
+  EXPECT_NEAR(node(Run(true, 500000, SyncRule::Barriers).first, "tn").serialFaultS, -1, 1e-9);
+  EXPECT_NEAR(node(Run(true, 50000, SyncRule::Off).first, "tn").serialFaultS, 0, 1e-12);
+  // A design without pf1p: unpriced, and said.
+  Uncovered Y(1);
+  Y.F.program.pageFaults = 50000;
+  Y.L.Rows.push_back({"bn", "pf1p", 1, 4096, 10.0});
+  Y.L.Cpu = {{"bn", "A"}, {"tn", "B"}};
+  Estimate F = estimate(Y.F, Y.M, Y.L, "bn", {"tn"}, ThreadProjection::own());
+  EXPECT_NEAR(F.serialFaultBaseCostUs, 10, 1e-12);
+  EXPECT_TRUE(node(F, "tn").serialFaultsUnpriced);
+  EXPECT_NEAR(node(F, "tn").serialFaultS, 0, 1e-12);
 }
 
 // Each top-level region's parts of a node's time: r holds a's estimate, its

@@ -129,6 +129,8 @@ TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
             "in.json: phases[0].thread_time_s: expected min <= median <= max");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"threads\": 4}", "\"threads\": 4, \"threads_share_cpus\": 1}")),
             "in.json: program.threads_share_cpus: expected true or false, found a number");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"threads\": 4}", "\"threads\": 4, \"page_faults\": -3}")),
+            "in.json: program.page_faults: expected a non-negative integer, found -3");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"tpi_us\": 0.01325,", "\"tpi_us\": 0.01325, \"ops\": [1],")),
             "in.json: phases[0].ops: expected an object, found an array");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"tpi_us\": 0.01325,", "\"tpi_us\": 0.01325, \"ops\": {\"add\": -2},")),
@@ -202,6 +204,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.phases[0].threadTimeS = Phase::ThreadTimes{200.5, 201, 211.5};
   F.program.threadsShareCpus = false;
   F.program.threadsFloat = true;
+  F.program.pageFaults = 14224;
   F.phases[0].ops = OpCounts{9, 10, 1, 1, 0};
   PhaseFile G = parsePhaseFile(formatPhaseFile(F), "out.json");
   ASSERT_TRUE(G.phases[0].ops);
@@ -219,6 +222,8 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").program.threadsShareCpus) << "absent: unknown";
   EXPECT_EQ(G.program.threadsFloat, std::optional<bool>(true));
   EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").program.threadsFloat) << "absent: unknown";
+  EXPECT_EQ(G.program.pageFaults, std::optional<std::uint64_t>(14224));
+  EXPECT_FALSE(parsePhaseFile(Minimal, "in.json").program.pageFaults) << "absent: unknown";
   EXPECT_EQ(G.phases[0].streams[0].significant, std::optional<bool>(true));
   EXPECT_EQ(G.phases[0].kind, "parallel for");
   ASSERT_TRUE(G.node.has_value());
@@ -374,6 +379,15 @@ TEST(PhaseRuns, MediansPerPhase) {
   R[0].program.threadsFloat = true;
   EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).program.threadsFloat,
             std::optional<bool>(true));
+  // The program's page faults: the median of the runs that counted them.
+  EXPECT_FALSE(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).program.pageFaults);
+  R[0].program.pageFaults = 100;
+  R[2].program.pageFaults = 300;
+  EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).program.pageFaults,
+            std::optional<std::uint64_t>(200));
+  R[1].program.pageFaults = 120;
+  EXPECT_EQ(mergePhaseRuns(R, {"1.json", "2.json", "3.json"}).program.pageFaults,
+            std::optional<std::uint64_t>(120));
   // One run comes back as it was.
   PhaseFile One = mergePhaseRuns({R[1]}, {"2.json"});
   EXPECT_EQ(One.program.totalTimeS, 3.0);

@@ -45,7 +45,7 @@ __phaseprobe_construct make(uint32_t Kind, uint32_t Line, const char *File) {
 
 nlohmann::json phases() {
   JsonWriter W;
-  buildPhaseFile(W, 10'000'000'000ull);
+  buildPhaseFile(W, 10'000'000'000ull, 1234);
   nlohmann::json J = nlohmann::json::parse(std::string(W.data(), W.size()));
   nlohmann::json ById;
   for (auto &P : J["phases"])
