@@ -156,7 +156,11 @@ std::string paddingWarning(const Estimate &E, const NodeEstimate &N) {
 double serialKeptShare(const Estimate &E, const NodeEstimate &N) {
   if (!(N.timeS > 0))
     return 0;
-  return std::clamp((E.serialS - N.serialNotRunS) / N.timeS, 0.0, 1.0);
+  // The serial faults' base time, where the node priced them, is not kept.
+  double Priced = N.serialFaultCostUs > 0
+                      ? std::min(E.serialS, E.serialPageFaults * E.serialFaultBaseCostUs * 1e-6)
+                      : 0;
+  return std::clamp((E.serialS - N.serialNotRunS - Priced) / N.timeS, 0.0, 1.0);
 }
 
 bool serialWarned(const Estimate &E, const NodeEstimate &N) {
