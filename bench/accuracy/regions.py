@@ -89,7 +89,7 @@ def main():
                     help="only these configurations (default: every one but the base)")
     ap.add_argument("--top", type=int, default=12, help="regions per table, the largest measured first")
     ap.add_argument("--out", help="also write the tables to FILE")
-    ap.add_argument("--serial-faults-from", action="append", default=[], type=rules.parse_ops_from,
+    ap.add_argument("--serial-faults-from", action="append", default=[], type=rules.parse_name_file,
                     metavar="WORKLOAD=PHASES.json",
                     help="as rules.py's: the base runs of WORKLOAD (its raw tag) given the serial page "
                          "faults of this phase file of the same workload (repeatable)")
@@ -196,7 +196,6 @@ def main():
             tables += 1
     if not tables:
         fail("no workload of %s matches --workload %r" % (args.results, args.workload))
-
     if gaps:
         lines.append("gap per barrier, regions with at least 100 barriers (median, min..max, regions):")
         rows = []

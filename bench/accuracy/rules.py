@@ -155,11 +155,13 @@ def edited_fields(paths, drop, put, folder):
     return edited_copies(paths, folder, "", edit)
 
 
-def parse_ops_from(spec):
-    app, eq, path = spec.partition("=")
-    if not app or not eq or not path:
-        raise argparse.ArgumentTypeError("expected APP=PHASES.json, found %r" % spec)
-    return app, path
+def parse_name_file(spec):
+    """NAME=PHASES.json (--ops-from's application, --serial-faults-from's
+    workload)."""
+    name, eq, path = spec.partition("=")
+    if not name or not eq or not path:
+        raise argparse.ArgumentTypeError("expected NAME=PHASES.json, found %r" % spec)
+    return name, path
 
 
 def ops_by_id(path):
@@ -299,12 +301,12 @@ def main():
                     help="estimate as if the base runs' phases had this field with this value "
                          "(program.threads_share_cpus=false: a run recorded before the runtime "
                          "wrote it, on the cores of its own it had), repeatable")
-    ap.add_argument("--ops-from", action="append", default=[], type=parse_ops_from,
+    ap.add_argument("--ops-from", action="append", default=[], type=parse_name_file,
                     metavar="APP=PHASES.json",
                     help="estimate as if APP's base runs had counted their phases' op mix: each "
                          "phase's ops from this phase file of the same code, written by a plugin "
                          "that counts them (by phase id; ops are static), repeatable")
-    ap.add_argument("--serial-faults-from", action="append", default=[], type=parse_ops_from,
+    ap.add_argument("--serial-faults-from", action="append", default=[], type=parse_name_file,
                     metavar="WORKLOAD=PHASES.json",
                     help="estimate as if the base runs of WORKLOAD (its raw tag, as in raw/: "
                          "npb-cg.npb-cg.A) had counted the program's page faults: their top-level "

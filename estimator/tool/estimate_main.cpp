@@ -320,7 +320,7 @@ int main(int Argc, char **Argv) {
   std::string DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
   std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers",
                           SweepsArg = "interval", UncoveredArg = "kept", PaddedArg = "family",
-                          AcrossArg = "mix", HandOverArg = "priced";
+                          AcrossArg = "mix", HandOverArg = "kept";
   bool Relax = false;
   double Tolerance = 0;
   App.add_option("phases", PhasesPaths,
@@ -364,8 +364,8 @@ int main(int Argc, char **Argv) {
       ->check(CLI::IsMember({"interval", "short"}));
   App.add_option("--handover", HandOverArg,
                  "Lines a phase finds last written by another thread (its streams' "
-                 "handover_share): priced apart per node with the ho1p and hk1p uBs (priced, "
-                 "the default) or left inside the measured phase times (kept, METHOD.md)")
+                 "handover_share): left inside the measured phase times (kept, METHOD.md, the "
+                 "default) or priced apart per node with the ho1p and hk1p uBs (priced)")
       ->check(CLI::IsMember({"priced", "kept"}));
   App.add_option("--uncovered", UncoveredArg,
                  "The base run's time outside matched phases: kept as measured on every node "

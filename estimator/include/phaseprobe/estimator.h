@@ -479,8 +479,10 @@ std::optional<SyncSweeps> parseSyncSweeps(const std::string &S);
 /// base's (T_b-1)/T_b (a flip hands over a share (T-1)/T at T threads, none
 /// at one) x the node's cost.
 enum class HandOverRule {
-  Kept,  ///< inside the measured phase times (METHOD.md)
-  Priced ///< the default where the phase file and the NPPDB allow it
+  /// Inside the measured phase times (METHOD.md): the default since
+  /// 2026-11-29, priced losing to it on the shared core in runs hp and hs.
+  Kept,
+  Priced ///< apart, where the phase file and the NPPDB allow it
 };
 const char *handOverRuleName(HandOverRule R);
 std::optional<HandOverRule> parseHandOverRule(const std::string &S);
@@ -600,7 +602,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   PaddedRatio Padded = PaddedRatio::Family,
                   PaddingAcross Across = PaddingAcross::Mix,
                   SyncSweeps Sweeps = SyncSweeps::Interval,
-                  HandOverRule HandOver = HandOverRule::Priced);
+                  HandOverRule HandOver = HandOverRule::Kept);
 
 /// METHOD.md's "instrumentation noise": the instrumented build's code does
 /// not run as fast as the plain build's (miniBUDE's 5-7% faster, RSBench's

@@ -1555,7 +1555,12 @@ TEST(HandOver, TheBaseHandOverTimeLeavesTheProjectionAndTheNodesComesIn) {
   Make(X);
   EXPECT_NEAR(handedLines(X.F.phases[1]), 8192, 1e-9);
   EXPECT_NEAR(handOverFootprintKiB(X.F.phases[1]), 1024, 1e-9);
-  Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn", "one"}, ThreadProjection::native());
+  auto Priced = [](const Uncovered &U, std::vector<std::string> Nodes, ThreadProjection T) {
+    return estimate(U.F, U.M, U.L, "bn", Nodes, T, Projection::Absolute, SyncRule::Barriers,
+                    UncoveredRule::Kept, PaddedRatio::Family, PaddingAcross::Mix,
+                    SyncSweeps::Interval, HandOverRule::Priced);
+  };
+  Estimate E = Priced(X, {"tn", "one"}, ThreadProjection::native());
   EXPECT_NEAR(E.handedLines, 819200, 1e-6);
   EXPECT_EQ(E.handOverPhases, 1u);
   EXPECT_NEAR(node(E, "bn").handOverS, 0, 0) << "the base node gets its measurement back";
@@ -1568,10 +1573,10 @@ TEST(HandOver, TheBaseHandOverTimeLeavesTheProjectionAndTheNodesComesIn) {
   const NodeEstimate &One = node(E, "one");
   EXPECT_NEAR(One.phases[0].handOverS, -2 * 1.024, 1e-9) << "8 s projected, none handed over";
   EXPECT_NEAR(One.handOverCostUs, 0, 0);
-  // HandOverRule::Kept: METHOD.md's estimate, hand-overs inside the times.
-  Estimate K = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own(), Projection::Absolute,
-                        SyncRule::Barriers, UncoveredRule::Kept, PaddedRatio::Family,
-                        PaddingAcross::Mix, SyncSweeps::Interval, HandOverRule::Kept);
+  // HandOverRule::Kept, the default: METHOD.md's estimate, hand-overs inside
+  // the times.
+  Estimate K = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own());
+  EXPECT_EQ(K.handOver, HandOverRule::Kept);
   EXPECT_EQ(K.handOverPhases, 0u);
   EXPECT_NEAR(node(K, "tn").phases[0].timeS, 8, 1e-9);
   // A node without the pair keeps them in the projection and says so.
@@ -1582,7 +1587,7 @@ TEST(HandOver, TheBaseHandOverTimeLeavesTheProjectionAndTheNodesComesIn) {
                                   return R.node == "tn" && R.ubench == HandKeepUBench;
                                 }),
                  Y.L.Rows.end());
-  Estimate F = estimate(Y.F, Y.M, Y.L, "bn", {"tn"}, ThreadProjection::own());
+  Estimate F = Priced(Y, {"tn"}, ThreadProjection::own());
   EXPECT_NEAR(node(F, "tn").phases[0].timeS, 8, 1e-9);
   EXPECT_EQ(node(F, "tn").handOverUnpriced, 1u);
 }
