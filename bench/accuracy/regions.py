@@ -108,10 +108,7 @@ def main():
     base = configs[data["base"]]
     raw = os.path.join(args.results, "raw")
     extra = shlex.split(args.rule)
-    faults_from = {tag: rules.serial_faults(path) for tag, path in args.serial_faults_from}
-    unknown = set(faults_from) - {report.raw_tag(a["app"], a["workload"]) for a in data["apps"]}
-    if unknown:
-        fail("--serial-faults-from %s: no such workload in %s" % (", ".join(sorted(unknown)), args.results))
+    faults_from = rules.serial_faults_by_tag(args.serial_faults_from, data, args.results)
     work = tempfile.TemporaryDirectory(prefix="pp-regions-")  # removed at exit
 
     lines = ["phaseprobe accuracy by region: estimated vs the instrumented timing run, per top-level region",

@@ -187,17 +187,32 @@ def with_ops(paths, ops, folder):
     return edited_copies(paths, folder, "ops.", edit)
 
 
+def region_faults(doc):
+    """The page faults a phase file's top-level regions counted."""
+    return sum(p.get("page_faults", 0) for p in doc.get("phases", []) if p.get("parent") is None)
+
+
 def serial_faults(path):
     """The serial code's page faults of a phase file whose runtime counted
     the program's: program.page_faults less its top-level regions'."""
     try:
         with open(path) as f:
             doc = json.load(f)
-        total = doc["program"]["page_faults"]
-        regions = sum(p.get("page_faults", 0) for p in doc["phases"] if p.get("parent") is None)
+        return max(0, doc["program"]["page_faults"] - region_faults(doc))
     except (OSError, ValueError, KeyError, TypeError) as ex:
         fail("%s: no program page faults (a runtime older than 2026-11-29?): %s" % (path, ex))
-    return max(0, total - regions)
+
+
+def serial_faults_by_tag(specs, data, results):
+    """{workload raw tag: serial faults} of --serial-faults-from's
+    (TAG, PHASES.json) pairs; a tag that is no workload of the run is bad
+    input."""
+    tags = {report.raw_tag(a["app"], a["workload"]) for a in data["apps"]}
+    for tag, _ in specs:
+        if tag not in tags:
+            fail("--serial-faults-from %s: no such workload in %s (have %s)" % (
+                tag, results, ", ".join(sorted(tags))))
+    return {tag: serial_faults(path) for tag, path in specs}
 
 
 def with_serial_faults(paths, serial, folder):
@@ -205,9 +220,7 @@ def with_serial_faults(paths, serial, folder):
     its top-level regions' own plus serial (the same workload's serial
     faults, counted by a newer runtime)."""
     def edit(doc):
-        regions = sum(p.get("page_faults", 0) for p in doc.get("phases", [])
-                      if p.get("parent") is None)
-        doc.setdefault("program", {})["page_faults"] = regions + serial
+        doc.setdefault("program", {})["page_faults"] = region_faults(doc) + serial
     return edited_copies(paths, folder, "faults.", edit)
 
 
@@ -347,12 +360,7 @@ def main():
                 name, args.results, ", ".join(sorted({a["app"] for a in data["apps"]}))))
     # Read once, before any estimate: an app has several workloads.
     ops_from = [(name, ops_by_id(path)) for name, path in args.ops_from]
-    tags = {report.raw_tag(a["app"], a["workload"]) for a in data["apps"]}
-    for tag, _ in args.serial_faults_from:
-        if tag not in tags:
-            fail("--serial-faults-from %s: no such workload in %s (have %s)" % (
-                tag, args.results, ", ".join(sorted(tags))))
-    faults_from = {tag: serial_faults(path) for tag, path in args.serial_faults_from}
+    faults_from = serial_faults_by_tag(args.serial_faults_from, data, args.results)
     raw = os.path.join(args.results, "raw")
     work = tempfile.TemporaryDirectory(prefix="pp-rules-")  # removed at exit
 

@@ -251,12 +251,12 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     // code beside them (kept as measured, less what does not run there, its
     // give-backs at the node's cost and, on another design, its own page
     // faults at that design's cost).
-    if (E.serialFaultBaseCostUs > 0 && N.otherCpu) {
+    if (N.serialFaultsUnpriced) {
+      J["serial_page_faults_unpriced"] = true;
+    } else if (E.serialFaultBaseCostUs > 0 && N.otherCpu) {
       J["serial_page_fault_s"] = tidy(N.serialFaultS);
       J["serial_page_fault_cost_us"] = tidy(N.serialFaultCostUs);
     }
-    if (N.serialFaultsUnpriced)
-      J["serial_page_faults_unpriced"] = true;
     J["serial_s"] = tidy(E.serialS - N.serialNotRunS + N.giveBackS + N.serialFaultS);
     if (N.serialNotRunS > 0)
       J["serial_not_run_s"] = tidy(N.serialNotRunS);
