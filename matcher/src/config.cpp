@@ -150,7 +150,8 @@ MatchConfig parseMatchConfig(const std::string &Text, const std::string &FileNam
     R.fail("", "expected a JSON object");
   R.onlyKeys(Doc, "",
              {"schema", "significant_weight", "significant_stream_kib", "max_query_streams",
-              "pairing", "whole_phase_first", "l1_phase_min_invocation_us", "footprint", "stride",
+              "pairing", "whole_phase_first", "whole_phase_max_tpi_percent",
+              "l1_phase_min_invocation_us", "footprint", "stride",
               "tpi", "elem", "access"});
   MatchConfig C = MatchConfig::defaults();
   if (auto It = Doc.find("schema"); It != Doc.end())
@@ -188,6 +189,12 @@ MatchConfig parseMatchConfig(const std::string &Text, const std::string &FileNam
     else
       R.fail("whole_phase_first", "expected true, false or null, found " + It->dump());
   }
+  if (auto It = Doc.find("whole_phase_max_tpi_percent"); It != Doc.end()) {
+    if (It->is_null())
+      C.wholePhaseMaxTpiPercent.reset();
+    else
+      C.wholePhaseMaxTpiPercent = R.number(*It, "whole_phase_max_tpi_percent");
+  }
   if (auto It = Doc.find("l1_phase_min_invocation_us"); It != Doc.end()) {
     if (It->is_null())
       C.l1PhaseMinInvocationUs.reset();
@@ -223,6 +230,8 @@ std::string formatMatchConfig(const MatchConfig &C) {
   J["max_query_streams"] = C.maxQueryStreams;
   J["pairing"] = pairingName(C.pairing);
   J["whole_phase_first"] = C.wholePhaseFirst ? json(*C.wholePhaseFirst) : json(nullptr);
+  J["whole_phase_max_tpi_percent"] =
+      C.wholePhaseMaxTpiPercent ? json(*C.wholePhaseMaxTpiPercent) : json(nullptr);
   J["l1_phase_min_invocation_us"] =
       C.l1PhaseMinInvocationUs ? json(*C.l1PhaseMinInvocationUs) : json(nullptr);
   J["footprint"] = bandedJson(C.footprint);

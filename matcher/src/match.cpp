@@ -234,6 +234,12 @@ bool reproducesStreams(const MatchConfig &C, const Score &S) {
   return S.nPairs > 0;
 }
 
+/// Under the absolute rule a clone's base tpi enters every estimate, so a
+/// configuration may ask that it be close before the clone outranks the index.
+bool tpiCloseEnoughForWhole(const MatchConfig &C, const Score &S) {
+  return !C.wholePhaseMaxTpiPercent || S.tpiDiff <= *C.wholePhaseMaxTpiPercent * (1 + 1e-9);
+}
+
 /// Queries beyond this many are not generated (the count grows as 2^n).
 constexpr double MaxQueries = 20000;
 
@@ -324,7 +330,8 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
         Score Sc = scoreQuery(C, O.pairing, QT, Sz, P.tpiUs, Ref.streams, Ref.tpiUs);
         applyColumnSpan(Sc, Spans[Q - First], Ref.ubench);
         applyReuseCopies(Sc, Copies, Ref.ubench);
-        Sc.wholePhase = WholeFirst && Sz == N && !Sc.discarded && reproducesStreams(C, Sc);
+        Sc.wholePhase = WholeFirst && Sz == N && !Sc.discarded && reproducesStreams(C, Sc) &&
+                        tpiCloseEnoughForWhole(C, Sc);
         QueryResult &QR = M.queries[Q];
         ++QR.compared;
         if (O.explain)

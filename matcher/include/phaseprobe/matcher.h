@@ -87,6 +87,10 @@ struct MatchConfig {
   /// Unset: the tool decides (phaseprobe-estimate --projection ratio turns
   /// it on; everything else leaves it off).
   std::optional<bool> wholePhaseFirst;
+  /// A clone ranks first as the whole phase only where its tpi on the base
+  /// node is within this many percent of the phase's; unset: whatever its
+  /// tpi (matcher/README.md, "Whole phase").
+  std::optional<double> wholePhaseMaxTpiPercent;
   /// A leaf without significant streams whose invocations last this many
   /// microseconds or more on average is matched on its L1-resident streams
   /// (matcher/README.md, "Phases on L1 data"); unset: left unmatched, as

@@ -246,6 +246,42 @@ TEST(Match, WholePhaseFirstRanksTheProfileWithEveryStreamAsItIs) {
   EXPECT_FALSE(M.ranked[2].score.wholePhase);
 }
 
+// whole_phase_max_tpi_percent: the clone above runs 12.8% off the phase's
+// tpi, so a limit of 10% keeps METHOD.md's index (the padded update), and
+// one of 15% lets the clone rank first again.
+TEST(Match, WholePhaseTpiLimitKeepsTheIndexForACloneFarFromThePhase) {
+  Phase P;
+  P.threads = 2;
+  P.tpiUs = 0.000646;
+  PhaseStream A, B, G;
+  A.id = "v1";
+  A.tuple = T(14471.24, 8, 8, Pr);
+  B.id = "v2";
+  B.tuple = T(7235.62, 4, 4, Pr);
+  G.id = "v3";
+  G.tuple = T(109.375, 37380, 8, Sh);
+  P.streams = {A, B, G};
+  std::vector<Profile> Ps = {
+      Prof("spmv3", {T(14471.25, 8, 8, Pr), T(7235.625, 4, 4, Pr), T(109.375, 37464, 8, Sh)},
+           0.000563, 2),
+      Prof("upd1pf+w3/19", {T(6867.99, 4, 4, Pr)}, 0.000641, 2)};
+  VectorProfileSource Src(Ps);
+  MatchConfig C = MatchConfig::defaults();
+  C.wholePhaseFirst = true;
+  C.wholePhaseMaxTpiPercent = 10;
+  PhaseMatch Far = matchPhase(P, {0, 1, 2}, Src, C, opts());
+  ASSERT_TRUE(Far.candidate);
+  EXPECT_EQ(Far.candidate->ubench, "upd1pf+w3/19");
+  ASSERT_EQ(Far.ranked.size(), 2u);
+  EXPECT_FALSE(Far.ranked[1].score.wholePhase) << "12.8% off the phase's tpi";
+
+  C.wholePhaseMaxTpiPercent = 15;
+  PhaseMatch Near = matchPhase(P, {0, 1, 2}, Src, C, opts());
+  ASSERT_TRUE(Near.candidate);
+  EXPECT_EQ(Near.candidate->ubench, "spmv3");
+  EXPECT_TRUE(Near.candidate->score.wholePhase);
+}
+
 // The example bt's y sweep walks a plane at a time (63 accesses 2560 B
 // apart an execution, a 10 MiB stream): among profiles of one index its
 // clone that walks blocks of 63 accesses a column ranks first ("walk

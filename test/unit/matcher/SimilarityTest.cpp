@@ -188,7 +188,8 @@ TEST(MatchConfigFile, OverridesAndDefaults) {
     "footprint": {"bands": [{"max_percent": 1, "points": 30}], "otherwise": 1,
                   "discard_above_percent": null},
     "tpi": {"discard_above_percent": 50},
-    "access": {"equal": 10}
+    "access": {"equal": 10},
+    "whole_phase_max_tpi_percent": 5
   })",
                                    "cfg.json");
   EXPECT_EQ(C.significantWeight, 0.05);
@@ -198,6 +199,8 @@ TEST(MatchConfigFile, OverridesAndDefaults) {
   EXPECT_EQ(*C.tpi.discardAbove, 50);
   EXPECT_EQ(C.tpi.bands, Def.tpi.bands); // untouched parts keep the defaults
   EXPECT_EQ(C.access.equal, 10);
+  EXPECT_EQ(C.wholePhaseMaxTpiPercent, 5.0);
+  EXPECT_FALSE(Def.wholePhaseMaxTpiPercent.has_value());
   EXPECT_EQ(C.maxIndex(), 30 + 25 + 25 + 25 + 10);
   EXPECT_EQ(Def.maxIndex(), 125);
   StreamTuple Q = T(100, 8, 8, Sh);
