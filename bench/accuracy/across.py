@@ -20,11 +20,26 @@ configuration, its signed error in every folder and their median, largest
 first: an error with the same sign in most runs is the method's to find,
 one whose sign flips from run to run is the machine's.
 
+Over the runs too, per rule: the median of the runs' medians and maxima,
+how many runs met issue 7's goals (median <= 5%, maximum <= 10%) and how
+many had a ranking wrong, and, against the first rule, on how many runs
+the median and the maximum were more than half a point lower (up) or
+higher (down): a change to the method is judged over every stored run,
+
+    bench/accuracy/across.py --jobs 2 --rule 'absolute=' \
+        --rule 'whole=--config bench/accuracy/configs/whole-phase-on.json' \
+        bench/results/accuracy-2026-11-2[4-9]-*
+
+(`--jobs`: folders re-estimated side by side; the estimates are
+deterministic, so the machine's load changes how long it takes, not what
+it prints).
+
 A folder without nppdb.sqlite is skipped (said so in the table). Python 3
 standard library. Bad input: one line, exit 2, nothing written; rules.py
 failing on a folder: its message, exit 1.
 """
 import argparse
+import concurrent.futures
 import os
 import re
 import shlex
@@ -77,6 +92,30 @@ def parse_counts(spec):
     return counts
 
 
+def over_runs_lines(labels, per_run):
+    """Per rule, over the runs: the median of their medians and maxima, the
+    runs that met issue 7's goals and those with a ranking wrong, and, for
+    every rule after the first, the runs where it did better or worse."""
+    lines = ["", "over %d runs: median of the runs' medians and maxima, runs with median <= 5%% and max "
+                 "<= 10%%, runs with a ranking wrong; against %s, runs more than half a point lower (up) "
+                 "or higher (down), median and max" % (len(per_run), labels[0])]
+    for i, label in enumerate(labels):
+        meds = [r[i][0] for r in per_run]
+        maxs = [r[i][1] for r in per_run]
+        versus = ""
+        if i:
+            def count(k):
+                up = sum(1 for r in per_run if r[i][k] < r[0][k] - 0.5)
+                down = sum(1 for r in per_run if r[i][k] > r[0][k] + 0.5)
+                return "%d up %d down" % (up, down)
+            versus = "   median %s, max %s" % (count(0), count(1))
+        lines.append("%-16s %5.1f %5.1f  goals met %d  ranking wrong %d%s" % (
+            label, statistics.median(meds), statistics.median(maxs),
+            sum(1 for r in per_run if r[i][0] <= 5 and r[i][1] <= 10),
+            sum(1 for r in per_run if not r[i][2]), versus))
+    return lines
+
+
 def by_row_lines(labels, signed, folders):
     """Per workload and configuration, per rule: its signed error in each
     folder (in the order given; '.' where the folder lacks the row) and
@@ -102,21 +141,29 @@ def one_block(args, labels, first):
     lines = ["", "as if each run had made %d runs (rules.py --first %d)" % (first, first)] if first else [""]
     lines.append("%-58s %s" % ("folder", "  ".join("%-22s" % l for l in labels)))
     every = []
+    per_run = []  # per folder: per rule (median, max, ranking right)
     signed = {}  # (workload, config) -> folder -> signed error per rule
-    for d in args.results:
-        name = os.path.basename(os.path.normpath(d))
-        db = os.path.join(d, "nppdb.sqlite")
-        if not os.path.isfile(db):
-            lines.append("%-58s skipped: no nppdb.sqlite" % name)
-            continue
-        cmd = [sys.executable, os.path.join(HERE, "rules.py"), d, "--db", db, "--build", args.build]
+
+    def rules_py(d):
+        cmd = [sys.executable, os.path.join(HERE, "rules.py"), d, "--db", os.path.join(d, "nppdb.sqlite"),
+               "--build", args.build]
         for spec in args.rule:
             cmd += ["--rule", spec]
         if first:
             cmd += ["--first", str(first)]
         if args.statistic:
             cmd += ["--statistic", args.statistic]
-        p = subprocess.run(cmd, capture_output=True, text=True)
+        return subprocess.run(cmd, capture_output=True, text=True)
+
+    have = [d for d in args.results if os.path.isfile(os.path.join(d, "nppdb.sqlite"))]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        done = dict(zip(have, pool.map(rules_py, have)))
+    for d in args.results:
+        name = os.path.basename(os.path.normpath(d))
+        if d not in done:
+            lines.append("%-58s skipped: no nppdb.sqlite" % name)
+            continue
+        p = done[d]
         if p.returncode != 0:
             fail("%s: rules.py: %s" % (d, (p.stderr or p.stdout).strip().splitlines()[-1:]), 1)
         keyed, ranks = rows_and_rankings(p.stdout, len(labels))
@@ -126,15 +173,18 @@ def one_block(args, labels, first):
             signed.setdefault(key, {})[d] = errs
         rows = [[abs(e) for e in errs] for _, errs in keyed]
         every += rows
-        cells = []
+        cells, run = [], []
         for i in range(len(labels)):
             col = [r[i] for r in rows]
-            right = "yes" if i < len(ranks) and ranks[i] else "NO"
-            cells.append("%-22s" % ("%.1f / %.1f  %s" % (statistics.median(col), max(col), right)))
+            right = i < len(ranks) and ranks[i]
+            run.append((statistics.median(col), max(col), right))
+            cells.append("%-22s" % ("%.1f / %.1f  %s" % (run[-1][0], run[-1][1], "yes" if right else "NO")))
+        per_run.append(run)
         lines.append("%-58s %s" % (name, "  ".join(cells)))
     lines += ["", "over all %d rows: median, 90th percentile, max |error| %%, rows over 10%%" % len(every)]
     for i, label in enumerate(labels):
         lines.append("%-16s %s" % (label, summary([r[i] for r in every])))
+    lines += over_runs_lines(labels, per_run)
     if args.by_row:
         lines += by_row_lines(labels, signed, args.results)
     return lines
@@ -151,6 +201,7 @@ def main():
                     help="rules.py --statistic for every folder (default: rules.py's, the median)")
     ap.add_argument("--by-row", action="store_true",
                     help="also each workload and configuration's signed error in every folder")
+    ap.add_argument("--jobs", type=int, default=1, metavar="N", help="folders re-estimated side by side")
     ap.add_argument("--out", help="also write the table to FILE")
     args = ap.parse_args()
     labels = []
@@ -159,6 +210,8 @@ def main():
         if not label or not sep:
             fail("--rule: expected LABEL=ARGS, found %r" % spec)
         labels.append(label)
+    if args.jobs < 1:
+        fail("--jobs: expected 1 or more, found %d" % args.jobs)
     if args.out and textout.out_dir_problem(args.out):
         fail(textout.out_dir_problem(args.out))
     for d in args.results:

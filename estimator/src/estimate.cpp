@@ -81,6 +81,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 
 namespace phaseprobe {
 
@@ -187,6 +188,18 @@ const char *paddingAcrossName(PaddingAcross A) {
   return A == PaddingAcross::Mix           ? "mix"
          : A == PaddingAcross::MixOtherCpu ? "mix-other-cpu"
                                            : "carried";
+}
+
+const char *otherCpuProfileName(OtherCpuProfile P) {
+  return P == OtherCpuProfile::WholePhase ? "whole-phase" : "ranked";
+}
+
+std::optional<OtherCpuProfile> parseOtherCpuProfile(const std::string &S) {
+  if (S == "whole-phase")
+    return OtherCpuProfile::WholePhase;
+  if (S == "ranked")
+    return OtherCpuProfile::Ranked;
+  return std::nullopt;
 }
 
 std::optional<PaddingAcross> parsePaddingAcross(const std::string &S) {
@@ -336,8 +349,9 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   const std::string &Base, const std::vector<std::string> &Nodes,
                   const ThreadProjection &TP, Projection Rule, SyncRule Sync,
                   UncoveredRule Uncovered, PaddedRatio Padded, PaddingAcross Across,
-                  SyncSweeps Sweeps, HandOverRule HandOver) {
+                  SyncSweeps Sweeps, HandOverRule HandOver, OtherCpuProfile OtherCpu) {
   Estimate E;
+  E.otherCpu = OtherCpu;
   E.sweeps = Sweeps;
   E.handOver = HandOver;
   E.padded = Padded;
@@ -630,10 +644,22 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
         continue;
       }
       PE.kind = PhaseEstimate::Missing;
-      for (size_t R = 0; R < PM.ranked.size(); ++R) {
+      // The ranking's order, but on a node of another design, where asked,
+      // the profiles that reproduce the phase first after the walk shape,
+      // as the matcher's whole_phase_first ranks them.
+      std::vector<size_t> Order(PM.ranked.size());
+      std::iota(Order.begin(), Order.end(), size_t(0));
+      if (OtherCpu == OtherCpuProfile::WholePhase && NE.otherCpu)
+        std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+          const Score &X = PM.ranked[A].score, &Y = PM.ranked[B].score;
+          return std::make_pair(!X.shapeAgrees, !X.reproducesPhase) <
+                 std::make_pair(!Y.shapeAgrees, !Y.reproducesPhase);
+        });
+      for (size_t R : Order) {
         const Candidate &C = PM.ranked[R];
         if (auto T = L.tpi(Node, C.ubench, C.streams, Th)) {
-          PE.kind = R == 0 ? PhaseEstimate::Chosen : PhaseEstimate::Fallback;
+          PE.wholePhase = R != 0 && R == Order.front();
+          PE.kind = R == 0 || PE.wholePhase ? PhaseEstimate::Chosen : PhaseEstimate::Fallback;
           PE.rank = R;
           std::string Twin = unpaddedName(C.ubench);
           // A padded clone's unpadded twin on the node and on the base node,
@@ -729,6 +755,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       } else if (PE.kind == PhaseEstimate::Fallback) {
         ++NE.fallbacks;
       }
+      NE.wholePhase += PE.wholePhase ? 1 : 0;
       if (PE.kind != PhaseEstimate::Missing) {
         auto &[NodeS, BaseS] = UnitS[Top[PM.phaseIndex]];
         NodeS += PE.timeS;

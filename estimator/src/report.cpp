@@ -205,7 +205,9 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
         if (PE.paddingMixRatio)
           J["padding_mix_ratio"] = tidy(*PE.paddingMixRatio);
       }
-      if (PE.kind == PhaseEstimate::Fallback) {
+      if (PE.wholePhase)
+        J["whole_phase"] = true;
+      if (PE.kind == PhaseEstimate::Fallback || PE.wholePhase) {
         const Candidate &C = PM.ranked[PE.rank];
         J["profile"] = {{"ubench", C.ubench},
                         {"streams", formatStreams(C.streams)},
@@ -389,6 +391,7 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
   Doc["projection"] = projectionName(E.rule);
   Doc["padded_ratio"] = paddedRatioName(E.padded);
   Doc["padding_across"] = paddingAcrossName(E.across);
+  Doc["other_cpu_profile"] = otherCpuProfileName(E.otherCpu);
   return Doc;
 }
 

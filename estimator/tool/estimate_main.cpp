@@ -107,6 +107,11 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
             Profile += " padding x" + fmt("%.3g", *PE.paddingMixRatio) + " by op mix";
           if (PM.relaxed)
             Profile += " RELAXED (tpi discard off)";
+          if (PE.wholePhase)
+            Profile += " WHOLE PHASE on another CPU (#" + std::to_string(PE.rank + 1) +
+                       "; the candidate " + PM.candidate->ubench + " walks " +
+                       std::to_string(PM.candidate->streams.size()) + " of " +
+                       std::to_string(C.streams.size()) + " streams)";
           if (PE.kind == PhaseEstimate::Fallback)
             Profile += " FALLBACK #" + std::to_string(PE.rank + 1) + ": " + PM.candidate->ubench +
                        " not measured here";
@@ -320,7 +325,8 @@ int main(int Argc, char **Argv) {
   std::string DbPath, Base, JsonOut, CsvOut, ConfigPath, PairingArg, NodesArg, Baseline;
   std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers",
                           SweepsArg = "interval", UncoveredArg = "kept", PaddedArg = "family",
-                          AcrossArg = "mix", HandOverArg = "kept";
+                          AcrossArg = "mix", HandOverArg = "kept",
+                          OtherCpuArg = "whole-phase";
   bool Relax = false;
   double Tolerance = 0;
   App.add_option("phases", PhasesPaths,
@@ -385,6 +391,12 @@ int main(int Argc, char **Argv) {
                  "or on nodes of another CPU design only (mix-other-cpu), or as the clone's "
                  "profile there has it (carried)")
       ->check(CLI::IsMember({"mix", "mix-other-cpu", "carried"}));
+  App.add_option("--other-cpu-profile", OtherCpuArg,
+                 "Which profile of a phase's ranking estimates it on a node of another CPU "
+                 "design: the best one that walks every significant stream as the phase does "
+                 "(its clone) where one is ranked (whole-phase, the default), or the candidate, "
+                 "as on every node (ranked, METHOD.md)")
+      ->check(CLI::IsMember({"whole-phase", "ranked"}));
   std::optional<double> PlainTime;
   App.add_option("--plain-time", PlainTime,
                  "Seconds the plain build (without phaseprobe) takes on the base node: scale every "
@@ -449,7 +461,8 @@ int main(int Argc, char **Argv) {
       return estimate(F, R, Lookup, In.base, Nodes, TP, *parseProjection(ProjectionArg),
                       *parseSyncRule(SyncArg), *parseUncoveredRule(UncoveredArg),
                       *parsePaddedRatio(PaddedArg), *parsePaddingAcross(AcrossArg),
-                      *parseSyncSweeps(SweepsArg), *parseHandOverRule(HandOverArg));
+                      *parseSyncSweeps(SweepsArg), *parseHandOverRule(HandOverArg),
+                      *parseOtherCpuProfile(OtherCpuArg));
     };
     std::vector<PhaseMatch> M = MatchAll(In.phases);
     noteMissingThreadCounts(In, M);

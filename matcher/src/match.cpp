@@ -293,6 +293,7 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
 
   const bool WholeFirst = C.wholePhaseFirst.value_or(false);
   RankedList Ranked(O.keep + 16);
+  std::optional<Candidate> BestWhole; // the best profile that reproduces the phase
   for (size_t S = 0; S < SizeStart.size(); ++S) {
     unsigned Sz = SizeStart[S].first;
     size_t First = SizeStart[S].second;
@@ -330,8 +331,9 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
         Score Sc = scoreQuery(C, O.pairing, QT, Sz, P.tpiUs, Ref.streams, Ref.tpiUs);
         applyColumnSpan(Sc, Spans[Q - First], Ref.ubench);
         applyReuseCopies(Sc, Copies, Ref.ubench);
-        Sc.wholePhase = WholeFirst && Sz == N && !Sc.discarded && reproducesStreams(C, Sc) &&
-                        tpiCloseEnoughForWhole(C, Sc);
+        Sc.reproducesPhase = Sz == N && !Sc.discarded && reproducesStreams(C, Sc) &&
+                             tpiCloseEnoughForWhole(C, Sc);
+        Sc.wholePhase = WholeFirst && Sc.reproducesPhase;
         QueryResult &QR = M.queries[Q];
         ++QR.compared;
         if (O.explain)
@@ -344,6 +346,8 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
               Ref.id};
         if (!QR.best || compareKeys(K, keyOf(*QR.best)) < 0)
           QR.best = RankedList::makeCandidate(Ref, Q, Sc);
+        if (Sc.reproducesPhase && (!BestWhole || compareKeys(K, keyOf(*BestWhole)) < 0))
+          BestWhole = RankedList::makeCandidate(Ref, Q, Sc);
         Ranked.offer(K, Ref, Q, Sc);
       }
     });
@@ -368,6 +372,12 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
   M.tiesTruncated = Ranked.List.size() == Ranked.Cap &&
                     std::fabs(Ranked.List.back().score.index - M.candidate->score.index) <= 1e-9;
   M.ranked = std::move(Ranked.List);
+  // Below the ranked ones it stays last, but a node of another CPU design
+  // may be estimated with it (the estimator's whole phase on another CPU).
+  if (BestWhole && std::none_of(M.ranked.begin(), M.ranked.end(), [&](const Candidate &R) {
+        return R.profileId == BestWhole->profileId;
+      }))
+    M.ranked.push_back(std::move(*BestWhole));
   return M;
 }
 

@@ -158,6 +158,10 @@ struct PhaseEstimate {
   /// paddingFamily came from the clone and its nearest relatives on either
   /// side (no family near it), not from its family.
   bool paddingNeighbours = false;
+  /// OtherCpuProfile::WholePhase: the profile (ranked[rank]) is the phase's
+  /// clone, taken before the ranking's candidate on this node of another
+  /// CPU design (kind Chosen).
+  bool wholePhase = false;
   /// PaddingAcross::Mix on a node of another CPU design: the node / base
   /// ratio of the phase's op mix priced by the compute uBs, which its
   /// clone's padding got instead of the padding's own; unset where the
@@ -260,6 +264,7 @@ struct NodeEstimate {
   double relativeToBase = 0; ///< timeS / the base node's timeS
   unsigned rank = 0;         ///< 1 = fastest
   size_t fallbacks = 0, missing = 0;
+  size_t wholePhase = 0; ///< phases estimated with their clone (PhaseEstimate::wholePhase)
   size_t regionsNotRun = 0; ///< top-level regions left out (RegionEstimate::runs)
   /// Synchronization (SyncRule::Barriers): the top-level regions' barriers
   /// and spin-wait rounds priced at this node's cost per barrier (round)
@@ -484,6 +489,19 @@ enum class HandOverRule {
   Kept,
   Priced ///< apart, where the phase file and the NPPDB allow it
 };
+/// Which profile of its ranking a phase takes on a node of another CPU
+/// design than the base node's (estimator/README.md, "Whole phase on
+/// another CPU"). The ranking's candidate may walk some of the phase's
+/// streams at a tpi that matched it on the base design; on another design
+/// only a profile that walks all of them as they are (its clone) need scale
+/// like the phase.
+enum class OtherCpuProfile {
+  Ranked,    ///< the candidate, as on every node (METHOD.md)
+  WholePhase ///< the best ranked profile that reproduces the phase, else the candidate
+};
+const char *otherCpuProfileName(OtherCpuProfile P);
+std::optional<OtherCpuProfile> parseOtherCpuProfile(const std::string &S);
+
 const char *handOverRuleName(HandOverRule R);
 std::optional<HandOverRule> parseHandOverRule(const std::string &S);
 /// Cache lines of \p P handed over per invocation, over its team: each
@@ -538,6 +556,7 @@ struct Estimate {
   UncoveredRule uncovered = UncoveredRule::Kept; ///< how uncoveredS reaches the nodes
   PaddedRatio padded = PaddedRatio::Family;      ///< as asked
   PaddingAcross across = PaddingAcross::Mix;     ///< as asked
+  OtherCpuProfile otherCpu = OtherCpuProfile::Ranked; ///< as asked
   /// The parts of uncoveredS: outside every top-level region (serial code),
   /// and inside regions outside their matched phases.
   double serialS = 0, inRegionsS = 0;
@@ -602,7 +621,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   PaddedRatio Padded = PaddedRatio::Family,
                   PaddingAcross Across = PaddingAcross::Mix,
                   SyncSweeps Sweeps = SyncSweeps::Interval,
-                  HandOverRule HandOver = HandOverRule::Kept);
+                  HandOverRule HandOver = HandOverRule::Kept,
+                  OtherCpuProfile OtherCpu = OtherCpuProfile::Ranked);
 
 /// METHOD.md's "instrumentation noise": the instrumented build's code does
 /// not run as fast as the plain build's (miniBUDE's 5-7% faster, RSBench's

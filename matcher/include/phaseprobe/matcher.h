@@ -160,6 +160,11 @@ struct Score {
   /// earns the top points of each stream field (set by matchPhase, only
   /// where MatchConfig::wholePhaseFirst is true).
   bool wholePhase = false;
+  /// The profile reproduces every significant stream of its phase as
+  /// wholePhase asks (and its tpi is within wholePhaseMaxTpiPercent where
+  /// set), whether or not the configuration ranks by it: the estimator may
+  /// prefer it on nodes of another CPU design.
+  bool reproducesPhase = false;
   /// Fields averaged over the pairs (tpi compared once).
   double footprintDiff = 0, strideDiff = 0, tpiDiff = 0;
   double footprintPoints = 0, stridePoints = 0, elemPoints = 0, accessPoints = 0, tpiPoints = 0;

@@ -1289,6 +1289,67 @@ TEST(Padding, AnotherCpuCarriedByPaddingIsWarnedOf) {
 // carries the phase. +w30, far from it, and upd1p itself are no part of
 // it; the base node keeps its own; below two clones the median of its own
 // and its nearest relatives' on either side, else its own.
+// HPCCG's SpMV (run hr, Zen 5 -> Xeon): its candidate walks one of its
+// three streams (the vector, 125 points), its clone all three (115). On a
+// node of the base node's design the candidate stays; on another design
+// the clone is taken (kind Chosen, wholePhase), where the node has it, and
+// OtherCpuProfile::Ranked keeps the candidate everywhere.
+TEST(WholePhase, AnotherCpuTakesTheClone) {
+  Fixture X;
+  CpuLookup L;
+  Candidate Part = cand("mbw1p", 125), Clone = cand("spmv3p", 115);
+  Clone.score.reproducesPhase = true;
+  X.M[0].candidate = Part;
+  X.M[0].ranked = {Part, cand("mbw1pf", 115), Clone};
+  L.Tpi = {{{"bn", "mbw1p", 4}, 0.01316},  {{"bn", "spmv3p", 4}, 0.0130},
+           {{"tn1", "mbw1p", 4}, 0.01000}, {{"tn1", "spmv3p", 4}, 0.0200},
+           {{"tn2", "mbw1p", 4}, 0.01100}, {{"tn2", "spmv3p", 4}, 0.0300},
+           {{"tn3", "mbw1p", 4}, 0.01200}};
+  L.Cpu = {{"bn", "AMD EPYC"}, {"tn1", "AMD EPYC"}, {"tn2", "Intel Xeon"}, {"tn3", "Intel Xeon"}};
+  auto Run = [&](OtherCpuProfile O) {
+    return estimate(X.F, X.M, L, "bn", {"tn1", "tn2", "tn3"}, ThreadProjection::own(),
+                    Projection::Absolute, SyncRule::Barriers, UncoveredRule::Kept,
+                    PaddedRatio::Family, PaddingAcross::Mix, SyncSweeps::Interval,
+                    HandOverRule::Kept, O);
+  };
+  Estimate E = Run(OtherCpuProfile::WholePhase);
+  const PhaseEstimate &Same = node(E, "tn1").phases[0], &Other = node(E, "tn2").phases[0];
+  EXPECT_EQ(Same.rank, 0u);
+  EXPECT_FALSE(Same.wholePhase);
+  EXPECT_EQ(Other.kind, PhaseEstimate::Chosen);
+  EXPECT_EQ(Other.rank, 2u);
+  EXPECT_TRUE(Other.wholePhase);
+  EXPECT_NEAR(Other.timeS, 0.0300 * 16000e6 * 1e-6, 1e-6);
+  EXPECT_EQ(node(E, "tn2").wholePhase, 1u);
+  EXPECT_EQ(node(E, "tn2").fallbacks, 0u);
+  // tn3 lacks the clone: the candidate, as ranked.
+  const PhaseEstimate &NoClone = node(E, "tn3").phases[0];
+  EXPECT_EQ(NoClone.rank, 0u);
+  EXPECT_FALSE(NoClone.wholePhase);
+  EXPECT_EQ(node(E, "bn").phases[0].rank, 0u);
+  PhaseStream S; // the report names the candidate's query streams
+  S.id = "v1";
+  S.tuple = T(15624, 32000, 8, Access::Shared);
+  X.F.phases[0].streams = {S};
+  X.M[0].queries.resize(1);
+  X.M[0].queries[0].streams = {0};
+  MatchInputs In;
+  In.phases = X.F;
+  In.base = "bn";
+  In.config = MatchConfig::defaults();
+  auto J = estimateReportJson(In, X.M, E);
+  EXPECT_EQ(J["other_cpu_profile"], "whole-phase");
+  EXPECT_EQ(J["phases"][0]["estimates"]["tn2"]["whole_phase"], true);
+  EXPECT_EQ(J["phases"][0]["estimates"]["tn2"]["profile"]["ubench"], "spmv3p");
+  EXPECT_FALSE(J["phases"][0]["estimates"]["tn1"].contains("profile"));
+
+  Estimate R = Run(OtherCpuProfile::Ranked);
+  EXPECT_EQ(node(R, "tn2").phases[0].rank, 0u);
+  EXPECT_NEAR(node(R, "tn2").phases[0].timeS, 0.011 * 16000e6 * 1e-6, 1e-6);
+  EXPECT_EQ(parseOtherCpuProfile("ranked"), OtherCpuProfile::Ranked);
+  EXPECT_FALSE(parseOtherCpuProfile("clone"));
+}
+
 TEST(Padding, AFamilyRatioPoolsTheClonesPaddedAlike) {
   PaddedFixture X;
   X.C.Tpi = {{{"bn", "upd1p+w8", 4}, 0.01316}, {{"bn", "upd1p+w7", 4}, 0.012},

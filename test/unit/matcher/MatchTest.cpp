@@ -231,6 +231,12 @@ TEST(Match, WholePhaseFirstRanksTheProfileWithEveryStreamAsItIs) {
   EXPECT_EQ(D.candidate->ubench, "upd1pf+w3/19");
   EXPECT_EQ(D.candidate->score.index, 110);
   EXPECT_FALSE(D.candidate->score.wholePhase) << "off unless the configuration asks";
+  // Whether it ranks by it or not, the clone is marked (the estimator may
+  // take it on another CPU design), the 4%-off one is not.
+  ASSERT_EQ(D.ranked.size(), 3u);
+  EXPECT_TRUE(D.ranked[1].score.reproducesPhase && D.ranked[1].streams[1].footprintKiB == 7235.625);
+  EXPECT_FALSE(D.ranked[2].score.reproducesPhase);
+  EXPECT_FALSE(D.candidate->score.reproducesPhase);
 
   MatchConfig C = MatchConfig::defaults();
   C.wholePhaseFirst = true;
@@ -244,6 +250,32 @@ TEST(Match, WholePhaseFirstRanksTheProfileWithEveryStreamAsItIs) {
   EXPECT_EQ(M.ranked[1].ubench, "upd1pf+w3/19");
   EXPECT_STREQ(tieBreakRule(*M.candidate, M.ranked[1]), "whole phase");
   EXPECT_FALSE(M.ranked[2].score.wholePhase);
+}
+
+// A ranking cut short still holds the best profile that reproduces the
+// phase, after the ranked ones: the clone of three streams below a single
+// stream's profiles, with room for one.
+TEST(Match, TheBestCloneStaysInAShortRanking) {
+  Phase P;
+  P.threads = 2;
+  P.tpiUs = 0.000646;
+  PhaseStream A, B;
+  A.id = "v1";
+  A.tuple = T(14471.24, 8, 8, Pr);
+  B.id = "v2";
+  B.tuple = T(7235.62, 4, 4, Pr);
+  P.streams = {A, B};
+  std::vector<Profile> Ps;
+  for (int I = 0; I < 30; ++I)
+    Ps.push_back(Prof("mbw1p", {T(14471.25 + I, 8, 8, Pr)}, 0.000646, 2));
+  Ps.push_back(Prof("axpy2p", {T(14471.25, 8, 8, Pr), T(7235.625, 4, 4, Pr)}, 0.000563, 2));
+  VectorProfileSource Src(Ps);
+  PhaseMatch M = matchPhase(P, {0, 1}, Src, MatchConfig::defaults(), opts(0));
+  ASSERT_TRUE(M.candidate);
+  EXPECT_EQ(M.candidate->ubench, "mbw1p");
+  ASSERT_EQ(M.ranked.size(), 17u); // keep 0 + 16, then the clone
+  EXPECT_EQ(M.ranked.back().ubench, "axpy2p");
+  EXPECT_TRUE(M.ranked.back().score.reproducesPhase);
 }
 
 // whole_phase_max_tpi_percent: the clone above runs 12.8% off the phase's
