@@ -94,6 +94,22 @@ struct Fixture {
   }
 };
 
+/// What estimateReportJson needs besides the estimate: the phase's one
+/// stream as the candidate's query (the report names its streams).
+MatchInputs reportInputs(Fixture &X) {
+  PhaseStream S;
+  S.id = "v1";
+  S.tuple = T(15624, 32000, 8, Access::Shared);
+  X.F.phases[0].streams = {S};
+  X.M[0].queries.resize(1);
+  X.M[0].queries[0].streams = {0};
+  MatchInputs In;
+  In.phases = X.F;
+  In.base = "bn";
+  In.config = MatchConfig::defaults();
+  return In;
+}
+
 const NodeEstimate &node(const Estimate &E, const std::string &N) {
   for (const NodeEstimate &X : E.nodes)
     if (X.node == N)
@@ -197,16 +213,7 @@ TEST(Estimate, RatioRuleScalesThePhaseByTheProfilesNodeRatio) {
 TEST(Estimate, ReportsSayTheRule) {
   Fixture X;
   X.M[0].candidate->tpiUs = X.M[0].ranked[0].tpiUs = 0.01316;
-  PhaseStream S; // the report names the candidate's query streams
-  S.id = "v1";
-  S.tuple = T(15624, 32000, 8, Access::Shared);
-  X.F.phases[0].streams = {S};
-  X.M[0].queries.resize(1);
-  X.M[0].queries[0].streams = {0};
-  MatchInputs In;
-  In.phases = X.F;
-  In.base = "bn";
-  In.config = MatchConfig::defaults();
+  MatchInputs In = reportInputs(X);
   Estimate E = estimate(X.F, X.M, X.L, "bn", {"tn1"}, ThreadProjection::own(), Projection::Ratio);
   auto J = estimateReportJson(In, X.M, E);
   EXPECT_EQ(J["projection"], "ratio");
@@ -1327,16 +1334,7 @@ TEST(WholePhase, AnotherCpuTakesTheClone) {
   EXPECT_EQ(NoClone.rank, 0u);
   EXPECT_FALSE(NoClone.wholePhase);
   EXPECT_EQ(node(E, "bn").phases[0].rank, 0u);
-  PhaseStream S; // the report names the candidate's query streams
-  S.id = "v1";
-  S.tuple = T(15624, 32000, 8, Access::Shared);
-  X.F.phases[0].streams = {S};
-  X.M[0].queries.resize(1);
-  X.M[0].queries[0].streams = {0};
-  MatchInputs In;
-  In.phases = X.F;
-  In.base = "bn";
-  In.config = MatchConfig::defaults();
+  MatchInputs In = reportInputs(X);
   auto J = estimateReportJson(In, X.M, E);
   EXPECT_EQ(J["other_cpu_profile"], "whole-phase");
   EXPECT_EQ(J["phases"][0]["estimates"]["tn2"]["whole_phase"], true);

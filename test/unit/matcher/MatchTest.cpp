@@ -56,6 +56,23 @@ std::vector<Profile> studyProfiles() {
           Prof("mbw1c", {T(16864, 32000, 8, Sh)}, 0.0001, /*Threads=*/8)};
 }
 
+/// NPB CG's SpMV as the Xeon VM measured it (cg.c:422): values, column
+/// indices, the gathered vector; \p NStreams of them, largest first.
+Phase cgSpmv(unsigned NStreams = 3) {
+  Phase P;
+  P.threads = 2;
+  P.tpiUs = 0.000646;
+  const StreamTuple Tuples[] = {T(14471.24, 8, 8, Pr), T(7235.62, 4, 4, Pr),
+                                T(109.375, 37380, 8, Sh)};
+  for (unsigned I = 0; I < NStreams; ++I) {
+    PhaseStream S;
+    S.id = "v" + std::to_string(I + 1);
+    S.tuple = Tuples[I];
+    P.streams.push_back(S);
+  }
+  return P;
+}
+
 MatchOptions opts(size_t Keep = 16) {
   MatchOptions O;
   O.keep = Keep;
@@ -207,17 +224,7 @@ TEST(Match, FewerStreamsWinAnExactTie) {
 // whole_phase_first (the default of the ratio rule) the clone ranks first ("whole phase"), and a profile
 // with every stream but one of them only near the phase's does not.
 TEST(Match, WholePhaseFirstRanksTheProfileWithEveryStreamAsItIs) {
-  Phase P;
-  P.threads = 2;
-  P.tpiUs = 0.000646;
-  PhaseStream A, B, G;
-  A.id = "v1";
-  A.tuple = T(14471.24, 8, 8, Pr);
-  B.id = "v2";
-  B.tuple = T(7235.62, 4, 4, Pr);
-  G.id = "v3";
-  G.tuple = T(109.375, 37380, 8, Sh);
-  P.streams = {A, B, G};
+  Phase P = cgSpmv();
   std::vector<Profile> Ps = {
       Prof("spmv3", {T(14471.25, 8, 8, Pr), T(7235.625, 4, 4, Pr), T(109.375, 37464, 8, Sh)},
            0.000563, 2),
@@ -256,15 +263,7 @@ TEST(Match, WholePhaseFirstRanksTheProfileWithEveryStreamAsItIs) {
 // phase, after the ranked ones: the clone of three streams below a single
 // stream's profiles, with room for one.
 TEST(Match, TheBestCloneStaysInAShortRanking) {
-  Phase P;
-  P.threads = 2;
-  P.tpiUs = 0.000646;
-  PhaseStream A, B;
-  A.id = "v1";
-  A.tuple = T(14471.24, 8, 8, Pr);
-  B.id = "v2";
-  B.tuple = T(7235.62, 4, 4, Pr);
-  P.streams = {A, B};
+  Phase P = cgSpmv(2);
   std::vector<Profile> Ps;
   for (int I = 0; I < 30; ++I)
     Ps.push_back(Prof("mbw1p", {T(14471.25 + I, 8, 8, Pr)}, 0.000646, 2));
@@ -282,17 +281,7 @@ TEST(Match, TheBestCloneStaysInAShortRanking) {
 // tpi, so a limit of 10% keeps METHOD.md's index (the padded update), and
 // one of 15% lets the clone rank first again.
 TEST(Match, WholePhaseTpiLimitKeepsTheIndexForACloneFarFromThePhase) {
-  Phase P;
-  P.threads = 2;
-  P.tpiUs = 0.000646;
-  PhaseStream A, B, G;
-  A.id = "v1";
-  A.tuple = T(14471.24, 8, 8, Pr);
-  B.id = "v2";
-  B.tuple = T(7235.62, 4, 4, Pr);
-  G.id = "v3";
-  G.tuple = T(109.375, 37380, 8, Sh);
-  P.streams = {A, B, G};
+  Phase P = cgSpmv();
   std::vector<Profile> Ps = {
       Prof("spmv3", {T(14471.25, 8, 8, Pr), T(7235.625, 4, 4, Pr), T(109.375, 37464, 8, Sh)},
            0.000563, 2),
