@@ -645,16 +645,14 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       }
       PE.kind = PhaseEstimate::Missing;
       // The ranking's order, but on a node of another design, where asked,
-      // the profiles that reproduce the phase first after the walk shape,
-      // as the matcher's whole_phase_first ranks them.
-      std::vector<size_t> Order(PM.ranked.size());
-      std::iota(Order.begin(), Order.end(), size_t(0));
-      if (OtherCpu == OtherCpuProfile::WholePhase && NE.otherCpu)
-        std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-          const Score &X = PM.ranked[A].score, &Y = PM.ranked[B].score;
-          return std::make_pair(!X.shapeAgrees, !X.reproducesPhase) <
-                 std::make_pair(!Y.shapeAgrees, !Y.reproducesPhase);
-        });
+      // the order the matcher's whole_phase_first gives.
+      std::vector<size_t> Order;
+      if (OtherCpu == OtherCpuProfile::WholePhase && NE.otherCpu) {
+        Order = wholePhaseFirstOrder(PM.ranked);
+      } else {
+        Order.resize(PM.ranked.size());
+        std::iota(Order.begin(), Order.end(), size_t(0));
+      }
       for (size_t R : Order) {
         const Candidate &C = PM.ranked[R];
         if (auto T = L.tpi(Node, C.ubench, C.streams, Th)) {
@@ -755,7 +753,6 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       } else if (PE.kind == PhaseEstimate::Fallback) {
         ++NE.fallbacks;
       }
-      NE.wholePhase += PE.wholePhase ? 1 : 0;
       if (PE.kind != PhaseEstimate::Missing) {
         auto &[NodeS, BaseS] = UnitS[Top[PM.phaseIndex]];
         NodeS += PE.timeS;

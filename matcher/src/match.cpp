@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <set>
 
 namespace phaseprobe {
@@ -247,6 +248,19 @@ constexpr double MaxQueries = 20000;
 
 int compareCandidates(const Candidate &A, const Candidate &B) {
   return compareKeys(keyOf(A), keyOf(B));
+}
+
+std::vector<size_t> wholePhaseFirstOrder(const std::vector<Candidate> &Ranked) {
+  std::vector<size_t> Order(Ranked.size());
+  std::iota(Order.begin(), Order.end(), size_t(0));
+  auto WholeKey = [&](size_t I) {
+    Key K = keyOf(Ranked[I]);
+    K.whole = Ranked[I].score.reproducesPhase;
+    return K;
+  };
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](size_t A, size_t B) { return compareKeys(WholeKey(A), WholeKey(B)) < 0; });
+  return Order;
 }
 
 const char *tieBreakRule(const Candidate &Winner, const Candidate &Other) {

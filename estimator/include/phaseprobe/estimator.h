@@ -264,7 +264,6 @@ struct NodeEstimate {
   double relativeToBase = 0; ///< timeS / the base node's timeS
   unsigned rank = 0;         ///< 1 = fastest
   size_t fallbacks = 0, missing = 0;
-  size_t wholePhase = 0; ///< phases estimated with their clone (PhaseEstimate::wholePhase)
   size_t regionsNotRun = 0; ///< top-level regions left out (RegionEstimate::runs)
   /// Synchronization (SyncRule::Barriers): the top-level regions' barriers
   /// and spin-wait rounds priced at this node's cost per barrier (round)

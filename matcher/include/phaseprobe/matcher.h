@@ -263,6 +263,11 @@ struct Candidate {
 /// higher index, smaller summed relative difference, fewer streams, ubench
 /// name, stream notation, profile id.
 int compareCandidates(const Candidate &A, const Candidate &B);
+/// The indices of \p Ranked in the order whole_phase_first would have
+/// ranked them: compareCandidates() with every profile that reproduces its
+/// phase (Score::reproducesPhase) taken as the whole phase (the estimator's
+/// whole phase on another CPU design).
+std::vector<size_t> wholePhaseFirstOrder(const std::vector<Candidate> &Ranked);
 /// The first rule of compareCandidates() that separates two candidates with
 /// the same index ("walk shape", "relative difference", "streams", "name",
 /// "parameters", "id").

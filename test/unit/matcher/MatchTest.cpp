@@ -275,6 +275,7 @@ TEST(Match, TheBestCloneStaysInAShortRanking) {
   ASSERT_EQ(M.ranked.size(), 17u); // keep 0 + 16, then the clone
   EXPECT_EQ(M.ranked.back().ubench, "axpy2p");
   EXPECT_TRUE(M.ranked.back().score.reproducesPhase);
+  EXPECT_EQ(wholePhaseFirstOrder(M.ranked).front(), 16u) << "the clone first where asked";
 }
 
 // whole_phase_max_tpi_percent: the clone above runs 12.8% off the phase's
