@@ -1272,17 +1272,7 @@ TEST(Padding, AnotherCpuCarriedByPaddingIsWarnedOf) {
   EXPECT_EQ(paddingWarning(E, Same), "");
   // In the JSON: the share on every node with padded phases, the CPU and
   // the warning where it differs.
-  PhaseStream S;
-  S.id = "v1";
-  S.tuple = T(15624, 32000, 8, Access::Shared);
-  X.F.phases[0].streams = {S};
-  X.M[0].queries.resize(1);
-  X.M[0].queries[0].streams = {0};
-  MatchInputs In;
-  In.phases = X.F;
-  In.base = "bn";
-  In.config = MatchConfig::defaults();
-  auto J = estimateReportJson(In, X.M, E);
+  auto J = estimateReportJson(reportInputs(X), X.M, E);
   for (const auto &N : J["nodes"]) {
     EXPECT_TRUE(N.contains("padded_share")) << N["node"];
     EXPECT_EQ(N.contains("warning"), N["node"] == "tn2") << N["node"];
