@@ -2,14 +2,17 @@
 """bench/ubench/barrier_cost.py — the cost of one barrier (or one spin-wait
 round) per node and work size, as the estimator reads it from an NPPDB.
 
-    bench/ubench/barrier_cost.py NPPDB [NPPDB ...] [--build DIR] [--ubench spin1p]
+    bench/ubench/barrier_cost.py NPPDB [NPPDB ...] [--build DIR] [--ubench spin1p|inv1p]
 
-For every node and thread count with the sync uB (bar1p, the default, or
-spin1p) and its mbw1p twin at unit stride (phaseprobe-ubench puts both in
-every grid), prints per footprint the work between synchronizations (one
-sweep of one thread's slice, mbw1p's time) and the cost of one there:
-(tpi_sync - tpi_mbw1p) x iterations per sweep, the rule of
-estimator/src/sync.cpp. Reads the profiles with `phaseprobe-db
+For every node and thread count with the sync uB (bar1p, the default,
+spin1p, or inv1p: a worksharing loop's invocation) and its mbw1p twin
+at unit stride (phaseprobe-ubench puts both in every grid), prints per
+footprint the work between synchronizations (one sweep of one thread's
+slice, mbw1p's time) and the cost of one there: (tpi_sync - tpi_mbw1p) x
+iterations per sweep, the rule of estimator/src/sync.cpp; then per node
+and thread count the short sweeps' cost (`--sync-sweeps short`, and what
+`--invocations priced` charges an invocation): the costs of the sweeps up
+to 100 us weighted by 1 / sweep time^2, never below 0. Reads the profiles with `phaseprobe-db
 export`; measures nothing itself, so its numbers are those of the NPPDBs
 given (their provenance is theirs).
 """
@@ -66,14 +69,27 @@ def sync_costs(rows, ubench="bar1p"):
     return out
 
 
+def short_costs(costs):
+    """{(node, threads): cost us} as estimator/src/sync.cpp's
+    syncCostShortUs weighs the pairs of sync_costs()."""
+    sums = {}
+    for (node, th, _, _), (sweep, cost) in costs.items():
+        if 0 < sweep <= 100:
+            w = 1 / sweep ** 2
+            s, ws = sums.get((node, th), (0.0, 0.0))
+            sums[(node, th)] = (s + w * cost, ws + w)
+    return {k: max(0.0, s / ws) for k, (s, ws) in sums.items() if ws > 0}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("db", nargs="+", help="NPPDB files")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--ubench", default="bar1p", choices=["bar1p", "spin1p"],
-                    help="the sync uB: bar1p (a barrier) or spin1p (a spin-wait round)")
+    ap.add_argument("--ubench", default="bar1p", choices=["bar1p", "spin1p", "inv1p"],
+                    help="the sync uB: bar1p (a barrier), spin1p (a spin-wait round) or inv1p "
+                         "(an omp for invocation)")
     args = ap.parse_args()
-    what = "barrier" if args.ubench == "bar1p" else "spin_round"
+    what = {"bar1p": "barrier", "spin1p": "spin_round", "inv1p": "invocation"}[args.ubench]
     try:
         tables = [(db, profiles(args.build, db)) for db in args.db]  # every input checked first
     except ExportError as ex:
@@ -93,6 +109,10 @@ def main():
             print("%-14s %7d %12g %14.2f %16.2f" % (node, th, kib, sweep, cost))
         if not costs:
             print("(no %s/mbw1p pairs)" % args.ubench)
+            continue
+        print("short sweeps (weights 1 / sweep time^2, sweeps up to 100 us):")
+        for (node, th), cost in sorted(short_costs(costs).items()):
+            print("%-14s %7d %12s %14s %16.2f" % (node, th, "", "short", cost))
 
 
 if __name__ == "__main__":

@@ -67,6 +67,10 @@
 //    its projection at the base node's cost per line (ho1p - hk1p) and put
 //    back at the node's, scaled by (T-1)/T from the base's thread count to
 //    the node's (none at one thread; handover.cpp);
+//  - under InvocationRule::Priced a matched worksharing phase's
+//    invocations are taken out of its projection at the base node's fixed
+//    cost of one (inv1p - mbw1p, the short sweeps) and put back at the
+//    node's: every thread of a team enters every invocation, at any count;
 //  - under the ratio rule each phase estimate is the absolute one times the
 //    phase's calibration tpi_phase(BN) / tpi_P(BN), with the tpi of the
 //    profile actually used (a fallback's own), so the base node gets the
@@ -349,8 +353,10 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   const std::string &Base, const std::vector<std::string> &Nodes,
                   const ThreadProjection &TP, Projection Rule, SyncRule Sync,
                   UncoveredRule Uncovered, PaddedRatio Padded, PaddingAcross Across,
-                  SyncSweeps Sweeps, HandOverRule HandOver, OtherCpuProfile OtherCpu) {
+                  SyncSweeps Sweeps, HandOverRule HandOver, OtherCpuProfile OtherCpu,
+                  InvocationRule Invocations) {
   Estimate E;
+  E.invocations = Invocations;
   E.otherCpu = OtherCpu;
   E.sweeps = Sweeps;
   E.handOver = HandOver;
@@ -560,6 +566,32 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       E.handedLines += double(P.invocations) * H.lines;
       ++E.handOverPhases;
     }
+  // InvocationRule::Priced: per matched worksharing phase, the base run's
+  // fixed time of its invocations (at most the phase's work).
+  std::map<size_t, double> InvocationBaseS;
+  std::map<std::pair<std::string, unsigned>, std::optional<double>> InvocationCosts;
+  auto InvocationCost = [&](const std::string &Node, unsigned Th) {
+    auto [It, New] = InvocationCosts.try_emplace({Node, Th});
+    if (New)
+      It->second = syncCostShortUs(SyncKind::Invocation, L, Node, Th);
+    return It->second;
+  };
+  if (Invocations == InvocationRule::Priced)
+    for (const PhaseMatch &PM : M) {
+      const Phase &P = F.phases[PM.phaseIndex];
+      if (!PM.matched() || !pricesInvocations(P) || P.invocations == 0)
+        continue;
+      std::optional<double> Cost = InvocationCost(Base, P.threads);
+      if (!Cost)
+        continue;
+      const double N = double(P.invocations);
+      InvocationBaseS[PM.phaseIndex] = std::min(WorkS[PM.phaseIndex], N * *Cost * 1e-6);
+      E.invocationCount += N;
+      E.invocationBaseCostUs += N * *Cost;
+      ++E.invocationPhases;
+    }
+  if (E.invocationCount > 0)
+    E.invocationBaseCostUs /= E.invocationCount;
   // The share of a flip's lines another thread wrote at \p T threads.
   auto FlipShare = [](unsigned T) { return T > 1 ? double(T - 1) / T : 0.0; };
 
@@ -614,6 +646,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     std::map<size_t, std::pair<double, double>> UnitS;
     std::map<size_t, RegionEstimate> Regions;
     double HandedAtNode = 0; ///< lines priced (NE.handOverCostUs's weights)
+    double InvocationsAtNode = 0; ///< NE.invocationCostUs's weights
     for (const auto &[I, U] : Units) {
       const Phase &R = F.phases[I];
       unsigned Th = ThreadsFor(R);
@@ -704,6 +737,10 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           double Absolute = *T * PE.iterations * 1e-6;
           PE.calibration = Calibration(PM.phaseIndex, C);
           PE.timeS = Absolute * PE.calibration;
+          // What the phase's base estimate became on the node: the factor
+          // its base run's hand-overs and invocations went through with it.
+          const double AtBase = BaseEstimateS[PM.phaseIndex];
+          const double Scale = AtBase > 0 ? PE.timeS / AtBase : 1;
           // The base run's hand-overs went into the projection with the
           // phase's work (scaled as its base estimate is); the node's own
           // come in instead.
@@ -713,8 +750,6 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
             if (Cost) {
               const double Lines =
                   H->second.lines * FlipShare(Th) / FlipShare(P.threads) * double(P.invocations);
-              const double AtBase = BaseEstimateS[PM.phaseIndex];
-              const double Scale = AtBase > 0 ? PE.timeS / AtBase : 1;
               PE.handOverS = std::max(-PE.timeS, Lines / Th * *Cost * 1e-6 -
                                                      Scale * H->second.baseS);
               PE.timeS += PE.handOverS;
@@ -724,6 +759,20 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
               HandedAtNode += Lines;
             } else {
               ++NE.handOverUnpriced;
+            }
+          }
+          if (auto V = InvocationBaseS.find(PM.phaseIndex);
+              V != InvocationBaseS.end() && !(Node == Base && Th == P.threads)) {
+            if (std::optional<double> Cost = InvocationCost(Node, Th)) {
+              const double N = double(P.invocations);
+              PE.invocationS = std::max(-PE.timeS, N * *Cost * 1e-6 - Scale * V->second);
+              PE.timeS += PE.invocationS;
+              Absolute += PE.invocationS;
+              NE.invocationS += PE.invocationS;
+              NE.invocationCostUs += N * *Cost;
+              InvocationsAtNode += N;
+            } else {
+              ++NE.invocationUnpriced;
             }
           }
           NE.absoluteS += Absolute;
@@ -764,6 +813,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     }
     if (HandedAtNode > 0)
       NE.handOverCostUs /= HandedAtNode;
+    if (InvocationsAtNode > 0)
+      NE.invocationCostUs /= InvocationsAtNode;
     double Priced[2] = {0, 0};
     for (const SyncRegion &R : SyncRegions) {
       const Phase &P = *R.phase;

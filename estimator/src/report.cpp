@@ -216,6 +216,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
       }
       if (PE.handOverS != 0)
         J["hand_over_s"] = tidy(PE.handOverS);
+      if (PE.invocationS != 0)
+        J["invocation_s"] = tidy(PE.invocationS);
       J["threads"] = PE.threads;
       Phases[PE.match]["estimates"][N.node] = J;
     }
@@ -238,6 +240,12 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
       J["hand_over_cost_ns"] = tidy(N.handOverCostUs * 1e3);
       if (N.handOverUnpriced)
         J["hand_over_unpriced"] = N.handOverUnpriced;
+    }
+    if (E.invocationPhases > 0) {
+      J["invocation_s"] = tidy(N.invocationS);
+      J["invocation_cost_us"] = tidy(N.invocationCostUs);
+      if (N.invocationUnpriced)
+        J["invocation_unpriced"] = N.invocationUnpriced;
     }
     if (E.pageFaults > 0) {
       J["page_fault_s"] = tidy(N.faultS);
@@ -350,6 +358,12 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     Doc["hand_over"] = {{"rule", handOverRuleName(E.handOver)},
                         {"lines", E.handedLines},
                         {"phases", E.handOverPhases}};
+  // Only under InvocationRule::Priced, where a phase was priced.
+  if (E.invocationPhases > 0)
+    Doc["invocations"] = {{"rule", invocationRuleName(E.invocations)},
+                          {"count", E.invocationCount},
+                          {"phases", E.invocationPhases},
+                          {"base_cost_us", tidy(E.invocationBaseCostUs)}};
   if (const NodeEstimate *B = E.baseNode(); B && E.selfCheckPercent())
     Doc["self_check"] = {{"node", E.base},
                          {"estimate_s", tidy(B->absoluteS)},

@@ -123,7 +123,33 @@ std::optional<SyncRule> parseSyncRule(const std::string &S) {
   return std::nullopt;
 }
 
-const char *syncUBenchName(SyncKind K) { return K == SyncKind::Barrier ? "bar1p" : "spin1p"; }
+const char *syncUBenchName(SyncKind K) {
+  switch (K) {
+  case SyncKind::Barrier:
+    return "bar1p";
+  case SyncKind::SpinWait:
+    return "spin1p";
+  case SyncKind::Invocation:
+    return InvocationUBench;
+  }
+  return "bar1p";
+}
+
+const char *invocationRuleName(InvocationRule R) {
+  return R == InvocationRule::Priced ? "priced" : "kept";
+}
+
+std::optional<InvocationRule> parseInvocationRule(const std::string &S) {
+  if (S == "priced")
+    return InvocationRule::Priced;
+  if (S == "kept")
+    return InvocationRule::Kept;
+  return std::nullopt;
+}
+
+bool pricesInvocations(const Phase &P) {
+  return P.kind == "for" || P.kind == "sections" || P.kind == "distribute";
+}
 
 std::optional<double> syncCostUs(SyncKind K, const TpiLookup &L, const std::string &Node,
                                  unsigned Threads, double FootprintKiB) {

@@ -200,6 +200,12 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
                  "thread, priced per node at its cost per line (ho1p - hk1p) instead of "
                  "scaled with the work\n",
                  fmt("%.6g", E.handedLines).c_str(), E.handOverPhases);
+  if (E.invocationPhases > 0)
+    std::fprintf(Out,
+                 "invocations: %s of %zu worksharing phase(s), their fixed cost (inv1p - mbw1p, "
+                 "%s us each on %s) priced per node instead of scaled with the work\n",
+                 fmt("%.6g", E.invocationCount).c_str(), E.invocationPhases,
+                 fmt("%.3g", E.invocationBaseCostUs).c_str(), In.base.c_str());
   for (const PhaseMatch &PM : M) {
     if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams)
       continue;
@@ -295,6 +301,14 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
         H += " (" + std::to_string(N.handOverUnpriced) + " phase(s) unpriced: no ho1p/hk1p pair)";
       Note(H);
     }
+    if (E.invocationPhases > 0 && N.node != In.base &&
+        (N.invocationS != 0 || N.invocationUnpriced)) {
+      std::string V = "invocations " + fmt("%.3g", N.invocationCostUs) + " us each, " +
+                      fmt("%+.4f", N.invocationS) + " s";
+      if (N.invocationUnpriced)
+        V += " (" + std::to_string(N.invocationUnpriced) + " phase(s) unpriced: no inv1p/mbw1p pair)";
+      Note(V);
+    }
     if (!N.runTimesS.empty()) {
       auto [Lo, Hi] = std::minmax_element(N.runTimesS.begin(), N.runTimesS.end());
       Note("base runs alone " + fmt("%.4f", *Lo) + "-" + fmt("%.4f", *Hi) + " s");
@@ -326,7 +340,7 @@ int main(int Argc, char **Argv) {
   std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers",
                           SweepsArg = "interval", UncoveredArg = "kept", PaddedArg = "family",
                           AcrossArg = "mix", HandOverArg = "kept",
-                          OtherCpuArg = "whole-phase";
+                          OtherCpuArg = "whole-phase", InvocationsArg = "priced";
   bool Relax = false;
   double Tolerance = 0;
   App.add_option("phases", PhasesPaths,
@@ -372,6 +386,11 @@ int main(int Argc, char **Argv) {
                  "Lines a phase finds last written by another thread (its streams' "
                  "handover_share): left inside the measured phase times (kept, METHOD.md, the "
                  "default) or priced apart per node with the ho1p and hk1p uBs (priced)")
+      ->check(CLI::IsMember({"priced", "kept"}));
+  App.add_option("--invocations", InvocationsArg,
+                 "A worksharing loop's fixed cost of each invocation: priced apart per node with "
+                 "the inv1p uB where the NPPDB has it (priced, the default) or left inside the "
+                 "measured phase times (kept, METHOD.md)")
       ->check(CLI::IsMember({"priced", "kept"}));
   App.add_option("--uncovered", UncoveredArg,
                  "The base run's time outside matched phases: kept as measured on every node "
@@ -462,7 +481,7 @@ int main(int Argc, char **Argv) {
                       *parseSyncRule(SyncArg), *parseUncoveredRule(UncoveredArg),
                       *parsePaddedRatio(PaddedArg), *parsePaddingAcross(AcrossArg),
                       *parseSyncSweeps(SweepsArg), *parseHandOverRule(HandOverArg),
-                      *parseOtherCpuProfile(OtherCpuArg));
+                      *parseOtherCpuProfile(OtherCpuArg), *parseInvocationRule(InvocationsArg));
     };
     std::vector<PhaseMatch> M = MatchAll(In.phases);
     noteMissingThreadCounts(In, M);

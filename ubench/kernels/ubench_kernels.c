@@ -56,6 +56,10 @@
  *           sumb: sum with a barrier after every sweep (strided only),
  *           sumf: sum with a spin-wait handoff between neighbouring threads
  *           after every sweep (strided only; see Handoff),
+ *           sumw: sum with every sweep an `omp for nowait` invocation of
+ *           its own, one iteration a thread (its slice; strided only): the
+ *           fixed cost of a worksharing loop's invocation beside sum,
+ *           which yields the same way,
  *           touch: one store per page of a thread's slice, the stream
  *           given back to the system (madvise MADV_DONTNEED) by the master
  *           before every sweep: every store is a first-touch page fault
@@ -423,12 +427,13 @@ static int page_kernel(const char *K) { return !strcmp(K, "touch") || !strcmp(K,
 #define HANDOVER_BLOCK 65536L
 static int hand_kernel(const char *K) { return !strcmp(K, "flip") || !strcmp(K, "keep"); }
 
-/* The kernels of the pricing uBs (bar1p, spin1p, pf1p, gb1p, ho1p, hk1p):
+/* The kernels of the pricing uBs (bar1p, spin1p, inv1p, pf1p, gb1p, ho1p, hk1p):
  * their sweeps end in a synchronization or a give-back, so they take no
  * padding, copies, spans nor windows (phaseprobe-ubench's
  * isPricingUBench). */
 static int pricing_kernel(const char *K) {
-  return !strcmp(K, "sumb") || !strcmp(K, "sumf") || page_kernel(K) || hand_kernel(K);
+  return !strcmp(K, "sumb") || !strcmp(K, "sumf") || !strcmp(K, "sumw") || page_kernel(K) ||
+         hand_kernel(K);
 }
 
 /* The touch kernel's time of one invocation: of each sweep, from the
@@ -935,6 +940,42 @@ DEFINE_KERNELS(double, double, double)
 DEFINE_KERNELS(float, float, float)
 DEFINE_KERNELS(int, long long, int)
 
+#define DEFINE_INV_KERNEL(T, ACC, SUFFIX)                                      \
+  /* sumw: sum's sweeps, each an `omp for nowait` invocation of its own.    \
+   * Static schedule, one iteration a thread: iteration t is thread t's,     \
+   * its own slice, as in sum; nowait, so nothing but the invocation         \
+   * (bounds, entry and exit calls) differs from sum. A region of its own,   \
+   * instantiated on lines of its own: an instrumented build (the            \
+   * cross-check's) names a phase by its pragma's line, and a worksharing    \
+   * loop in kernel_##SUFFIX's region would change that phase's kind. */     \
+  static void kernel_inv_##SUFFIX(const char *K, stream_t *S, int ns, long R, \
+                                  long iters, long g0) {                       \
+    (void)K, (void)ns, (void)g0;                                               \
+    _Pragma("omp parallel")                                                    \
+    {                                                                          \
+      int t = omp_get_thread_num(), nt = omp_get_num_threads();                \
+      walk_t w;                                                                \
+      walk_init(&w, &S[0], t);                                                 \
+      const T *a = (const T *)S[0].base;                                       \
+      long hv = handover_every(iters); /* sweeps between yields */             \
+      ACC acc = 0;                                                             \
+      long lo = w.lo, hi = w.hi, st = w.step, ol = w.olo, oh = w.ohi;          \
+      for (long r = 0; r < R; ++r) {                                           \
+        _Pragma("omp for schedule(static) nowait")                             \
+        for (int c = 0; c < nt; ++c)                                           \
+          for (long o = ol; o < oh && lo + o < hi; ++o)                        \
+            for (long i = lo + o; i < hi; i += st)                             \
+              acc += a[i];                                                     \
+        HANDOVER(r)                                                            \
+      }                                                                        \
+      Sink[t * 8] = (double)acc;                                               \
+    }                                                                          \
+  }
+
+DEFINE_INV_KERNEL(double, double, double)
+DEFINE_INV_KERNEL(float, float, float)
+DEFINE_INV_KERNEL(int, long long, int)
+
 static int is_store(const char *K, int q) {
   return (!strcmp(K, "update") || !strcmp(K, "store") || !strcmp(K, "triad") ||
           !strcmp(K, "axpy") || page_kernel(K) || hand_kernel(K)) ? q == 0
@@ -943,7 +984,8 @@ static int is_store(const char *K, int q) {
 }
 
 static int kernel_streams(const char *K) {
-  if (!strcmp(K, "sum") || !strcmp(K, "sumb") || !strcmp(K, "sumf") || !strcmp(K, "update") ||
+  if (!strcmp(K, "sum") || !strcmp(K, "sumb") || !strcmp(K, "sumf") || !strcmp(K, "sumw") ||
+      !strcmp(K, "update") ||
       !strcmp(K, "store") || page_kernel(K) || hand_kernel(K) ||
       !strcmp(K, "cadd") || !strcmp(K, "cmul") || !strcmp(K, "cfma") || !strcmp(K, "cdiv") ||
       !strcmp(K, "csqrt"))
@@ -1016,7 +1058,8 @@ static void run_config(const config_t *C, int threads) {
   if ((int)strlen(C->access) != ns || (int)strlen(C->pattern) != ns)
     FAIL("access and pattern need one letter per stream");
   if (threads > MAX_THREADS) FAIL("more than %d threads", MAX_THREADS);
-  if ((!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf")) && C->pattern[0] != 's')
+  if ((!strcmp(C->kernel, "sumb") || !strcmp(C->kernel, "sumf") || !strcmp(C->kernel, "sumw")) &&
+      C->pattern[0] != 's')
     FAIL("kernel %s walks a strided stream only", C->kernel);
   if (hand_kernel(C->kernel) &&
       (C->pattern[0] != 's' || C->access[0] != 'p' || C->s[0] != (double)elem ||
@@ -1218,6 +1261,10 @@ static void run_config(const config_t *C, int threads) {
    * the stream with the most accesses, smaller streams wrap. */
   void (*plain)(const char *, stream_t *, int, long, long, long) =
       elem == 8 ? kernel_double : !strcmp(C->type, "float") ? kernel_float : kernel_int;
+  if (!strcmp(C->kernel, "sumw"))
+    plain = elem == 8 ? kernel_inv_double
+            : !strcmp(C->type, "float") ? kernel_inv_float
+                                        : kernel_inv_int;
   void (*padded)(const char *, stream_t *, int, long, long, long, long, long) =
       elem == 8 ? kernel_pad_double : !strcmp(C->type, "float") ? kernel_pad_float : kernel_pad_int;
 #define fn(K, S, NS, R, IT, G)                                                 \

@@ -100,6 +100,14 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       // every sweep (NPB LU's pipeline): the cost of one handoff round.
       {"spin1p", "sumf", "double", "p", "s", "load",
        "mbw1p with a spin-wait handoff to the next thread after every sweep (cost per round)"},
+      // ... and with every sweep an `omp for nowait` invocation of its own:
+      // a node's fixed cost of a worksharing loop's invocation, which a
+      // loop of a few short rows pays beside its work at any thread count
+      // (NPB SP W's lhs loops: 463,556 invocations of 0.4-0.5 us, as long
+      // at two threads as at one; bench/results/invocation-cost-2026-11-29-
+      // xeon.txt: 0.3 us an invocation at one thread and at two).
+      {"inv1p", "sumw", "double", "p", "s", "load",
+       "mbw1p with every sweep an omp for invocation of its own (cost per invocation)"},
       // Page faults: a store to every page of a thread's slice, given back
       // to the system before every sweep: a node's cost of one first-touch
       // fault (a program that maps its temporaries afresh every step pays
@@ -362,8 +370,11 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1, double L2, double
       // apart: a barrier's cost on a shared core grows with it (a spinning
       // thread holds the core for the rest of its time slice). Each with
       // its mbw1p twin, which the estimator subtracts.
+      // An invocation's fixed cost does not grow with the work: the
+      // estimator prices it with the short sweeps, up to the L2.
       const UBenchDef *Ref = findUBench("mbw1p");
-      for (double K = kib(L1 / 2); K <= 2 * LLC * 1.001; K *= 4) {
+      const double Top = D.name == InvocationUBench ? L2 * 1.001 : 2 * LLC * 1.001;
+      for (double K = kib(L1 / 2); K <= Top; K *= 4) {
         Add(D, {K}, {E});
         bool Have = std::any_of(Out.begin(), Out.end(), [&](const UBenchConfig &C) {
           return C.def == Ref && C.footprintKiB[0] == K && C.strideBytes[0] == E;

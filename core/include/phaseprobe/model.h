@@ -96,12 +96,19 @@ long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Thread
 /// none).
 long columnSpanOf(std::string_view UBenchName);
 
+/// The uB that measures a worksharing loop's invocation: mbw1p with every
+/// sweep an `omp for nowait` of its own (one iteration a thread).
+inline constexpr const char *InvocationUBench = "inv1p";
+
 /// uBs that measure synchronization rather than a stream (bar1p: a barrier
-/// after every sweep; spin1p: a spin-wait handoff after every sweep). Their
-/// stream tuples equal another uB's, so they are never a phase's match nor a
-/// phase clone; the estimator prices a region's barriers and spin waits with
-/// them.
-inline bool isSyncUBench(std::string_view Name) { return Name == "bar1p" || Name == "spin1p"; }
+/// after every sweep; spin1p: a spin-wait handoff after every sweep; inv1p:
+/// an invocation of a worksharing loop every sweep). Their stream tuples
+/// equal another uB's, so they are never a phase's match nor a phase clone;
+/// the estimator prices a region's barriers and spin waits, and its
+/// worksharing loops' invocations, with them.
+inline bool isSyncUBench(std::string_view Name) {
+  return Name == "bar1p" || Name == "spin1p" || Name == InvocationUBench;
+}
 
 /// The uB that measures a first-touch page fault (a store to every page of
 /// a slice the kernel has just given back to the system); the estimator

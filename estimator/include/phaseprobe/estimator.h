@@ -171,6 +171,10 @@ struct PhaseEstimate {
   /// line less what the base run's became in the projection (in timeS;
   /// 0 on the base node and where the phase hands nothing over).
   double handOverS = 0;
+  /// InvocationRule::Priced: the phase's invocations at this node's fixed
+  /// cost each less what the base run's became in the projection (in
+  /// timeS; 0 on the base node and for phases that are not worksharing).
+  double invocationS = 0;
 };
 const char *phaseEstimateKindName(PhaseEstimate::Kind K);
 
@@ -288,6 +292,13 @@ struct NodeEstimate {
   double handOverS = 0;
   double handOverCostUs = 0;
   size_t handOverUnpriced = 0;
+  /// InvocationRule::Priced: the phases' PhaseEstimate::invocationS summed
+  /// (in phasesS and timeS), this node's fixed cost of one invocation (µs,
+  /// invocation-weighted over its thread counts), and the phases it could
+  /// not price (no inv1p/mbw1p pair there: kept in their projected time).
+  double invocationS = 0;
+  double invocationCostUs = 0;
+  size_t invocationUnpriced = 0;
   /// Page faults (SyncRule::Barriers; part of syncS): the top-level
   /// regions' first-touch faults at this node's cost, less what the base
   /// run's faults became in the projection (scaled with the region's
@@ -418,10 +429,11 @@ const char *syncRuleName(SyncRule R);
 std::optional<SyncRule> parseSyncRule(const std::string &S);
 /// What a sync uB prices.
 enum class SyncKind {
-  Barrier, ///< bar1p: a barrier after every sweep
-  SpinWait ///< spin1p: a spin-wait handoff between neighbours after every sweep
+  Barrier,  ///< bar1p: a barrier after every sweep
+  SpinWait, ///< spin1p: a spin-wait handoff between neighbours after every sweep
+  Invocation ///< inv1p: every sweep an invocation of a worksharing loop (nowait)
 };
-/// The uB that prices \p K ("bar1p", "spin1p").
+/// The uB that prices \p K ("bar1p", "spin1p", "inv1p").
 const char *syncUBenchName(SyncKind K);
 /// The cost of one synchronization of kind \p K (µs) on \p Node at
 /// \p Threads from the sync uB's and mbw1p's profiles whose footprint is
@@ -501,6 +513,28 @@ enum class OtherCpuProfile {
 const char *otherCpuProfileName(OtherCpuProfile P);
 std::optional<OtherCpuProfile> parseOtherCpuProfile(const std::string &S);
 
+/// Whether a worksharing loop's invocations are priced apart. Each
+/// invocation costs a thread a fixed time beside its rows (the loop's
+/// bounds, the runtime's entry and exit), which does not shrink when the
+/// rows are shared by more threads nor grow with the work: NPB SP W's lhs
+/// loops run 463,556 invocations of 0.4-0.5 us, as long at two threads as
+/// at one, where the long-loop uBs they match halve. The base run's fixed
+/// time (invocations x inv1p's cost on the base node, at most the phase's
+/// work) went into the projection with the phase's work; it is taken out
+/// again and the node's own put in (invocations x its cost).
+enum class InvocationRule {
+  Kept,  ///< inside the measured phase times (METHOD.md)
+  /// Apart, for worksharing phases, where the NPPDB has inv1p: the default
+  /// since 2026-11-29 (estimator/README.md, "Invocations").
+  Priced
+};
+const char *invocationRuleName(InvocationRule R);
+std::optional<InvocationRule> parseInvocationRule(const std::string &S);
+/// Whether \p P is a worksharing construct whose every invocation each
+/// thread of its team enters (for, sections, distribute; not a region,
+/// single or master).
+bool pricesInvocations(const Phase &P);
+
 const char *handOverRuleName(HandOverRule R);
 std::optional<HandOverRule> parseHandOverRule(const std::string &S);
 /// Cache lines of \p P handed over per invocation, over its team: each
@@ -563,6 +597,13 @@ struct Estimate {
   SyncRule sync = SyncRule::Off;   ///< as asked
   SyncSweeps sweeps = SyncSweeps::Interval; ///< as asked
   HandOverRule handOver = HandOverRule::Kept; ///< as asked
+  InvocationRule invocations = InvocationRule::Priced; ///< as asked
+  /// InvocationRule::Priced: the matched worksharing phases' invocations
+  /// (all of the base run) priced, their phases, and the base node's
+  /// invocation-weighted cost of one (µs).
+  double invocationCount = 0;
+  size_t invocationPhases = 0;
+  double invocationBaseCostUs = 0;
   /// Lines the matched phases hand over in the base run (all invocations)
   /// and the phases that hand any over (HandOverRule::Priced).
   double handedLines = 0;
@@ -621,7 +662,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   PaddingAcross Across = PaddingAcross::Mix,
                   SyncSweeps Sweeps = SyncSweeps::Interval,
                   HandOverRule HandOver = HandOverRule::Kept,
-                  OtherCpuProfile OtherCpu = OtherCpuProfile::Ranked);
+                  OtherCpuProfile OtherCpu = OtherCpuProfile::Ranked,
+                  InvocationRule Invocations = InvocationRule::Priced);
 
 /// METHOD.md's "instrumentation noise": the instrumented build's code does
 /// not run as fast as the plain build's (miniBUDE's 5-7% faster, RSBench's

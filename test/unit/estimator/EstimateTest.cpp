@@ -1643,3 +1643,90 @@ TEST(HandOver, TheBaseHandOverTimeLeavesTheProjectionAndTheNodesComesIn) {
   EXPECT_NEAR(node(F, "tn").phases[0].timeS, 8, 1e-9);
   EXPECT_EQ(node(F, "tn").handOverUnpriced, 1u);
 }
+
+// Invocations: inv1p (every sweep an omp for invocation) against mbw1p.
+// Phase a (a worksharing loop, 4 s, matched on k) runs 10^6 invocations: on
+// bn each costs 1 us, so 1 s of a's base time was fixed cost, which the
+// projection made 2 s on tn (k 2x slower there), where an invocation costs
+// 0.5 us; at one thread ("one") k projects a to 8 s and an invocation costs
+// 0.25 us.
+TEST(Invocations, TheBaseFixedTimeLeavesTheProjectionAndTheNodesComesIn) {
+  auto Make = [](Uncovered &X) {
+    X.F.phases[1].invocations = 1000000;
+    X.L.pair("bn", 2, 16, 0.01, 1.0, InvocationUBench);
+    X.L.pair("tn", 2, 16, 0.01, 0.5, InvocationUBench);
+    X.L.Rows.push_back({"one", "k", 1, 256, 1});
+    X.L.pair("one", 1, 16, 0.01, 0.25, InvocationUBench);
+  };
+  auto Priced = [](const Uncovered &U, std::vector<std::string> Nodes, ThreadProjection T) {
+    return estimate(U.F, U.M, U.L, "bn", Nodes, T, Projection::Absolute, SyncRule::Barriers,
+                    UncoveredRule::Kept, PaddedRatio::Family, PaddingAcross::Mix,
+                    SyncSweeps::Interval, HandOverRule::Kept, OtherCpuProfile::Ranked,
+                    InvocationRule::Priced);
+  };
+  Uncovered X(1);
+  Make(X);
+  EXPECT_TRUE(pricesInvocations(X.F.phases[1]));
+  EXPECT_FALSE(pricesInvocations(X.F.phases[0])) << "a region: its forks are not this";
+  Estimate E = Priced(X, {"tn", "one"}, ThreadProjection::native());
+  EXPECT_EQ(E.invocations, InvocationRule::Priced);
+  EXPECT_EQ(E.invocationPhases, 1u);
+  EXPECT_NEAR(E.invocationCount, 1e6, 0);
+  EXPECT_NEAR(E.invocationBaseCostUs, 1, 1e-9);
+  EXPECT_NEAR(node(E, "bn").phases[0].timeS, 4, 1e-9) << "the base node gets its measurement back";
+  EXPECT_NEAR(node(E, "bn").invocationS, 0, 0);
+  const NodeEstimate &Tn = node(E, "tn");
+  EXPECT_NEAR(Tn.phases[0].invocationS, 0.5 - 2 * 1, 1e-9);
+  EXPECT_NEAR(Tn.phases[0].timeS, 8 + 0.5 - 2, 1e-9);
+  EXPECT_NEAR(Tn.invocationS, Tn.phases[0].invocationS, 1e-12);
+  EXPECT_NEAR(Tn.invocationCostUs, 0.5, 1e-9);
+  const NodeEstimate &One = node(E, "one");
+  EXPECT_NEAR(One.phases[0].timeS, 8 + 0.25 - 2, 1e-9)
+      << "every thread enters every invocation: as many at one thread";
+  // The default prices them; InvocationRule::Kept is METHOD.md's estimate.
+  EXPECT_NEAR(node(estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own()), "tn")
+                  .phases[0]
+                  .timeS,
+              6.5, 1e-9);
+  Estimate K = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own(), Projection::Absolute,
+                        SyncRule::Barriers, UncoveredRule::Kept, PaddedRatio::Family,
+                        PaddingAcross::Mix, SyncSweeps::Interval, HandOverRule::Kept,
+                        OtherCpuProfile::Ranked, InvocationRule::Kept);
+  EXPECT_EQ(K.invocations, InvocationRule::Kept);
+  EXPECT_EQ(K.invocationPhases, 0u);
+  EXPECT_NEAR(node(K, "tn").phases[0].timeS, 8, 1e-9);
+  // A node without the pair keeps them in the projection and says so.
+  Uncovered Y(1);
+  Make(Y);
+  Y.L.Rows.erase(std::remove_if(Y.L.Rows.begin(), Y.L.Rows.end(),
+                                [](const ProfileLookup::Row &R) {
+                                  return R.node == "tn" && R.ubench == InvocationUBench;
+                                }),
+                 Y.L.Rows.end());
+  Estimate F = Priced(Y, {"tn"}, ThreadProjection::own());
+  EXPECT_NEAR(node(F, "tn").phases[0].timeS, 8, 1e-9);
+  EXPECT_EQ(node(F, "tn").invocationUnpriced, 1u);
+  // The base fixed time is at most the phase's work.
+  Uncovered Z(1);
+  Make(Z);
+  Z.F.phases[1].invocations = 10000000; // 10 s of 1 us invocations in a 4 s phase
+  Estimate G = Priced(Z, {"tn"}, ThreadProjection::own());
+  EXPECT_NEAR(node(G, "tn").phases[0].timeS, 8 + 5 - 2 * 4, 1e-9);
+}
+
+TEST(Invocations, RuleNamesParse) {
+  EXPECT_EQ(parseInvocationRule("priced"), InvocationRule::Priced);
+  EXPECT_EQ(parseInvocationRule("kept"), InvocationRule::Kept);
+  EXPECT_FALSE(parseInvocationRule("scaled"));
+  EXPECT_STREQ(invocationRuleName(InvocationRule::Priced), "priced");
+  EXPECT_STREQ(syncUBenchName(SyncKind::Invocation), "inv1p");
+  Phase P;
+  for (const char *K : {"for", "sections", "distribute"}) {
+    P.kind = K;
+    EXPECT_TRUE(pricesInvocations(P)) << K;
+  }
+  for (const char *K : {"parallel", "parallel for", "single", "master"}) {
+    P.kind = K;
+    EXPECT_FALSE(pricesInvocations(P)) << K;
+  }
+}

@@ -140,7 +140,25 @@ TEST(Grid, SyncUBenchesComeWithTheirMbw1pTwins) {
     EXPECT_TRUE(Seen.insert(C.def->name + " " + C.requested()).second) << C.requested();
   EXPECT_TRUE(isSyncUBench("bar1p"));
   EXPECT_TRUE(isSyncUBench("spin1p"));
+  EXPECT_TRUE(isSyncUBench("inv1p"));
+  EXPECT_TRUE(isPricingUBench("inv1p"));
   EXPECT_FALSE(isSyncUBench("mbw1p"));
+}
+
+// inv1p prices a worksharing loop's invocation, a fixed cost that the short
+// sweeps show best: its sweeps stop at the L2, each with its mbw1p twin.
+TEST(Grid, InvocationUBenchSweepsUpToTheL2) {
+  for (GridLevel L : {GridLevel::Quick, GridLevel::Default, GridLevel::Full}) {
+    auto G = makeGrid(L, 32, 1024, 32768, 2, {findUBench(InvocationUBench)});
+    std::set<double> Inv, Twin;
+    for (const UBenchConfig &C : G) {
+      EXPECT_EQ(C.strideBytes[0], 8);
+      (C.def->name == InvocationUBench ? Inv : Twin).insert(C.footprintKiB[0]);
+    }
+    EXPECT_EQ(Inv, Twin);
+    EXPECT_EQ(Inv, (std::set<double>{16, 64, 256, 1024}));
+  }
+  EXPECT_EQ(findUBench(InvocationUBench)->kernel, "sumw");
 }
 
 // pf1p prices page faults and gb1p their pages' give-backs: one
