@@ -645,7 +645,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     // phases (those the node has a profile for: a missing one says nothing).
     std::map<size_t, std::pair<double, double>> UnitS;
     std::map<size_t, RegionEstimate> Regions;
-    double HandedAtNode = 0; ///< lines priced (NE.handOverCostUs's weights)
+    double HandedAtNode = 0;      ///< a thread's lines priced (NE.handOverCostUs's weights)
     double InvocationsAtNode = 0; ///< NE.invocationCostUs's weights
     for (const auto &[I, U] : Units) {
       const Phase &R = F.phases[I];
@@ -741,39 +741,39 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           // its base run's hand-overs and invocations went through with it.
           const double AtBase = BaseEstimateS[PM.phaseIndex];
           const double Scale = AtBase > 0 ? PE.timeS / AtBase : 1;
-          // The base run's hand-overs went into the projection with the
-          // phase's work (scaled as its base estimate is); the node's own
-          // come in instead.
-          if (auto H = HandOvers.find(PM.phaseIndex);
-              H != HandOvers.end() && !(Node == Base && Th == P.threads)) {
-            std::optional<double> Cost = handOverCostUs(L, Node, Th, H->second.footprintKiB);
-            if (Cost) {
+          // A term priced apart (hand-overs, invocations): the base run's
+          // part went into the projection with the phase's work, scaled as
+          // its base estimate is; \p Count at the node's \p CostUs comes
+          // in instead. Returns the phase's change; the node's cost is
+          // weighted by the count.
+          auto PriceApart = [&](double Count, double CostUs, double BaseS, double &NodeS,
+                                double &NodeCostUs, double &Weights) {
+            double S = std::max(-PE.timeS, Count * CostUs * 1e-6 - Scale * BaseS);
+            PE.timeS += S;
+            Absolute += S;
+            NodeS += S;
+            NodeCostUs += Count * CostUs;
+            Weights += Count;
+            return S;
+          };
+          if (auto H = HandOvers.find(PM.phaseIndex); H != HandOvers.end() && !OwnBase) {
+            if (auto Cost = handOverCostUs(L, Node, Th, H->second.footprintKiB)) {
+              // A thread's lines: the team's over its threads.
               const double Lines =
                   H->second.lines * FlipShare(Th) / FlipShare(P.threads) * double(P.invocations);
-              PE.handOverS = std::max(-PE.timeS, Lines / Th * *Cost * 1e-6 -
-                                                     Scale * H->second.baseS);
-              PE.timeS += PE.handOverS;
-              Absolute += PE.handOverS;
-              NE.handOverS += PE.handOverS;
-              NE.handOverCostUs += Lines * *Cost;
-              HandedAtNode += Lines;
+              PE.handOverS = PriceApart(Lines / Th, *Cost, H->second.baseS, NE.handOverS,
+                                        NE.handOverCostUs, HandedAtNode);
             } else {
               ++NE.handOverUnpriced;
             }
           }
           if (auto V = InvocationBaseS.find(PM.phaseIndex);
-              V != InvocationBaseS.end() && !(Node == Base && Th == P.threads)) {
-            if (std::optional<double> Cost = InvocationCost(Node, Th)) {
-              const double N = double(P.invocations);
-              PE.invocationS = std::max(-PE.timeS, N * *Cost * 1e-6 - Scale * V->second);
-              PE.timeS += PE.invocationS;
-              Absolute += PE.invocationS;
-              NE.invocationS += PE.invocationS;
-              NE.invocationCostUs += N * *Cost;
-              InvocationsAtNode += N;
-            } else {
+              V != InvocationBaseS.end() && !OwnBase) {
+            if (auto Cost = InvocationCost(Node, Th))
+              PE.invocationS = PriceApart(double(P.invocations), *Cost, V->second, NE.invocationS,
+                                          NE.invocationCostUs, InvocationsAtNode);
+            else
               ++NE.invocationUnpriced;
-            }
           }
           NE.absoluteS += Absolute;
           if (!Twin.empty()) {

@@ -306,7 +306,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
       std::string V = "invocations " + fmt("%.3g", N.invocationCostUs) + " us each, " +
                       fmt("%+.4f", N.invocationS) + " s";
       if (N.invocationUnpriced)
-        V += " (" + std::to_string(N.invocationUnpriced) + " phase(s) unpriced: no inv1p/mbw1p pair)";
+        V += " (" + std::to_string(N.invocationUnpriced) +
+             " phase(s) unpriced: no inv1p/mbw1p pair)";
       Note(V);
     }
     if (!N.runTimesS.empty()) {

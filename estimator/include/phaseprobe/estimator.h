@@ -429,8 +429,8 @@ const char *syncRuleName(SyncRule R);
 std::optional<SyncRule> parseSyncRule(const std::string &S);
 /// What a sync uB prices.
 enum class SyncKind {
-  Barrier,  ///< bar1p: a barrier after every sweep
-  SpinWait, ///< spin1p: a spin-wait handoff between neighbours after every sweep
+  Barrier,   ///< bar1p: a barrier after every sweep
+  SpinWait,  ///< spin1p: a spin-wait handoff between neighbours after every sweep
   Invocation ///< inv1p: every sweep an invocation of a worksharing loop (nowait)
 };
 /// The uB that prices \p K ("bar1p", "spin1p", "inv1p").
@@ -523,7 +523,7 @@ std::optional<OtherCpuProfile> parseOtherCpuProfile(const std::string &S);
 /// work) went into the projection with the phase's work; it is taken out
 /// again and the node's own put in (invocations x its cost).
 enum class InvocationRule {
-  Kept,  ///< inside the measured phase times (METHOD.md)
+  Kept, ///< inside the measured phase times (METHOD.md)
   /// Apart, for worksharing phases, where the NPPDB has inv1p: the default
   /// since 2026-11-29 (estimator/README.md, "Invocations").
   Priced

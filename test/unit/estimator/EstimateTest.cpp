@@ -1684,10 +1684,9 @@ TEST(Invocations, TheBaseFixedTimeLeavesTheProjectionAndTheNodesComesIn) {
   EXPECT_NEAR(One.phases[0].timeS, 8 + 0.25 - 2, 1e-9)
       << "every thread enters every invocation: as many at one thread";
   // The default prices them; InvocationRule::Kept is METHOD.md's estimate.
-  EXPECT_NEAR(node(estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own()), "tn")
-                  .phases[0]
-                  .timeS,
-              6.5, 1e-9);
+  EXPECT_NEAR(
+      node(estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own()), "tn").phases[0].timeS,
+      6.5, 1e-9);
   Estimate K = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own(), Projection::Absolute,
                         SyncRule::Barriers, UncoveredRule::Kept, PaddedRatio::Family,
                         PaddingAcross::Mix, SyncSweeps::Interval, HandOverRule::Kept,
