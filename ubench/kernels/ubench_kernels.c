@@ -985,8 +985,7 @@ static int is_store(const char *K, int q) {
 
 static int kernel_streams(const char *K) {
   if (!strcmp(K, "sum") || !strcmp(K, "sumb") || !strcmp(K, "sumf") || !strcmp(K, "sumw") ||
-      !strcmp(K, "update") ||
-      !strcmp(K, "store") || page_kernel(K) || hand_kernel(K) ||
+      !strcmp(K, "update") || !strcmp(K, "store") || page_kernel(K) || hand_kernel(K) ||
       !strcmp(K, "cadd") || !strcmp(K, "cmul") || !strcmp(K, "cfma") || !strcmp(K, "cdiv") ||
       !strcmp(K, "csqrt"))
     return 1;
