@@ -15,7 +15,9 @@ twins into NEW (phaseprobe-ubench run --ubench UB, the run's node labels
 and placements), and each of its profiles is copied into COPY with its tpi
 (mean, median, min, max) moved by what its twin's mean differs there:
 tpi_COPY = tpi_NEW - twin_NEW + twin_COPY. Profiles without a twin in
-both are left out and counted. COPY is changed in one transaction; on any
+both, and those the shift would leave at or below 0 (a twin measured much
+slower in NEW than in COPY: noise to look at, not a price), are left out
+and counted. COPY is changed in one transaction; on any
 error nothing is written and the script exits 2 with one line.
 """
 import argparse
@@ -59,7 +61,7 @@ def main():
                        "AND streams=?", (node_id, args.twin, threads, streams)).fetchone()
         return r[0] if r else None
 
-    added, skipped = 0, 0
+    added, skipped, nonpositive = 0, 0, 0
     rows = src.execute("SELECT n.label, p.* FROM profiles p JOIN nodes n ON n.id = p.node_id "
                        "WHERE p.ubench = ?", (args.ubench,)).fetchall()
     if not rows:
@@ -82,7 +84,7 @@ def main():
                     if r.get(c) is not None:
                         r[c] = r[c] + shift
                 if not r["tpi_us"] > 0:
-                    skipped += 1
+                    nonpositive += 1
                     continue
                 dst.execute("DELETE FROM profiles WHERE node_id=? AND ubench=? AND threads=? AND "
                             "streams=?", (r["node_id"], r["ubench"], r["threads"], r["streams"]))
@@ -91,8 +93,9 @@ def main():
                 added += 1
     except sqlite3.Error as ex:
         fail("%s: %s" % (args.dst, ex))
-    print("%s: %d %s profiles added against its %s twins, %d without a twin left out"
-          % (args.dst, added, args.ubench, args.twin, skipped))
+    print("%s: %d %s profiles added against its %s twins, %d without a twin and %d shifted "
+          "to a tpi at or below 0 left out"
+          % (args.dst, added, args.ubench, args.twin, skipped, nonpositive))
 
 
 if __name__ == "__main__":
