@@ -71,6 +71,7 @@
 //    invocations are taken out of its projection at the base node's fixed
 //    cost of one (inv1p - mbw1p, the short sweeps) and put back at the
 //    node's: every thread of a team enters every invocation, at any count;
+//    an unmatched one's are priced in the uncovered time, as barriers are;
 //  - under the ratio rule each phase estimate is the absolute one times the
 //    phase's calibration tpi_phase(BN) / tpi_P(BN), with the tpi of the
 //    profile actually used (a fallback's own), so the base node gets the
@@ -419,6 +420,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
     double uncoveredS = 0;
     double syncS = 0; ///< the base run's priced synchronization inside it
     double forkJoinS = 0; ///< its own phase's time beyond its slowest thread's
+    double invocationS = 0; ///< its unmatched worksharing phases' fixed time (priced apart)
   };
   std::map<size_t, Unit> Units;
   std::vector<double> BaseEstimateS(F.phases.size(), 0.0);
@@ -590,6 +592,39 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       E.invocationBaseCostUs += N * *Cost;
       ++E.invocationPhases;
     }
+  // ...and per worksharing phase left unmatched, whose time its unit's
+  // uncovered time holds: the same fixed time, which the uncovered rule
+  // keeps (or scales with the unit's work, so it is taken out there) and
+  // the node's cost replaces, as the synchronization term does a region's
+  // barriers. SP W's four lhs loops without a stream outside L1 (19% of its
+  // base run) are such phases.
+  struct UnmatchedInvocations {
+    size_t phase;
+    double count;
+    double baseS; ///< their fixed time in the base run, at most the phase's
+  };
+  std::vector<UnmatchedInvocations> Unmatched;
+  if (Invocations == InvocationRule::Priced) {
+    std::vector<bool> Matched(F.phases.size(), false);
+    for (const PhaseMatch &PM : M)
+      if (PM.matched() && PM.phaseIndex < Matched.size())
+        Matched[PM.phaseIndex] = true;
+    for (size_t I = 0; I < F.phases.size(); ++I) {
+      const Phase &P = F.phases[I];
+      if (Matched[I] || !pricesInvocations(P) || P.invocations == 0)
+        continue;
+      std::optional<double> Cost = InvocationCost(Base, P.threads);
+      if (!Cost)
+        continue;
+      const double N = double(P.invocations);
+      Unmatched.push_back({I, N, std::min(P.timeS, N * *Cost * 1e-6)});
+      Units[Top[I]].invocationS += Unmatched.back().baseS;
+      E.invocationCount += N;
+      E.invocationBaseCostUs += N * *Cost;
+      ++E.invocationPhases;
+      ++E.invocationUnmatchedPhases;
+    }
+  }
   if (E.invocationCount > 0)
     E.invocationBaseCostUs /= E.invocationCount;
   // The share of a flip's lines another thread wrote at \p T threads.
@@ -811,6 +846,25 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       Regions[Top[PM.phaseIndex]].phasesS += PE.timeS;
       NE.phases.push_back(PE);
     }
+    // The unmatched phases' invocations, in their units' uncovered time.
+    std::map<size_t, double> UnmatchedInvocationS;
+    for (const UnmatchedInvocations &U : Unmatched) {
+      const Phase &P = F.phases[U.phase];
+      unsigned Th = ThreadsFor(P);
+      if (!Runs(Top[U.phase]) || (Node == Base && Th == P.threads))
+        continue;
+      std::optional<double> Cost = InvocationCost(Node, Th);
+      if (!Cost) {
+        ++NE.invocationUnpriced;
+        continue;
+      }
+      double S = std::max(-U.baseS, U.count * *Cost * 1e-6 - U.baseS);
+      UnmatchedInvocationS[Top[U.phase]] += S;
+      NE.invocationS += S;
+      NE.invocationUnmatchedS += S;
+      NE.invocationCostUs += U.count * *Cost;
+      InvocationsAtNode += U.count;
+    }
     if (HandedAtNode > 0)
       NE.handOverCostUs /= HandedAtNode;
     if (InvocationsAtNode > 0)
@@ -909,10 +963,14 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
         const auto &[NodeS, BaseS] = UnitS[I];
         // Synchronization and forks and joins are not scaled with the work;
         // the join's barrier is in both.
-        double Work = std::max(0.0, U.uncoveredS - std::max(U.syncS, U.forkJoinS));
+        double Work = std::max(0.0, U.uncoveredS - std::max(U.syncS, U.forkJoinS) - U.invocationS);
         double D = BaseS > 0 ? Work * (NodeS / BaseS - 1) : 0;
         S += D;
         NE.uncoveredS += D;
+      }
+      if (auto V = UnmatchedInvocationS.find(I); V != UnmatchedInvocationS.end()) {
+        S += V->second;
+        NE.uncoveredS += V->second;
       }
       Regions[I].uncoveredS = S;
     }

@@ -243,6 +243,8 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     }
     if (E.invocationPhases > 0) {
       J["invocation_s"] = tidy(N.invocationS);
+      if (E.invocationUnmatchedPhases > 0)
+        J["invocation_unmatched_s"] = tidy(N.invocationUnmatchedS);
       J["invocation_cost_us"] = tidy(N.invocationCostUs);
       if (N.invocationUnpriced)
         J["invocation_unpriced"] = N.invocationUnpriced;
@@ -363,6 +365,7 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
     Doc["invocations"] = {{"rule", invocationRuleName(E.invocations)},
                           {"count", E.invocationCount},
                           {"phases", E.invocationPhases},
+                          {"unmatched_phases", E.invocationUnmatchedPhases},
                           {"base_cost_us", tidy(E.invocationBaseCostUs)}};
   if (const NodeEstimate *B = E.baseNode(); B && E.selfCheckPercent())
     Doc["self_check"] = {{"node", E.base},

@@ -203,9 +203,15 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
   if (E.invocationPhases > 0)
     std::fprintf(Out,
                  "invocations: %s of %zu worksharing phase(s), their fixed cost (inv1p - mbw1p, "
-                 "%s us each on %s) priced per node instead of scaled with the work\n",
+                 "%s us each on %s) priced per node instead of scaled with the work%s\n",
                  fmt("%.6g", E.invocationCount).c_str(), E.invocationPhases,
-                 fmt("%.3g", E.invocationBaseCostUs).c_str(), In.base.c_str());
+                 fmt("%.3g", E.invocationBaseCostUs).c_str(), In.base.c_str(),
+                 E.invocationUnmatchedPhases
+                     ? (" (" + std::to_string(E.invocationUnmatchedPhases) +
+                        " unmatched: in the uncovered time, with the node's cost in place of "
+                        "the base node's)")
+                           .c_str()
+                     : "");
   for (const PhaseMatch &PM : M) {
     if (PM.status != MatchStatus::NoProfile && PM.status != MatchStatus::NoStreams)
       continue;

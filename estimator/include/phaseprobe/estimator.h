@@ -293,10 +293,13 @@ struct NodeEstimate {
   double handOverCostUs = 0;
   size_t handOverUnpriced = 0;
   /// InvocationRule::Priced: the phases' PhaseEstimate::invocationS summed
-  /// (in phasesS and timeS), this node's fixed cost of one invocation (µs,
-  /// invocation-weighted over its thread counts), and the phases it could
-  /// not price (no inv1p/mbw1p pair there: kept in their projected time).
+  /// (in phasesS) with the unmatched worksharing phases' change
+  /// (invocationUnmatchedS, in uncoveredS), this node's fixed cost of one
+  /// invocation (µs, invocation-weighted over its thread counts), and the
+  /// phases it could not price (no inv1p/mbw1p pair there: kept in their
+  /// projected or measured time).
   double invocationS = 0;
+  double invocationUnmatchedS = 0;
   double invocationCostUs = 0;
   size_t invocationUnpriced = 0;
   /// Page faults (SyncRule::Barriers; part of syncS): the top-level
@@ -598,11 +601,13 @@ struct Estimate {
   SyncSweeps sweeps = SyncSweeps::Interval; ///< as asked
   HandOverRule handOver = HandOverRule::Kept; ///< as asked
   InvocationRule invocations = InvocationRule::Priced; ///< as asked
-  /// InvocationRule::Priced: the matched worksharing phases' invocations
-  /// (all of the base run) priced, their phases, and the base node's
+  /// InvocationRule::Priced: the worksharing phases' invocations (all of
+  /// the base run) priced, their phases (of which unmatched ones, whose
+  /// time is in the uncovered part), and the base node's
   /// invocation-weighted cost of one (µs).
   double invocationCount = 0;
   size_t invocationPhases = 0;
+  size_t invocationUnmatchedPhases = 0;
   double invocationBaseCostUs = 0;
   /// Lines the matched phases hand over in the base run (all invocations)
   /// and the phases that hand any over (HandOverRule::Priced).

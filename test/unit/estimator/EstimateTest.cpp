@@ -1713,6 +1713,64 @@ TEST(Invocations, TheBaseFixedTimeLeavesTheProjectionAndTheNodesComesIn) {
   EXPECT_NEAR(node(G, "tn").phases[0].timeS, 8 + 5 - 2 * 4, 1e-9);
 }
 
+// An unmatched worksharing phase (b, 3 s, 10^6 invocations) is in its
+// region's uncovered time: its base fixed time (1 s at 1 us) stays there,
+// kept or not scaled with the region's work, and the node's cost (0.5 us)
+// replaces it, as the synchronization term does the region's barriers.
+TEST(Invocations, AnUnmatchedPhasesFixedTimeIsPricedInTheUncoveredTime) {
+  auto Make = [](Uncovered &X) {
+    X.F.phases[2].invocations = 1000000;
+    X.L.pair("bn", 2, 16, 0.01, 1.0, InvocationUBench);
+    X.L.pair("tn", 2, 16, 0.01, 0.5, InvocationUBench);
+  };
+  auto Priced = [](const Uncovered &U, UncoveredRule Rule) {
+    return estimate(U.F, U.M, U.L, "bn", {"tn"}, ThreadProjection::own(), Projection::Absolute,
+                    SyncRule::Barriers, Rule, PaddedRatio::Family, PaddingAcross::Mix,
+                    SyncSweeps::Interval, HandOverRule::Kept, OtherCpuProfile::Ranked,
+                    InvocationRule::Priced);
+  };
+  Uncovered X(1);
+  Make(X);
+  Estimate E = Priced(X, UncoveredRule::Kept);
+  EXPECT_EQ(E.invocationPhases, 1u);
+  EXPECT_EQ(E.invocationUnmatchedPhases, 1u);
+  EXPECT_NEAR(E.invocationCount, 1e6, 0);
+  EXPECT_NEAR(node(E, "bn").uncoveredS, 6, 1e-9) << "the base node keeps its measurement";
+  EXPECT_NEAR(node(E, "bn").invocationS, 0, 0);
+  const NodeEstimate &Tn = node(E, "tn");
+  EXPECT_NEAR(Tn.invocationUnmatchedS, 0.5 - 1, 1e-9);
+  EXPECT_NEAR(Tn.invocationS, Tn.invocationUnmatchedS, 1e-12) << "a has no invocations";
+  EXPECT_NEAR(Tn.invocationCostUs, 0.5, 1e-9);
+  EXPECT_NEAR(Tn.uncoveredS, 6 - 0.5, 1e-9);
+  EXPECT_NEAR(Tn.timeS, 8 + 5.5 + 0.04, 1e-9);
+  // Scaled: r's 4 s less its barriers (1 ms) and b's fixed time (1 s)
+  // follow a (x2); the fixed time is the node's.
+  Estimate S = Priced(X, UncoveredRule::Scaled);
+  EXPECT_NEAR(node(S, "tn").uncoveredS, 1 + 1 + 4 + 2.999 - 0.5, 1e-9);
+  // Kept: no change; a node without the pair keeps the fixed time as measured.
+  Estimate K = estimate(X.F, X.M, X.L, "bn", {"tn"}, ThreadProjection::own(), Projection::Absolute,
+                        SyncRule::Barriers, UncoveredRule::Kept, PaddedRatio::Family,
+                        PaddingAcross::Mix, SyncSweeps::Interval, HandOverRule::Kept,
+                        OtherCpuProfile::Ranked, InvocationRule::Kept);
+  EXPECT_EQ(K.invocationPhases, 0u);
+  EXPECT_NEAR(node(K, "tn").uncoveredS, 6, 1e-9);
+  Uncovered Y(1);
+  Make(Y);
+  Y.L.Rows.erase(std::remove_if(Y.L.Rows.begin(), Y.L.Rows.end(),
+                                [](const ProfileLookup::Row &R) {
+                                  return R.node == "tn" && R.ubench == InvocationUBench;
+                                }),
+                 Y.L.Rows.end());
+  Estimate F = Priced(Y, UncoveredRule::Kept);
+  EXPECT_NEAR(node(F, "tn").uncoveredS, 6, 1e-9);
+  EXPECT_EQ(node(F, "tn").invocationUnpriced, 1u);
+  // A base fixed time beyond the phase's time is capped at it.
+  Uncovered Z(1);
+  Make(Z);
+  Z.F.phases[2].invocations = 10000000; // 10 s of 1 us invocations in a 3 s phase
+  EXPECT_NEAR(node(Priced(Z, UncoveredRule::Kept), "tn").uncoveredS, 6 - 3 + 5, 1e-9);
+}
+
 TEST(Invocations, RuleNamesParse) {
   EXPECT_EQ(parseInvocationRule("priced"), InvocationRule::Priced);
   EXPECT_EQ(parseInvocationRule("kept"), InvocationRule::Kept);
