@@ -96,6 +96,25 @@ void PageTouches::markWritten(std::uint32_t Phase, std::uintptr_t Lo, std::uintp
   for (std::uintptr_t P = pageOf(Lo); P <= pageOf(Hi - 1); ++P)
     if (Entry *E = find(Phase, P << PageShift))
       mark(*E, Bit, true);
+  // Called at exit, one thread at a time: plain fields suffice. Two
+  // threads' ranges meet within a line of each other (the one before ends
+  // after its last element, the next begins at its first).
+  auto Edge = [&](std::uintptr_t At, bool Begins) {
+    const std::uint32_t Off = std::uint32_t(At & ((std::uintptr_t(1) << PageShift) - 1));
+    if (Off == 0)
+      return;
+    Entry *E = find(Phase, At);
+    if (!E)
+      return;
+    if (E->Split == NoSplit)
+      E->Split = Off;
+    else if (E->Split != ConflictingSplits &&
+             (Off > E->Split ? Off - E->Split : E->Split - Off) >= 64)
+      E->Split = ConflictingSplits;
+    (Begins ? E->Above : E->Below) |= Bit;
+  };
+  Edge(Lo, true);
+  Edge(Hi, false);
 }
 
 void PageTouches::clear() {
@@ -104,6 +123,8 @@ void PageTouches::clear() {
     E.Tag.store(0, std::memory_order_relaxed);
     E.Wrote.store(0, std::memory_order_relaxed);
     E.Accessed.store(0, std::memory_order_relaxed);
+    E.Split = NoSplit;
+    E.Above = E.Below = 0;
   }
 }
 
@@ -114,6 +135,8 @@ struct PhaseTouch {
   std::uint64_t Page;
   std::uint32_t Phase;
   std::uint64_t Wrote, Accessed;
+  std::uint32_t Split;
+  std::uint64_t Above, Below;
 };
 
 int bits(std::uint64_t M) { return __builtin_popcountll(M); }
@@ -129,6 +152,15 @@ struct SiteWriter {
   double Pages;
 };
 
+/// The thread (its bit) whose block holds byte \p Offset of a page where
+/// two blocks meet, or 0 where the page says nothing of it.
+std::uint64_t splitOwner(const PhaseTouch &T, std::uint32_t Offset) {
+  if (T.Split >= PageTouches::ConflictingSplits)
+    return 0;
+  std::uint64_t Side = Offset >= T.Split ? T.Above : T.Below;
+  return bits(Side) == 1 ? Side : 0;
+}
+
 bool bySiteKey(std::uint32_t PA, const void *SA, std::uint32_t PB, const void *SB) {
   return PA != PB ? PA < PB : SA < SB;
 }
@@ -143,15 +175,22 @@ void PageTouches::summarize(const PhaseOrder &Order, Vec<PageRead> &Reads,
   for (const Entry &E : Slots)
     if (E.Tag.load(std::memory_order_relaxed))
       All.push({E.Page, E.Phase, E.Wrote.load(std::memory_order_relaxed),
-                E.Accessed.load(std::memory_order_relaxed)});
+                E.Accessed.load(std::memory_order_relaxed), E.Split, E.Above, E.Below});
   std::sort(All.begin(), All.end(), [](const PhaseTouch &A, const PhaseTouch &B) {
     return A.Page != B.Page ? A.Page < B.Page : A.Phase < B.Phase;
   });
   std::size_t NumAll = 0;
   for (std::size_t I = 0; I < All.Size; ++I)
     if (NumAll && All[NumAll - 1].Page == All[I].Page && All[NumAll - 1].Phase == All[I].Phase) {
-      All[NumAll - 1].Wrote |= All[I].Wrote;
-      All[NumAll - 1].Accessed |= All[I].Accessed;
+      PhaseTouch &T = All[NumAll - 1];
+      T.Wrote |= All[I].Wrote;
+      T.Accessed |= All[I].Accessed;
+      if (T.Split == NoSplit)
+        T.Split = All[I].Split;
+      else if (All[I].Split != NoSplit && All[I].Split != T.Split)
+        T.Split = ConflictingSplits;
+      T.Above |= All[I].Above;
+      T.Below |= All[I].Below;
     } else {
       All[NumAll++] = All[I];
     }
@@ -182,7 +221,14 @@ void PageTouches::summarize(const PhaseOrder &Order, Vec<PageRead> &Reads,
   // loops).
   // 2. Each thread's access to a page that writer wrote is handed over by
   // the share of the writer's threads that are not it, unless the thread
-  // touched the page in a phase run in between.
+  // touched the page in a phase run in between. On a page where two of the
+  // writer's threads' blocks meet (one thread's store range ends at the
+  // page's Split, the next one's begins there), the side of the Split the
+  // access fell on says whose lines it read: bursts sample the start of a
+  // thread's share, so under a static split the writer shared every thread
+  // but the first reads such a page in every sampled invocation, its own
+  // lines (HPCCG's vector updates read 0.25 handed over, two threads, one
+  // split throughout).
   Vec<SiteWriter> Seen; // the site's writers
   for (std::size_t G0 = 0, G1; G0 < Reads.Size; G0 = G1) {
     const PageRead &Key = Reads[G0];
@@ -218,17 +264,23 @@ void PageTouches::summarize(const PhaseOrder &Order, Vec<PageRead> &Reads,
     for (std::size_t I = G0; I < G1; ++I) {
       const PageRead &R = Reads[I];
       auto [Lo, Hi] = PhasesOf(R.Page);
-      std::uint64_t Wrote = 0;
+      std::uint64_t Wrote = 0, Owner = 0;
       bool Since = false;
       for (const PhaseTouch *P = Lo; P != Hi; ++P) {
-        if (P->Phase == W.Writer)
+        if (P->Phase == W.Writer) {
           Wrote = P->Wrote;
+          Owner = splitOwner(*P, R.Offset);
+        }
         Since |= (P->Accessed & R.Bit) && Order.latestBefore(P->Phase, Now) > W.At;
       }
       if (!Wrote)
         continue;
       S.Known += 1;
-      if (!Since)
+      if (Since)
+        continue;
+      if (bits(Wrote) > 1 && Owner)
+        S.Handed += Owner == R.Bit ? 0 : 1;
+      else
         S.Handed += double(bits(Wrote & ~R.Bit)) / bits(Wrote);
     }
     if (S.Known > 0)

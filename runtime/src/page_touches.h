@@ -76,12 +76,14 @@ inline bool siteHandoverLess(const SiteHandover &A, const SiteHandover &B) {
   return A.Phase != B.Phase ? A.Phase < B.Phase : A.Site < B.Site;
 }
 
-/// A page a site of a phase touched, by the thread of bit Bit.
+/// A page a site of a phase touched, by the thread of bit Bit, first at
+/// byte Offset of the page.
 struct PageRead {
   std::uint32_t Phase;
   const void *Site;
   std::uint64_t Page;
   std::uint64_t Bit;
+  std::uint32_t Offset = 0;
 };
 
 class PageTouches {
@@ -94,7 +96,15 @@ public:
     std::uint64_t Page = 0;
     std::uint32_t Phase = 0;
     std::atomic<std::uint64_t> Wrote{0}, Accessed{0};
+    /// Where a thread's store range begins (Above: its bit) or ends (Below)
+    /// inside the page, from markWritten: a static split's edge page, the
+    /// lines before Split one thread's and those from it another's.
+    /// NoSplit: none seen; ConflictingSplits: ranges edge at several places.
+    std::uint32_t Split = NoSplit;
+    std::uint64_t Above = 0, Below = 0;
   };
+  static constexpr std::uint32_t NoSplit = ~std::uint32_t(0);
+  static constexpr std::uint32_t ConflictingSplits = NoSplit - 1;
 
   /// The entry of (\p Phase, page of \p Addr), made on first use; null
   /// when the table is full (the sample is then not marked).
@@ -112,7 +122,7 @@ public:
   /// bursts sample the start of a loop's executions only, so a loop whose
   /// execution is a thread's whole share (a vector update) leaves most of
   /// the pages it writes unsampled. A range over MaxRangePages pages is
-  /// left out.
+  /// left out. An end of the range inside a page is that page's Split.
   void markWritten(std::uint32_t Phase, std::uintptr_t Lo, std::uintptr_t Hi, std::uint64_t Bit);
   static constexpr std::uint64_t MaxRangePages = std::uint64_t(1) << 16;
 

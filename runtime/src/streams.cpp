@@ -327,11 +327,11 @@ void ThreadSampler::sample(const SiteDesc *Site, std::uintptr_t Addr) {
     R->TouchPage = Page;
     ++R->PageVisits;
     if (R->NumPages < SiteRecord::PageReservoir) {
-      R->Pages[R->NumPages++] = Page;
+      R->Pages[R->NumPages++] = Addr;
     } else {
       Random ^= Random << 13, Random ^= Random >> 7, Random ^= Random << 17;
       if (std::uint64_t J = Random % R->PageVisits; J < SiteRecord::PageReservoir)
-        R->Pages[J] = Page;
+        R->Pages[J] = Addr;
     }
   }
   if (R->Touch)
@@ -343,7 +343,8 @@ void ThreadSampler::sample(const SiteDesc *Site, std::uintptr_t Addr) {
 void ThreadSampler::pageReads(Vec<PageRead> &Out) const {
   for (const SiteRecord *R = Records; R; R = R->Next)
     for (std::uint32_t I = 0; I < R->NumPages; ++I)
-      Out.push({R->Phase, R->Site, R->Pages[I], Bit});
+      Out.push({R->Phase, R->Site, PageTouches::pageOf(R->Pages[I]), Bit,
+                std::uint32_t(R->Pages[I] & ((std::uintptr_t(1) << PageTouches::PageShift) - 1))});
 }
 
 void ThreadSampler::markWrittenRanges(PageTouches &T) const {

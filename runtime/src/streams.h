@@ -119,7 +119,8 @@ struct SiteRecord {
   PageTouches::Entry *Touch = nullptr;
   std::uintptr_t TouchPage = ~std::uintptr_t(0);
   /// A uniform sample of the pages the site moved onto (reservoir over
-  /// PageVisits): where its hand-over share is read (PageRead).
+  /// PageVisits), each as the address it moved onto: where its hand-over
+  /// share is read (PageRead).
   static constexpr int PageReservoir = 32;
   std::uintptr_t Pages[PageReservoir] = {};
   std::uint32_t NumPages = 0;
