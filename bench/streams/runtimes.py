@@ -16,8 +16,12 @@ LD_LIBRARY_PATH (the project links the runtime with a RUNPATH, which it
 overrides; a program that would load another copy is refused), and
 compares the significant streams of every phase: the same sites, element
 size, stride (random streams: any mean jump), access, and footprints within
---tolerance percent; and, where both files have them, the phase's
-iterations (within --tolerance percent) and op mix. Programs: the bundled
+--tolerance percent; where both have one, hand-over shares within
+--share-tolerance (absolute); and, where both files have them, the phase's
+iterations (within --tolerance percent) and op mix. Per program the table
+gives the lines each run found handed over (per phase, its significant
+streams' handover_share x footprint in 64-byte lines x invocations: what
+the estimator's hand-over term prices), old and new. Programs: the bundled
 examples of BUILD (--examples: mm 500, nbody 2048 8, bt 32 10) and
 application folders with 'instr' and
 'plain' as bench/accuracy/prepare_apps.sh builds them. --phase-files
@@ -64,33 +68,40 @@ def load_phases(path):
                 if not s.get("significant"):
                     continue
                 sites = s.get("sites") or ([s["site"]] if "site" in s else [])
+                share = s.get("handover_share")
                 streams.append({"sites": tuple(sorted(sites)), "kib": float(s["footprint_kib"]),
                                 "stride": s["stride_bytes"], "elem": s["elem_bytes"],
                                 "access": s["access"], "random": s.get("pattern") == "random",
-                                "op": s.get("op", "")})
+                                "op": s.get("op", ""),
+                                "share": None if share is None else float(share)})
             ops = p.get("ops")
             out[p["id"]] = {"streams": sorted(streams, key=lambda s: s["sites"]),
                             "iterations": p.get("iterations"),
-                            "ops": tuple(sorted(ops.items())) if isinstance(ops, dict) else None}
+                            "ops": tuple(sorted(ops.items())) if isinstance(ops, dict) else None,
+                            "handed": float(p.get("invocations", 1)) * sum(
+                                (s["share"] or 0) * s["kib"] * 1024 / 64 for s in streams)}
         return out
     except (OSError, ValueError, KeyError, TypeError) as ex:
         raise InputError("%s: not a readable phase file (%s)" % (path, ex))
 
 
-def same_stream(a, b, tolerance):
+def same_stream(a, b, tolerance, share_tolerance):
     if (a["sites"], a["elem"], a["access"], a["random"], a["op"]) != (
             b["sites"], b["elem"], b["access"], b["random"], b["op"]):
         return False
     if not a["random"] and a["stride"] != b["stride"]:
+        return False
+    if a["share"] is not None and b["share"] is not None and abs(a["share"] - b["share"]) > share_tolerance:
         return False
     return abs(a["kib"] - b["kib"]) <= tolerance / 100.0 * max(a["kib"], b["kib"])
 
 
 def describe(phase, counts):
     streams = phase["streams"]
-    text = "none" if not streams else "; ".join("%s KiB %s%s B %s %s [%s]" % (
+    text = "none" if not streams else "; ".join("%s KiB %s%s B %s %s [%s]%s" % (
         "%.6g" % s["kib"], "random " if s["random"] else "", s["stride"], s["access"],
-        s["op"] or "-", ",".join(x.split(":", 1)[-1] for x in s["sites"])) for s in streams)
+        s["op"] or "-", ",".join(x.split(":", 1)[-1] for x in s["sites"]),
+        "" if s["share"] is None else " handed %.3g" % s["share"]) for s in streams)
     if counts:
         text += " | iterations %s, ops %s" % (phase["iterations"], ", ".join(
             "%s %s" % kv for kv in phase["ops"] or ()) or "-")
@@ -106,7 +117,7 @@ def same_counts(a, b, tolerance):
     return a["ops"] is None or b["ops"] is None or a["ops"] == b["ops"]
 
 
-def compare(old, new, tolerance):
+def compare(old, new, tolerance, share_tolerance):
     """(phases compared, [(phase, old text, new text)] of those that differ)."""
     rows = []
     ids = sorted(set(old) | set(new))
@@ -118,9 +129,15 @@ def compare(old, new, tolerance):
             continue
         counts = not same_counts(a, b, tolerance)
         if counts or len(a["streams"]) != len(b["streams"]) or not all(
-                same_stream(x, y, tolerance) for x, y in zip(a["streams"], b["streams"])):
+                same_stream(x, y, tolerance, share_tolerance)
+                for x, y in zip(a["streams"], b["streams"])):
             rows.append((pid, describe(a, counts), describe(b, counts)))
     return len(ids), rows
+
+
+def handed(phases):
+    """Lines a run found handed over, over its phases."""
+    return sum(p["handed"] for p in phases.values())
 
 
 def runtime_of(exe, libdir, env):
@@ -172,10 +189,12 @@ def parse_args(argv):
     ap.add_argument("--phase-files", nargs=2, metavar=("OLD", "NEW"), help="compare two phase files")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--tolerance", type=float, default=5.0, help="footprints within this percent agree (default 5)")
+    ap.add_argument("--share-tolerance", type=float, default=0.05,
+                    help="hand-over shares this far apart agree (default 0.05)")
     ap.add_argument("--out", help="also write the table to this file (atomically)")
     opts = ap.parse_args(argv)
-    if opts.threads < 1 or not opts.tolerance >= 0:
-        raise InputError("--threads must be at least 1 and --tolerance at least 0")
+    if opts.threads < 1 or not opts.tolerance >= 0 or not opts.share_tolerance >= 0:
+        raise InputError("--threads must be at least 1, --tolerance and --share-tolerance at least 0")
     if opts.old_apps_file:
         if opts.old_rt or opts.new_rt or opts.examples or opts.app or opts.phase_files:
             raise InputError("--old-apps-file compares builds: give it with --apps-file only "
@@ -198,13 +217,13 @@ def parse_args(argv):
 
 def main(argv=None):
     t0 = time.time()
-    results = []  # (app, workload, phases compared, differing rows)
+    results = []  # (app, workload, phases compared, differing rows, handed lines old, new)
     try:
         opts = parse_args(argv)
         if opts.phase_files:
-            n, rows = compare(load_phases(opts.phase_files[0]), load_phases(opts.phase_files[1]),
-                              opts.tolerance)
-            results.append(("phase files", " ".join(opts.phase_files), n, rows))
+            a, b = load_phases(opts.phase_files[0]), load_phases(opts.phase_files[1])
+            n, rows = compare(a, b, opts.tolerance, opts.share_tolerance)
+            results.append(("phase files", " ".join(opts.phase_files), n, rows, handed(a), handed(b)))
         else:
             ok_exit = appspec.parse_ok_exit(opts.ok_exit)
             with tempfile.TemporaryDirectory(prefix="pp-runtimes.") as tmp:
@@ -231,8 +250,9 @@ def main(argv=None):
                         appspec.instrumented_phases(a, opts.threads, ok_exit, cwd, "runtimes.py",
                                                     env={"LD_LIBRARY_PATH": os.path.abspath(d)})
                         files.append(os.path.join(cwd, "phases.json"))
-                    n, rows = compare(load_phases(files[0]), load_phases(files[1]), opts.tolerance)
-                    results.append((app["app"], app["workload"], n, rows))
+                    a, b = load_phases(files[0]), load_phases(files[1])
+                    n, rows = compare(a, b, opts.tolerance, opts.share_tolerance)
+                    results.append((app["app"], app["workload"], n, rows, handed(a), handed(b)))
                     print("[runtimes] %s %s done" % (app["app"], app["workload"]), file=sys.stderr, flush=True)
     except InputError as ex:
         print("runtimes.py: %s" % ex, file=sys.stderr)
@@ -241,17 +261,18 @@ def main(argv=None):
              "files) side by side")
     lines = provenance.header(title, ROOT, ["runtime", "clang-plugin"]) + [
         "compared: sites, element, stride (random: any), access, op; footprints and iterations within %g%%; "
-        "op mix%s; %.0f s" % (
-            opts.tolerance, "" if opts.phase_files else "; %d threads; old %s, new %s" % (
+        "hand-over shares within %g; op mix%s; %.0f s" % (
+            opts.tolerance, opts.share_tolerance, "" if opts.phase_files else "; %d threads; old %s, new %s" % (
                 opts.threads, " ".join(opts.old_apps_file) or opts.old_rt,
                 " ".join(opts.apps_file) if opts.old_apps_file else opts.new_rt), time.time() - t0),
         ""]
-    lines += textout.table(("app", "workload", "phases", "differing"),
-                           [(a, w, n, len(rows)) for a, w, n, rows in results])
-    for a, w, n, rows in results:
+    lines += textout.table(("app", "workload", "phases", "differing", "handed_lines_old", "handed_lines_new"),
+                           [(a, w, n, len(rows), "%.4g" % ho, "%.4g" % hn)
+                            for a, w, n, rows, ho, hn in results])
+    for a, w, n, rows, _, _ in results:
         for pid, old, new in rows:
             lines += ["", "%s %s: %s" % (a, w, pid), "  old: %s" % old, "  new: %s" % new]
-    bad = sum(len(rows) for _, _, _, rows in results)
+    bad = sum(len(rows) for _, _, _, rows, _, _ in results)
     lines += ["", "every phase's significant streams agree" if not bad else
               "%d phase(s) differ" % bad]
     textout.emit("runtimes.py", lines, opts.out)

@@ -89,7 +89,7 @@ struct PageRead {
 class PageTouches {
 public:
   static constexpr unsigned PageShift = 12;
-  static constexpr unsigned SlotBits = 17; ///< 5 MiB of slots, paged in as used
+  static constexpr unsigned SlotBits = 17; ///< 8 MiB of slots, paged in as used
 
   struct Entry {
     std::atomic<std::uint64_t> Tag{0}; ///< 0: free

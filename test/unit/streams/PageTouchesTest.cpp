@@ -26,7 +26,7 @@ const char SiteA = 0, SiteB = 0, SiteC = 0; // identities only
 std::uintptr_t page(int P) { return Base + std::uintptr_t(P) * 4096; }
 
 struct Tables {
-  // 5 MiB and 100 KiB: not on the stack.
+  // 8 MiB and 100 KiB: not on the stack.
   std::unique_ptr<PageTouches> Touches{new PageTouches};
   std::unique_ptr<PhaseOrder> Order{new PhaseOrder};
   /// A sampled access; the site's reservoir keeps the page (once here:
