@@ -691,6 +691,15 @@ struct Uncovered {
     M = {matchedOnK(1, BaseTpiUs), U};
     twoNodes(L, BaseTpiUs);
   }
+  /// A node without \p UBench's profiles (a pricing uB it was never
+  /// characterized with).
+  void dropProfiles(const std::string &Node, const std::string &UBench) {
+    L.Rows.erase(std::remove_if(L.Rows.begin(), L.Rows.end(),
+                                [&](const ProfileLookup::Row &R) {
+                                  return R.node == Node && R.ubench == UBench;
+                                }),
+                 L.Rows.end());
+  }
 };
 
 } // namespace
@@ -1634,11 +1643,7 @@ TEST(HandOver, TheBaseHandOverTimeLeavesTheProjectionAndTheNodesComesIn) {
   // A node without the pair keeps them in the projection and says so.
   Uncovered Y(1);
   Make(Y);
-  Y.L.Rows.erase(std::remove_if(Y.L.Rows.begin(), Y.L.Rows.end(),
-                                [](const ProfileLookup::Row &R) {
-                                  return R.node == "tn" && R.ubench == HandKeepUBench;
-                                }),
-                 Y.L.Rows.end());
+  Y.dropProfiles("tn", HandKeepUBench);
   Estimate F = Priced(Y, {"tn"}, ThreadProjection::own());
   EXPECT_NEAR(node(F, "tn").phases[0].timeS, 8, 1e-9);
   EXPECT_EQ(node(F, "tn").handOverUnpriced, 1u);
@@ -1697,11 +1702,7 @@ TEST(Invocations, TheBaseFixedTimeLeavesTheProjectionAndTheNodesComesIn) {
   // A node without the pair keeps them in the projection and says so.
   Uncovered Y(1);
   Make(Y);
-  Y.L.Rows.erase(std::remove_if(Y.L.Rows.begin(), Y.L.Rows.end(),
-                                [](const ProfileLookup::Row &R) {
-                                  return R.node == "tn" && R.ubench == InvocationUBench;
-                                }),
-                 Y.L.Rows.end());
+  Y.dropProfiles("tn", InvocationUBench);
   Estimate F = Priced(Y, {"tn"}, ThreadProjection::own());
   EXPECT_NEAR(node(F, "tn").phases[0].timeS, 8, 1e-9);
   EXPECT_EQ(node(F, "tn").invocationUnpriced, 1u);
@@ -1756,11 +1757,7 @@ TEST(Invocations, AnUnmatchedPhasesFixedTimeIsPricedInTheUncoveredTime) {
   EXPECT_NEAR(node(K, "tn").uncoveredS, 6, 1e-9);
   Uncovered Y(1);
   Make(Y);
-  Y.L.Rows.erase(std::remove_if(Y.L.Rows.begin(), Y.L.Rows.end(),
-                                [](const ProfileLookup::Row &R) {
-                                  return R.node == "tn" && R.ubench == InvocationUBench;
-                                }),
-                 Y.L.Rows.end());
+  Y.dropProfiles("tn", InvocationUBench);
   Estimate F = Priced(Y, UncoveredRule::Kept);
   EXPECT_NEAR(node(F, "tn").uncoveredS, 6, 1e-9);
   EXPECT_EQ(node(F, "tn").invocationUnpriced, 1u);
