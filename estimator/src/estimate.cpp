@@ -568,9 +568,21 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       E.handedLines += double(P.invocations) * H.lines;
       ++E.handOverPhases;
     }
-  // InvocationRule::Priced: per matched worksharing phase, the base run's
-  // fixed time of its invocations (at most the phase's work).
+  // InvocationRule::Priced: per worksharing phase, the base run's fixed
+  // time of its invocations. A matched phase's (at most its work) leaves
+  // its projection. An unmatched one's time is in its unit's uncovered
+  // time, which the uncovered rule keeps (or scales with the unit's work,
+  // so it is taken out there): the node's cost replaces its fixed time
+  // (at most the phase's), as the synchronization term does a region's
+  // barriers. SP W's four lhs loops without a stream outside L1 (19% of its
+  // base run) are such phases.
   std::map<size_t, double> InvocationBaseS;
+  struct UnmatchedInvocations {
+    size_t phase;
+    double count;
+    double baseS;
+  };
+  std::vector<UnmatchedInvocations> Unmatched;
   std::map<std::pair<std::string, unsigned>, std::optional<double>> InvocationCosts;
   auto InvocationCost = [&](const std::string &Node, unsigned Th) {
     auto [It, New] = InvocationCosts.try_emplace({Node, Th});
@@ -578,32 +590,6 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       It->second = syncCostShortUs(SyncKind::Invocation, L, Node, Th);
     return It->second;
   };
-  if (Invocations == InvocationRule::Priced)
-    for (const PhaseMatch &PM : M) {
-      const Phase &P = F.phases[PM.phaseIndex];
-      if (!PM.matched() || !pricesInvocations(P) || P.invocations == 0)
-        continue;
-      std::optional<double> Cost = InvocationCost(Base, P.threads);
-      if (!Cost)
-        continue;
-      const double N = double(P.invocations);
-      InvocationBaseS[PM.phaseIndex] = std::min(WorkS[PM.phaseIndex], N * *Cost * 1e-6);
-      E.invocationCount += N;
-      E.invocationBaseCostUs += N * *Cost;
-      ++E.invocationPhases;
-    }
-  // ...and per worksharing phase left unmatched, whose time its unit's
-  // uncovered time holds: the same fixed time, which the uncovered rule
-  // keeps (or scales with the unit's work, so it is taken out there) and
-  // the node's cost replaces, as the synchronization term does a region's
-  // barriers. SP W's four lhs loops without a stream outside L1 (19% of its
-  // base run) are such phases.
-  struct UnmatchedInvocations {
-    size_t phase;
-    double count;
-    double baseS; ///< their fixed time in the base run, at most the phase's
-  };
-  std::vector<UnmatchedInvocations> Unmatched;
   if (Invocations == InvocationRule::Priced) {
     std::vector<bool> Matched(F.phases.size(), false);
     for (const PhaseMatch &PM : M)
@@ -611,18 +597,22 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
         Matched[PM.phaseIndex] = true;
     for (size_t I = 0; I < F.phases.size(); ++I) {
       const Phase &P = F.phases[I];
-      if (Matched[I] || !pricesInvocations(P) || P.invocations == 0)
+      if (!pricesInvocations(P) || P.invocations == 0)
         continue;
       std::optional<double> Cost = InvocationCost(Base, P.threads);
       if (!Cost)
         continue;
       const double N = double(P.invocations);
-      Unmatched.push_back({I, N, std::min(P.timeS, N * *Cost * 1e-6)});
-      Units[Top[I]].invocationS += Unmatched.back().baseS;
+      if (Matched[I]) {
+        InvocationBaseS[I] = std::min(WorkS[I], N * *Cost * 1e-6);
+      } else {
+        Unmatched.push_back({I, N, std::min(P.timeS, N * *Cost * 1e-6)});
+        Units[Top[I]].invocationS += Unmatched.back().baseS;
+        ++E.invocationUnmatchedPhases;
+      }
       E.invocationCount += N;
       E.invocationBaseCostUs += N * *Cost;
       ++E.invocationPhases;
-      ++E.invocationUnmatchedPhases;
     }
   }
   if (E.invocationCount > 0)

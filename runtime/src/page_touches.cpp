@@ -89,6 +89,20 @@ PageTouches::Entry *PageTouches::find(std::uint32_t Phase, std::uintptr_t Addr) 
   return nullptr;
 }
 
+/// Two splits seen on one page as one: two threads' ranges meet within a
+/// line of each other (the one before ends after its last element, the
+/// next begins at its first); further apart, the page's ranges edge at
+/// several places.
+static std::uint32_t joinSplits(std::uint32_t A, std::uint32_t B) {
+  if (A == PageTouches::NoSplit)
+    return B;
+  if (B == PageTouches::NoSplit || A == PageTouches::ConflictingSplits)
+    return A;
+  if (B == PageTouches::ConflictingSplits || (A > B ? A - B : B - A) >= 64)
+    return PageTouches::ConflictingSplits;
+  return A;
+}
+
 void PageTouches::markWritten(std::uint32_t Phase, std::uintptr_t Lo, std::uintptr_t Hi,
                               std::uint64_t Bit) {
   if (Hi <= Lo || pageOf(Hi - 1) - pageOf(Lo) >= MaxRangePages)
@@ -96,9 +110,7 @@ void PageTouches::markWritten(std::uint32_t Phase, std::uintptr_t Lo, std::uintp
   for (std::uintptr_t P = pageOf(Lo); P <= pageOf(Hi - 1); ++P)
     if (Entry *E = find(Phase, P << PageShift))
       mark(*E, Bit, true);
-  // Called at exit, one thread at a time: plain fields suffice. Two
-  // threads' ranges meet within a line of each other (the one before ends
-  // after its last element, the next begins at its first).
+  // Called at exit, one thread at a time: plain fields suffice.
   auto Edge = [&](std::uintptr_t At, bool Begins) {
     const std::uint32_t Off = std::uint32_t(At & ((std::uintptr_t(1) << PageShift) - 1));
     if (Off == 0)
@@ -106,11 +118,7 @@ void PageTouches::markWritten(std::uint32_t Phase, std::uintptr_t Lo, std::uintp
     Entry *E = find(Phase, At);
     if (!E)
       return;
-    if (E->Split == NoSplit)
-      E->Split = Off;
-    else if (E->Split != ConflictingSplits &&
-             (Off > E->Split ? Off - E->Split : E->Split - Off) >= 64)
-      E->Split = ConflictingSplits;
+    E->Split = joinSplits(E->Split, Off);
     (Begins ? E->Above : E->Below) |= Bit;
   };
   Edge(Lo, true);
@@ -185,10 +193,7 @@ void PageTouches::summarize(const PhaseOrder &Order, Vec<PageRead> &Reads,
       PhaseTouch &T = All[NumAll - 1];
       T.Wrote |= All[I].Wrote;
       T.Accessed |= All[I].Accessed;
-      if (T.Split == NoSplit)
-        T.Split = All[I].Split;
-      else if (All[I].Split != NoSplit && All[I].Split != T.Split)
-        T.Split = ConflictingSplits;
+      T.Split = joinSplits(T.Split, All[I].Split);
       T.Above |= All[I].Above;
       T.Below |= All[I].Below;
     } else {
