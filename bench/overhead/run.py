@@ -50,6 +50,15 @@ other runtime with the flags of the build measured:
     bench/overhead/run.py --build build --sampling on --runs 5 \
         --against-runtime /tmp/old/build/lib
 
+--also-env NAME=VALUE (repeatable) times the instrumented build a third
+time in each turn, with those variables set: a runtime knob's cost side by
+side with the default's, under the same load (PHASEPROBE_CLOCK=monotonic:
+what the probes cost on clock_gettime instead of the time-stamp counter).
+The table gains its median, spread and overhead over plain:
+
+    bench/overhead/run.py --build build --examples none --app sp=/tmp/apps/npb-sp.W \
+        --runs 9 --threads 2 --also-env PHASEPROBE_CLOCK=monotonic
+
 Exit 0 on success, 1 when a run failed (an exit code other than 0 or the
 application's --ok-exit codes, or an example whose output differs between
 the builds), 2 on bad usage or input (one line naming it).
@@ -220,6 +229,9 @@ def main():
     ap.add_argument("--instructions", action="store_true",
                     help="also count the instructions of one run of each build under valgrind "
                          "(deterministic; about 50x slower than a run)")
+    ap.add_argument("--also-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="also time the instrumented build with NAME=VALUE set, in turn with the "
+                         "others (repeat for several variables: one more column)")
     ap.add_argument("--against-runtime", metavar="DIR",
                     help="also count the instrumented builds with the libphaseprobe_rt.so in DIR "
                          "(another commit's build/lib) instead of their own; implies --instructions")
@@ -228,6 +240,13 @@ def main():
         opts.instructions = True
     if opts.runs < 5:
         ap.error("--runs must be at least 5")
+    also = {}
+    for spec in opts.also_env:
+        name, eq, value = spec.partition("=")
+        if not eq or not name or not name.replace("_", "").isalnum():
+            ap.error("--also-env %r: expected NAME=VALUE" % spec)
+        also[name] = value
+    opts.also = also
     work = workloads(opts)
     problem = opts.out != "-" and textout.out_dir_problem(opts.out)
     if problem:
@@ -258,9 +277,12 @@ def main():
         "machine: %s" % provenance.machine(),
         "commit:  %s" % provenance.commit(ROOT, ["clang-plugin", "runtime", "examples"]),
         "command: %s" % " ".join(shlex.quote(a) for a in sys.argv),
-        "threads: %s, runs: %d each, alternating plain/instrumented" % (
-            env.get("OMP_NUM_THREADS", "default"), opts.runs),
+        "threads: %s, runs: %d each, alternating plain/instrumented%s" % (
+            env.get("OMP_NUM_THREADS", "default"), opts.runs, "/also" if also else ""),
     ]
+    if also:
+        lines.append("also:    the instrumented build with %s" % " ".join(
+            "%s=%s" % kv for kv in sorted(also.items())))
     folders = [(w["prog"], w["path"]) for w in work if w["app"]]
     for name, path in sorted(set(folders), key=folders.index):
         lines.append("app:     %s = %s" % (name, path))
@@ -268,14 +290,18 @@ def main():
         "",
         "%-*s %-*s %10s %19s %10s %19s %9s %9s" % (
             pw, "prog", aw, "args", "plain s", "plain min..max", "inst s", "inst min..max",
-            "overhead", "cpu ovh"),
+            "overhead", "cpu ovh")
+        + (" %10s %19s %9s" % ("also s", "also min..max", "also ovh") if also else ""),
     ]
     for w, r in rows:
         lines.append("%-*s %-*s %10.4f %9.4f..%-8.4f %10.4f %9.4f..%-8.4f %8.2f%% %8.2f%%" % (
-            (pw, w["prog"], aw, w["label"]) + r))
+            (pw, w["prog"], aw, w["label"]) + r[:8])
+            + (" %10.4f %9.4f..%-8.4f %8.2f%%" % r[8:] if also else ""))
     lines.append("")
     lines.append("overhead: median wall time, instrumented / plain - 1; cpu ovh: the same"
                  " for user+sys CPU time")
+    if also:
+        lines.append("also ovh: the same for the instrumented build with the also: variables")
     if uses_threads:
         lines.append("{threads} in an application's args: %d in the timed runs%s" % (
             threads, ", 1 in the counted ones" if counts else ""))
@@ -322,8 +348,9 @@ def measure(opts, work, env, threads, tmp):
     for w in work:
         plain, inst, ok, app = w["plain"], w["instr"], w["ok"], w["prog"] if w["app"] else None
         args = expand_args(w["args"], threads)
-        tp, ti, cp, ci = [], [], [], []
-        out_p = out_i = None
+        tp, ti, cp, ci, ta = [], [], [], [], []
+        out_p = out_i = out_a = None
+        also_env = dict(env, **opts.also)
         run_once(plain, args, env, ok, tmp, app)  # warm caches and the page cache once
         for _ in range(opts.runs):
             t, c, out_p = run_once(plain, args, env, ok, tmp, app)
@@ -332,15 +359,23 @@ def measure(opts, work, env, threads, tmp):
             t, c, out_i = run_once(inst, args, env, ok, tmp, app)
             ti.append(t)
             ci.append(c)
+            if opts.also:
+                t, c, out_a = run_once(inst, args, also_env, ok, tmp, app)
+                ta.append(t)
         # The examples print only results, which the instrumentation must not
         # change. The applications print their own timings (and XSBench, say,
         # a run-time-dependent rate), so their outputs always differ: for them
         # the exit code, checked by run_once, is all that is compared.
-        if not w["app"] and out_p != out_i:
-            sys.exit("run.py: %s: instrumented output differs from plain" % w["prog"])
+        if not w["app"] and (out_p != out_i or (opts.also and out_p != out_a)):
+            sys.exit("run.py: %s: instrumented output differs from plain%s" % (
+                w["prog"], "" if out_p != out_i else " (with the --also-env variables)"))
         mp, mi = statistics.median(tp), statistics.median(ti)
-        rows.append((w, (mp, min(tp), max(tp), mi, min(ti), max(ti), (mi / mp - 1.0) * 100.0,
-                         (statistics.median(ci) / statistics.median(cp) - 1.0) * 100.0)))
+        row = (mp, min(tp), max(tp), mi, min(ti), max(ti), (mi / mp - 1.0) * 100.0,
+               (statistics.median(ci) / statistics.median(cp) - 1.0) * 100.0)
+        if opts.also:
+            ma = statistics.median(ta)
+            row += (ma, min(ta), max(ta), (ma / mp - 1.0) * 100.0)
+        rows.append((w, row))
         if opts.instructions:
             one = dict(env, OMP_NUM_THREADS="1")
             args1 = expand_args(w["args"], 1)

@@ -128,6 +128,7 @@ void readCmdline() {
 }
 
 void startOnce() {
+  startClock(getenv("PHASEPROBE_CLOCK"));
   Process.StartNs = nowNs();
   Process.StartFaults = minorFaults();
   Process.Pid = getpid();
@@ -141,7 +142,8 @@ void startOnce() {
   readCmdline();
   // Other runtime units (stream sampling) start here.
   installExitHook();
-  verbose("runtime started (ABI %u, pid %d)", PHASEPROBE_ABI_VERSION, Process.Pid);
+  verbose("runtime started (ABI %u, pid %d, clock %s)", PHASEPROBE_ABI_VERSION, Process.Pid,
+          clockName());
 }
 
 // Start as early as possible so the program's total time includes the
@@ -263,12 +265,6 @@ void closeShare(ThreadState *T, const Frame &F) {
 }
 
 } // namespace
-
-uint64_t nowNs() {
-  struct timespec Ts;
-  clock_gettime(CLOCK_MONOTONIC, &Ts);
-  return static_cast<uint64_t>(Ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(Ts.tv_nsec);
-}
 
 ThreadState *threadStateIfAny() { return TlsState; }
 

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "clock.h"
 #include "phaseprobe/interface.h"
 
 #include <atomic>
@@ -106,8 +107,5 @@ uint32_t phaseCount();
 
 /// The registered construct with index \p Index (< phaseCount()).
 const __phaseprobe_construct *construct(uint32_t Index);
-
-/// Monotonic time in nanoseconds.
-uint64_t nowNs();
 
 } // namespace __phaseprobe

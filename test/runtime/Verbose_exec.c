@@ -1,9 +1,13 @@
 // PHASEPROBE_VERBOSE=1 turns on phaseprobe's own stderr lines (start,
 // registrations, the file written); without it stderr stays the program's.
+// PHASEPROBE_CLOCK=monotonic keeps the probes on clock_gettime.
 // RUN: %clang -O1 -fopenmp %pp_plugin %s -o %t %pp_rt
 // RUN: env PHASEPROBE_OUT=%t.json %t 2>&1 | count 0
 // RUN: env PHASEPROBE_VERBOSE=1 PHASEPROBE_OUT=%t.json %t 2>&1 | FileCheck %s
-// CHECK: phaseprobe: runtime started (ABI {{[0-9]+}}, pid {{[0-9]+}})
+// RUN: env PHASEPROBE_VERBOSE=1 PHASEPROBE_CLOCK=monotonic PHASEPROBE_OUT=%t.json %t 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MONO
+// CHECK: phaseprobe: runtime started (ABI {{[0-9]+}}, pid {{[0-9]+}}, clock {{tsc|monotonic}})
+// MONO: phaseprobe: runtime started (ABI {{[0-9]+}}, pid {{[0-9]+}}, clock monotonic)
 // CHECK: phaseprobe: registered 1 constructs of {{.*}}Verbose_exec.c
 // CHECK: phaseprobe: wrote {{.*}}.json (1 constructs registered)
 int main(void) {
