@@ -42,8 +42,8 @@ extern std::atomic<bool> TscClockOn;
 
 /// Chooses and starts the clock, once, before the probes run (the
 /// runtime's start). \p Choice is PHASEPROBE_CLOCK's value: "monotonic"
-/// keeps clock_gettime; anything else (or null) takes the counter where it
-/// can (above). Returns what nowNs() reads from now on.
+/// keeps clock_gettime; anything else (null, "auto") takes the counter
+/// where it can (above). Returns what nowNs() reads from now on.
 ClockKind startClock(const char *Choice);
 
 /// "tsc" or "monotonic": what nowNs() reads.

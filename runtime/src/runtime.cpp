@@ -128,7 +128,12 @@ void readCmdline() {
 }
 
 void startOnce() {
-  startClock(getenv("PHASEPROBE_CLOCK"));
+  const char *Clock = getenv("PHASEPROBE_CLOCK");
+  if (Clock && *Clock && strcmp(Clock, "monotonic") != 0 && strcmp(Clock, "auto") != 0) {
+    warning("PHASEPROBE_CLOCK=%s: expected monotonic or auto; using auto", Clock);
+    Clock = nullptr;
+  }
+  startClock(Clock);
   Process.StartNs = nowNs();
   Process.StartFaults = minorFaults();
   Process.Pid = getpid();

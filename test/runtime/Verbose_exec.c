@@ -6,6 +6,11 @@
 // RUN: env PHASEPROBE_VERBOSE=1 PHASEPROBE_OUT=%t.json %t 2>&1 | FileCheck %s
 // RUN: env PHASEPROBE_VERBOSE=1 PHASEPROBE_CLOCK=monotonic PHASEPROBE_OUT=%t.json %t 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=MONO
+// An unknown clock: one warning line (whatever PHASEPROBE_VERBOSE says), the
+// default clock, the program as ever.
+// RUN: env PHASEPROBE_CLOCK=rdtsc PHASEPROBE_OUT=%t.json %t 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: phaseprobe: warning: PHASEPROBE_CLOCK=rdtsc: expected monotonic or auto; using auto
+// BAD-NOT: phaseprobe
 // CHECK: phaseprobe: runtime started (ABI {{[0-9]+}}, pid {{[0-9]+}}, clock {{tsc|monotonic}})
 // MONO: phaseprobe: runtime started (ABI {{[0-9]+}}, pid {{[0-9]+}}, clock monotonic)
 // CHECK: phaseprobe: registered 1 constructs of {{.*}}Verbose_exec.c
