@@ -1,5 +1,6 @@
 //===- clock.cpp - The probes' clock: the TSC where the kernel trusts it ---===//
 #include "clock.h"
+#include "runtime.h"
 
 #include <cstring>
 #include <fcntl.h>
@@ -29,9 +30,9 @@ bool kernelKeepsTimeWithTsc() {
   return N >= 3 && strncmp(Buf, "tsc", 3) == 0 && (N == 3 || Buf[3] == '\n');
 }
 
-// Nanoseconds per read of each clock over a few hundred reads. A hypervisor
-// may trap RDTSC (then a read costs microseconds): the counter is used only
-// where it is the cheaper.
+// Whether 256 reads of the counter take less time than 256 clock_gettime
+// calls. A hypervisor may trap RDTSC (then a read costs microseconds): the
+// counter is used only where it is the cheaper.
 bool counterIsCheaper() {
   constexpr int Reads = 256;
   uint64_t Sink = 0;
@@ -93,6 +94,8 @@ ClockKind startClock(const char *Choice) {
   TscClockOn.store(false, std::memory_order_release);
   if (Choice && strcmp(Choice, "monotonic") == 0)
     return ClockKind::Monotonic;
+  if (Choice && *Choice && strcmp(Choice, "auto") != 0)
+    warning("PHASEPROBE_CLOCK=%s: expected monotonic or auto; using auto", Choice);
 #if defined(__x86_64__)
   TscConversion C;
   if (kernelKeepsTimeWithTsc() && counterIsCheaper() && calibrate(C)) {

@@ -42,8 +42,9 @@ extern std::atomic<bool> TscClockOn;
 
 /// Chooses and starts the clock, once, before the probes run (the
 /// runtime's start). \p Choice is PHASEPROBE_CLOCK's value: "monotonic"
-/// keeps clock_gettime; anything else (null, "auto") takes the counter
-/// where it can (above). Returns what nowNs() reads from now on.
+/// keeps clock_gettime; null, "" or "auto" takes the counter where it can
+/// (above), and so does any other value, after one warning line. Returns
+/// what nowNs() reads from now on.
 ClockKind startClock(const char *Choice);
 
 /// "tsc" or "monotonic": what nowNs() reads.

@@ -128,12 +128,7 @@ void readCmdline() {
 }
 
 void startOnce() {
-  const char *Clock = getenv("PHASEPROBE_CLOCK");
-  if (Clock && *Clock && strcmp(Clock, "monotonic") != 0 && strcmp(Clock, "auto") != 0) {
-    warning("PHASEPROBE_CLOCK=%s: expected monotonic or auto; using auto", Clock);
-    Clock = nullptr;
-  }
-  startClock(Clock);
+  startClock(getenv("PHASEPROBE_CLOCK"));
   Process.StartNs = nowNs();
   Process.StartFaults = minorFaults();
   Process.Pid = getpid();
