@@ -3,8 +3,8 @@
 // Internal to the runtime. Every share of every construct reads the clock
 // twice, and on a loop of short invocations those reads are about half of
 // what the probes cost (NPB SP W: __vdso_clock_gettime 3.9% of an
-// instrumented run's samples; 17 ns a read on the project's VM against 8 ns
-// for the time-stamp counter). Where the kernel itself keeps time with the TSC
+// instrumented run's samples; 18 ns a read on the project's VM against 8 ns
+// for the time-stamp counter, bench/overhead/clock_cost.py). Where the kernel itself keeps time with the TSC
 // (its clocksource is "tsc": it found the counter invariant and in step
 // across CPUs) and reading it is the cheaper of the two, nowNs() reads the
 // counter and converts with a rate measured against CLOCK_MONOTONIC at
