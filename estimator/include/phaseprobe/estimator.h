@@ -540,16 +540,23 @@ bool pricesInvocations(const Phase &P);
 
 const char *handOverRuleName(HandOverRule R);
 std::optional<HandOverRule> parseHandOverRule(const std::string &S);
+/// The bytes of \p S one invocation of \p P reaches, over its team: its
+/// footprint, or less where the invocation's accesses (iterations a thread
+/// x accesses an iteration x threads, each moving on by its stride, a line
+/// at most) cannot reach that far.
+double invocationReachBytes(const Phase &P, const PhaseStream &S);
 /// Cache lines of \p P handed over per invocation, over its team: each
-/// stream's footprint in lines times its handoverShare.
+/// stream's reach in one invocation (invocationReachBytes) in lines times
+/// its handoverShare.
 double handedLines(const Phase &P);
 /// The footprint that picks the hand-over uBs' profile for \p P: its
 /// handing-over streams' footprints summed (KiB).
 double handOverFootprintKiB(const Phase &P);
 /// The wall cost (µs) of one line handed over to a thread of a team of
-/// \p Threads on \p Node: (ho1p - hk1p tpi) x elements per line, at the
-/// footprint nearest \p FootprintKiB (log) where both are measured; 0 at
-/// one thread; absent without the pair. Never negative.
+/// \p Threads on \p Node: (ho1p - hk1p tpi) x elements per line at the
+/// footprints where both are measured, interpolated in log footprint at
+/// \p FootprintKiB (the nearest one's outside them); 0 at one thread;
+/// absent without the pair. Never negative.
 std::optional<double> handOverCostUs(const TpiLookup &L, const std::string &Node,
                                      unsigned Threads, double FootprintKiB);
 /// SyncSweeps::Short's cost of one synchronization of kind \p K (µs) on

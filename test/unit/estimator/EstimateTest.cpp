@@ -1583,14 +1583,42 @@ TEST(HandOver, CostIsTheFlipMinusItsReferencePerLine) {
   L.Rows.push_back({"n", HandOverUBench, 2, 4096, 0.003 + 1.6 / 8});
   L.Rows.push_back({"n", HandKeepUBench, 2, 4096, 0.003});
   EXPECT_NEAR(*handOverCostUs(L, "n", 2, 512), 0.8, 1e-12);
-  EXPECT_NEAR(*handOverCostUs(L, "n", 2, 1500), 1.6, 1e-12) << "nearest in log: 4096";
-  EXPECT_NEAR(*handOverCostUs(L, "n", 2, 100), 0.8, 1e-12);
+  EXPECT_NEAR(*handOverCostUs(L, "n", 2, 1500), 0.8 + 0.8 * std::log(1500 / 512.) / std::log(8.),
+              1e-12)
+      << "between two footprints, in log";
+  EXPECT_NEAR(*handOverCostUs(L, "n", 2, 100), 0.8, 1e-12) << "below the smallest: its cost";
+  EXPECT_NEAR(*handOverCostUs(L, "n", 2, 1e6), 1.6, 1e-12) << "above the largest: its cost";
   EXPECT_EQ(*handOverCostUs(L, "n", 1, 512), 0) << "one thread hands nothing over";
   EXPECT_FALSE(handOverCostUs(L, "m", 2, 512));
   L.Rows.push_back({"m", HandOverUBench, 2, 512, 0.001});
   EXPECT_FALSE(handOverCostUs(L, "m", 2, 512)) << "without its reference";
   L.Rows.push_back({"m", HandKeepUBench, 2, 512, 0.002});
   EXPECT_EQ(*handOverCostUs(L, "m", 2, 512), 0) << "a flip faster than its reference: noise";
+}
+
+// The lines an invocation hands over are those it reaches: a stream's
+// footprint pools what all invocations visit, a sweep of planes the whole
+// array. 100 invocations of 1000 iterations a thread at two threads, 1.5
+// accesses an iteration, reach 3000 elements of a stream an invocation.
+TEST(HandOver, AnInvocationHandsOverWhatItReaches) {
+  Phase P;
+  P.threads = 2;
+  P.invocations = 100;
+  P.iterations = 100 * 1000;
+  PhaseStream S;
+  S.tuple = ProfileLookup::unit(1024);
+  S.handoverShare = 0.5;
+  P.streams = {S};
+  EXPECT_NEAR(handedLines(P), 0.5 * 1024 * 1024 / 64, 1e-9) << "no accesses known: the footprint";
+  P.streams[0].accessesPerIter = 1.5;
+  EXPECT_NEAR(invocationReachBytes(P, P.streams[0]), 3000 * 8, 1e-9) << "8 B apart";
+  EXPECT_NEAR(handedLines(P), 0.5 * 3000 * 8 / 64, 1e-9);
+  P.streams[0].tuple.strideBytes = 4096;
+  EXPECT_NEAR(invocationReachBytes(P, P.streams[0]), 3000 * 64, 1e-9) << "a line an access";
+  P.streams[0].accessesPerIter = 100;
+  EXPECT_NEAR(invocationReachBytes(P, P.streams[0]), 1024 * 1024, 1e-9) << "at most the footprint";
+  P.invocations = 0;
+  EXPECT_NEAR(invocationReachBytes(P, P.streams[0]), 1024 * 1024, 1e-9);
 }
 
 // Phase a (4 s, 100 invocations) hands over half of a 1 MiB stream every
