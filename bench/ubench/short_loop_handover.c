@@ -1,7 +1,7 @@
 /* bench/ubench/short_loop_handover.c — what NPB SP W's lhs loops pay for
  * lines another loop wrote last. Each time step runs a short-loop nest
- * (for j, k: an `omp for` over i of 34 rows writing NL arrays at
- * [n][i][j][k], SP's lhsx) and then a sweep that rewrites the same arrays
+ * (for j, k: an `omp for` over i of 34 rows writing NL = 5 arrays at
+ * [n][i][j][k], one statement each, SP's lhsx) and then a sweep that rewrites the same arrays
  * split over j ("flipped": x_solve's split, so at two threads half of the
  * lines the short loops write next step are the other thread's) or over i
  * as the short loops are ("same"). At one thread the two modes differ only
@@ -39,9 +39,14 @@ int main(int argc, char **argv) {
     for (int j = 1; j < N - 1; j++)
       for (int k = 1; k < N - 1; k++) {
 #pragma omp for
-        for (int i = 1; i < N - 1; i++)
-          for (int n = 0; n < NL; n++)
-            lhs[n][i][j][k] = 0.5 * us[i][j][k] + n * rho[i][j][k];
+        for (int i = 1; i < N - 1; i++) {
+          // One statement an array, as SP's lhsx writes them.
+          lhs[0][i][j][k] = 0.0;
+          lhs[1][i][j][k] = 0.5 * us[i][j][k] - rho[i][j][k];
+          lhs[2][i][j][k] = 1.0 + 2.0 * rho[i][j][k];
+          lhs[3][i][j][k] = 0.5 * us[i][j][k] + rho[i][j][k];
+          lhs[4][i][j][k] = 0.0;
+        }
       }
     double T1 = omp_get_wtime();
     if (Flipped) {
