@@ -126,8 +126,9 @@ void writeStreams(JsonWriter &W, uint32_t Phase, bool SplitsIterations) {
   if (!Handovers) {
     Handovers = new (Storage) Vec<SiteHandover>();
     Vec<PageRead> Reads;
+    const Vec<SiteKey> Interleaved = interleavedSites(All.Data, All.Size);
     for (const ThreadSampler *S : All) {
-      S->markWrittenRanges(PageTouches::process());
+      S->markWrittenRanges(PageTouches::process(), Interleaved);
       S->pageReads(Reads);
     }
     PageTouches::process().summarize(PhaseOrder::process(), Reads, *Handovers);

@@ -347,10 +347,72 @@ void ThreadSampler::pageReads(Vec<PageRead> &Out) const {
                 std::uint32_t(R->Pages[I] & ((std::uintptr_t(1) << PageTouches::PageShift) - 1))});
 }
 
-void ThreadSampler::markWrittenRanges(PageTouches &T) const {
+namespace {
+
+/// The stride most of a record's consecutive samples moved by (0: none).
+std::uint64_t dominantStride(const SiteRecord &R) {
+  std::uint64_t Best = 0, Count = 0;
+  for (int S = 0; S < SiteRecord::HistSlots; ++S)
+    if (R.HistCount[S] > Count)
+      Best = R.HistStride[S], Count = R.HistCount[S];
+  return Best;
+}
+
+struct SiteRange {
+  SiteKey Key;
+  std::uint64_t Invocation;
+  std::uintptr_t Lo, Hi;
+  std::size_t Thread;
+};
+
+} // namespace
+
+Vec<SiteKey> interleavedSites(const ThreadSampler *const *All, std::size_t N) {
+  constexpr std::uint64_t LineBytes = 64;
+  Vec<SiteRange> Ranges;
+  for (std::size_t T = 0; T < N; ++T)
+    for (const SiteRecord *R = All[T]->records(); R; R = R->Next) {
+      if (!(R->Site->Flags & SiteStore) || !R->HasInv || dominantStride(*R) <= LineBytes)
+        continue;
+      const SiteKey K{R->Phase, R->Site};
+      for (const SiteRecord::InvRange &E : R->Done)
+        Ranges.push({K, E.Invocation, E.Lo, E.Hi, T});
+      for (int I = 0; I < R->NumCur; ++I)
+        Ranges.push({K, R->CurInv, R->Cur[I].Lo, R->Cur[I].Hi, T});
+    }
+  std::sort(Ranges.begin(), Ranges.end(), [](const SiteRange &A, const SiteRange &B) {
+    if (!(A.Key == B.Key))
+      return A.Key < B.Key;
+    return A.Invocation != B.Invocation ? A.Invocation < B.Invocation : A.Lo < B.Lo;
+  });
+  Vec<SiteKey> Out;
+  for (std::size_t I = 0; I < Ranges.Size;) {
+    std::size_t J = I;
+    // One invocation's ranges by address: another thread's beginning
+    // before the farthest end seen so far overlaps it (blocks of a static
+    // split only meet).
+    std::uintptr_t End = Ranges[I].Hi;
+    std::size_t EndThread = Ranges[I].Thread;
+    bool Overlap = false;
+    for (++J; J < Ranges.Size && Ranges[J].Key == Ranges[I].Key &&
+              Ranges[J].Invocation == Ranges[I].Invocation;
+         ++J) {
+      Overlap |= Ranges[J].Thread != EndThread && Ranges[J].Lo < End;
+      if (Ranges[J].Hi > End)
+        End = Ranges[J].Hi, EndThread = Ranges[J].Thread;
+    }
+    if (Overlap && (!Out.Size || !(Out[Out.Size - 1] == Ranges[I].Key)))
+      Out.push(Ranges[I].Key);
+    I = J;
+  }
+  return Out;
+}
+
+void ThreadSampler::markWrittenRanges(PageTouches &T, const Vec<SiteKey> &Interleaved) const {
   Vec<SiteRecord::InvRange> Ranges;
   for (const SiteRecord *R = Records; R; R = R->Next) {
-    if (!(R->Site->Flags & SiteStore) || !R->HasInv)
+    if (!(R->Site->Flags & SiteStore) || !R->HasInv ||
+        std::binary_search(Interleaved.begin(), Interleaved.end(), SiteKey{R->Phase, R->Site}))
       continue;
     // Every sampled invocation's ranges, merged where they overlap: the
     // same share again and again is one range, marked once.

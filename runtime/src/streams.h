@@ -188,6 +188,24 @@ struct SiteRecord {
 
 /// The sampling state of one thread. Only its own thread writes it; the
 /// merge reads it after the parallel work is over.
+/// A site of a phase.
+struct SiteKey {
+  std::uint32_t Phase;
+  const SiteDesc *Site;
+  bool operator<(const SiteKey &O) const {
+    return Phase != O.Phase ? Phase < O.Phase : Site < O.Site;
+  }
+  bool operator==(const SiteKey &O) const { return Phase == O.Phase && Site == O.Site; }
+};
+
+class ThreadSampler;
+/// The store sites whose threads' ranges of one sampled invocation overlap
+/// while the site strides over more than a line, sorted: each thread's
+/// span then holds the other threads' elements (a store walking several
+/// arrays an execution, `a[m][i]` for m inside the split i loop), so the
+/// span is not the pages it wrote. \p All: every thread's sampler.
+Vec<SiteKey> interleavedSites(const ThreadSampler *const *All, std::size_t N);
+
 class ThreadSampler {
 public:
   /// \p Touches: the table the samples mark their pages in (the
@@ -234,8 +252,9 @@ public:
   /// Marks in \p T the pages this thread's store sites wrote, from their
   /// ranges in the sampled invocations of their phase (a static schedule
   /// gives a thread the same share every time; a dynamic one marks its
-  /// pages for several threads, as it hands them). After the run.
-  void markWrittenRanges(PageTouches &T) const;
+  /// pages for several threads, as it hands them), but for the sites
+  /// (record's Phase and Site) in \p Interleaved, sorted. After the run.
+  void markWrittenRanges(PageTouches &T, const Vec<SiteKey> &Interleaved) const;
 
   bool inBurst() const { return Active; }
   const SiteRecord *records() const { return Records; }
