@@ -12,8 +12,8 @@ prints per round and as medians over the rounds the short loops' wall
 time per invocation (their implicit barrier included) and the sweep's per
 step, and flipped - same. Then one instrumented run per mode at two
 threads, sampling on (the build's phaseprobe-cc), and the handover_share
-the runtime wrote for each loop's streams: what the estimator's hand-over
-term (`--handover priced`) would read. Bad input: one line, exit 2.
+and handover_rounds the runtime wrote for each loop's streams: what the
+estimator's hand-over term (`--handover priced`) would read. Bad input: one line, exit 2.
 """
 import argparse
 import json
@@ -62,7 +62,7 @@ def shares(exe, mode, steps, out_json):
             continue
         for s in p.get("streams", []):
             rows.append((p["id"].split(":", 1)[1], p.get("invocations", 0), s["id"], s["footprint_kib"],
-                         s.get("handover_share")))
+                         s.get("handover_share"), s.get("handover_rounds")))
     return rows
 
 
@@ -121,12 +121,13 @@ def main():
           % (statistics.median(diffs), min(diffs), max(diffs)))
     print()
     print("the runtime's handover_share at two threads (instrumented, sampling on, one run a mode):")
-    print("%-8s %-10s %12s %-7s %12s %10s" % ("mode", "loop", "invocations", "stream", "footprint_kib",
-                                               "share"))
+    print("%-8s %-10s %12s %-7s %12s %10s %8s" % ("mode", "loop", "invocations", "stream",
+                                                    "footprint_kib", "share", "rounds"))
     for mode in MODES:
-        for loop, inv, sid, kib, share in read[mode]:
-            print("%-8s %-10s %12d %-7s %12.1f %10s" % (mode, loop, inv, sid, kib,
-                                                         "-" if share is None else "%.3f" % share))
+        for loop, inv, sid, kib, share, rounds in read[mode]:
+            print("%-8s %-10s %12d %-7s %12.1f %10s %8s" % (
+                mode, loop, inv, sid, kib, "-" if share is None else "%.3f" % share,
+                "-" if rounds is None else "%.0f" % rounds))
 
 
 if __name__ == "__main__":

@@ -331,6 +331,9 @@ PhaseStream readStream(const std::string &File, const json &S, const std::string
   Out.handoverShare = R.optAtLeast("handover_share", 0);
   if (Out.handoverShare && *Out.handoverShare > 1)
     R.fail("handover_share", "must be within 0 to 1, found " + formatNumber(*Out.handoverShare));
+  Out.handoverRounds = R.optAtLeast("handover_rounds", 0);
+  if (Out.handoverRounds && !Out.handoverShare)
+    R.fail("handover_rounds", "comes with handover_share");
   return Out;
 }
 
@@ -579,6 +582,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
       }
       if (S.handoverShare)
         SJ["handover_share"] = *S.handoverShare;
+      if (S.handoverRounds)
+        SJ["handover_rounds"] = *S.handoverRounds;
       Streams.push_back(std::move(SJ));
     }
     J["streams"] = std::move(Streams);

@@ -562,10 +562,9 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
       std::optional<double> Cost = handOverCostUs(L, Base, P.threads, H.footprintKiB);
       if (!Cost)
         continue;
-      H.baseS = std::min(WorkS[PM.phaseIndex],
-                         double(P.invocations) * H.lines / P.threads * *Cost * 1e-6);
+      H.baseS = std::min(WorkS[PM.phaseIndex], H.lines / P.threads * *Cost * 1e-6);
       HandOvers[PM.phaseIndex] = H;
-      E.handedLines += double(P.invocations) * H.lines;
+      E.handedLines += H.lines;
       ++E.handOverPhases;
     }
   // InvocationRule::Priced: per worksharing phase, the base run's fixed
@@ -784,8 +783,7 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           if (auto H = HandOvers.find(PM.phaseIndex); H != HandOvers.end() && !OwnBase) {
             if (auto Cost = handOverCostUs(L, Node, Th, H->second.footprintKiB)) {
               // A thread's lines: the team's over its threads.
-              const double Lines =
-                  H->second.lines * FlipShare(Th) / FlipShare(P.threads) * double(P.invocations);
+              const double Lines = H->second.lines * FlipShare(Th) / FlipShare(P.threads);
               PE.handOverS = PriceApart(Lines / Th, *Cost, H->second.baseS, NE.handOverS,
                                         NE.handOverCostUs, HandedAtNode);
             } else {

@@ -46,9 +46,21 @@ double invocationReachBytes(const Phase &P, const PhaseStream &S) {
 
 double handedLines(const Phase &P) {
   double N = 0;
-  for (const PhaseStream &S : P.streams)
-    if (S.handoverShare)
-      N += *S.handoverShare * invocationReachBytes(P, S) / LineBytes;
+  for (const PhaseStream &S : P.streams) {
+    if (!S.handoverShare)
+      continue;
+    const double Reach = invocationReachBytes(P, S), Footprint = S.tuple.footprintKiB * 1024;
+    const double Walks = double(P.invocations) * Reach; // bytes the invocations reach
+    if (S.handoverRounds && Footprint > 0)
+      // Once a round at most, and no more often than the invocations walk
+      // the footprint: a line is handed over at its first touch after the
+      // writer's (NPB SP W's lhsx: 1,159 invocations a time step, each a
+      // row of lines it keeps for the next seven).
+      N +=
+          *S.handoverShare * Footprint / LineBytes * std::min(*S.handoverRounds, Walks / Footprint);
+    else
+      N += *S.handoverShare * Walks / LineBytes;
+  }
   return N;
 }
 

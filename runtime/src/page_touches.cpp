@@ -26,8 +26,10 @@ void PhaseOrder::begin(std::uint32_t Phase, std::uint64_t Invocation) {
     return;
   E.Previous.store(E.Last.load(std::memory_order_relaxed),
                    std::memory_order_relaxed);
-  E.Last.store(Clock.fetch_add(1, std::memory_order_relaxed) + 1,
-               std::memory_order_relaxed);
+  const std::uint64_t Tick = Clock.fetch_add(1, std::memory_order_relaxed) + 1;
+  E.Last.store(Tick, std::memory_order_relaxed);
+  if (!E.First.load(std::memory_order_relaxed))
+    E.First.store(Tick, std::memory_order_relaxed);
 }
 
 std::uint64_t PhaseOrder::last(std::uint32_t Phase) const {
@@ -37,6 +39,14 @@ std::uint64_t PhaseOrder::last(std::uint32_t Phase) const {
 std::uint64_t PhaseOrder::previous(std::uint32_t Phase) const {
   return Phase < MaxPhases ? Phases[Phase].Previous.load(std::memory_order_relaxed)
                            : 0;
+}
+
+std::uint64_t PhaseOrder::first(std::uint32_t Phase) const {
+  return Phase < MaxPhases ? Phases[Phase].First.load(std::memory_order_relaxed) : 0;
+}
+
+std::uint64_t PhaseOrder::invocations(std::uint32_t Phase) const {
+  return Phase < MaxPhases ? Phases[Phase].Invocation.load(std::memory_order_relaxed) : 0;
 }
 
 std::uint64_t PhaseOrder::latestBefore(std::uint32_t Phase,
@@ -54,6 +64,7 @@ void PhaseOrder::clear() {
     E.Invocation.store(0, std::memory_order_relaxed);
     E.Last.store(0, std::memory_order_relaxed);
     E.Previous.store(0, std::memory_order_relaxed);
+    E.First.store(0, std::memory_order_relaxed);
   }
 }
 
@@ -226,7 +237,7 @@ void PageTouches::summarize(const PhaseOrder &Order, Vec<PageRead> &Reads,
   // loops).
   // 2. Each thread's access to a page that writer wrote is handed over by
   // the share of the writer's threads that are not it, unless the thread
-  // touched the page in a phase run in between. On a page where two of the
+  // touched the page in another phase run in between. On a page where two of the
   // writer's threads' blocks meet (one thread's store range ends at the
   // page's Split, the next one's begins there), the side of the Split the
   // access fell on says whose lines it read: bursts sample the start of a
@@ -259,13 +270,30 @@ void PageTouches::summarize(const PhaseOrder &Order, Vec<PageRead> &Reads,
       }
       Pages += Any;
     }
+    auto Decides = [&](const SiteWriter &C) {
+      return C.Pages >= MinWriterPages && C.Pages >= MinWriterShare * Pages;
+    };
     SiteWriter W{0, 0, 0};
     for (const SiteWriter &C : Seen)
-      if (C.Pages >= MinWriterPages && C.Pages >= MinWriterShare * Pages && C.At > W.At)
+      if (Decides(C) && C.At > W.At)
         W = C;
     if (!W.At)
       continue;
-    SiteHandover S{Key.Phase, Key.Site, 0, 0};
+    // 3. A phase that rewrites its pages every invocation is their last
+    // writer, in its own split; another phase that writes them between its
+    // runs (NPB SP's solver sweeps between the time steps of lhsx's short
+    // loops, split over another index) hands each line over at its first
+    // touch after that: that phase is the writer.
+    if (W.Writer == Key.Phase) {
+      const std::uint64_t Began = Order.first(Key.Phase);
+      SiteWriter Other{0, 0, 0};
+      for (const SiteWriter &C : Seen)
+        if (C.Writer != Key.Phase && Decides(C) && C.At > Began && C.At > Other.At)
+          Other = C;
+      if (Other.At)
+        W = Other;
+    }
+    SiteHandover S{Key.Phase, Key.Site, 0, 0, double(Order.invocations(W.Writer))};
     for (std::size_t I = G0; I < G1; ++I) {
       const PageRead &R = Reads[I];
       auto [Lo, Hi] = PhasesOf(R.Page);
@@ -276,7 +304,11 @@ void PageTouches::summarize(const PhaseOrder &Order, Vec<PageRead> &Reads,
           Wrote = P->Wrote;
           Owner = splitOwner(*P, R.Offset);
         }
-        Since |= (P->Accessed & R.Bit) && Order.latestBefore(P->Phase, Now) > W.At;
+        // The phase's own earlier touches are not a copy since: its first
+        // touch after the writer's paid (a share of its pages, once a
+        // round of the two).
+        Since |= P->Phase != Key.Phase && (P->Accessed & R.Bit) &&
+                 Order.latestBefore(P->Phase, Now) > W.At;
       }
       if (!Wrote)
         continue;

@@ -46,10 +46,13 @@ public:
   /// A thread begins its share of invocation \p Invocation (1, 2, ...) of
   /// \p Phase; the first thread to do so ticks the clock.
   void begin(std::uint32_t Phase, std::uint64_t Invocation);
-  /// The tick of \p Phase's last invocation and of the one before it (0:
-  /// none).
+  /// The tick of \p Phase's last invocation, of the one before it and of
+  /// its first (0: none).
   std::uint64_t last(std::uint32_t Phase) const;
   std::uint64_t previous(std::uint32_t Phase) const;
+  std::uint64_t first(std::uint32_t Phase) const;
+  /// Invocations of \p Phase begun so far.
+  std::uint64_t invocations(std::uint32_t Phase) const;
   /// The latest invocation of \p Phase that began before tick \p Before (0:
   /// none known).
   std::uint64_t latestBefore(std::uint32_t Phase, std::uint64_t Before) const;
@@ -58,18 +61,21 @@ public:
 
 private:
   struct Entry {
-    std::atomic<std::uint64_t> Invocation{0}, Last{0}, Previous{0};
+    std::atomic<std::uint64_t> Invocation{0}, Last{0}, Previous{0}, First{0};
   };
   std::atomic<std::uint64_t> Clock{0};
   Entry Phases[MaxPhases];
 };
 
 /// Hand-over of one (phase, site): page-thread pairs whose writer is known,
-/// and the handed-over share of them summed.
+/// the handed-over share of them summed, and the writer's invocations (how
+/// many times at most the data was handed over, at its first touch after
+/// each).
 struct SiteHandover {
   std::uint32_t Phase;
   const void *Site;
   double Known = 0, Handed = 0;
+  double Rounds = 0;
 };
 /// summarize()'s order: by phase, then site.
 inline bool siteHandoverLess(const SiteHandover &A, const SiteHandover &B) {

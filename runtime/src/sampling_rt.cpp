@@ -183,6 +183,8 @@ void writeStreams(JsonWriter &W, uint32_t Phase, bool SplitsIterations) {
     if (R.HandoverShare >= 0) {
       W.key("handover_share");
       W.number(R.HandoverShare);
+      W.key("handover_rounds");
+      W.number(R.HandoverRounds);
     }
     if (R.WindowAccesses > 0) {
       // How long a loop execution of the stream's sites is: with the

@@ -349,15 +349,6 @@ void ThreadSampler::pageReads(Vec<PageRead> &Out) const {
 
 namespace {
 
-/// The stride most of a record's consecutive samples moved by (0: none).
-std::uint64_t dominantStride(const SiteRecord &R) {
-  std::uint64_t Best = 0, Count = 0;
-  for (int S = 0; S < SiteRecord::HistSlots; ++S)
-    if (R.HistCount[S] > Count)
-      Best = R.HistStride[S], Count = R.HistCount[S];
-  return Best;
-}
-
 struct SiteRange {
   SiteKey Key;
   std::uint64_t Invocation;
@@ -368,11 +359,13 @@ struct SiteRange {
 } // namespace
 
 Vec<SiteKey> interleavedSites(const ThreadSampler *const *All, std::size_t N) {
-  constexpr std::uint64_t LineBytes = 64;
+  // Extrapolated ends may overshoot a block's by a little; interleaved
+  // spans overlap by whole rows of the other threads.
+  constexpr std::uintptr_t Slack = std::uintptr_t(1) << PageTouches::PageShift;
   Vec<SiteRange> Ranges;
   for (std::size_t T = 0; T < N; ++T)
     for (const SiteRecord *R = All[T]->records(); R; R = R->Next) {
-      if (!(R->Site->Flags & SiteStore) || !R->HasInv || dominantStride(*R) <= LineBytes)
+      if (!(R->Site->Flags & SiteStore) || !R->HasInv)
         continue;
       const SiteKey K{R->Phase, R->Site};
       for (const SiteRecord::InvRange &E : R->Done)
@@ -397,7 +390,7 @@ Vec<SiteKey> interleavedSites(const ThreadSampler *const *All, std::size_t N) {
     for (++J; J < Ranges.Size && Ranges[J].Key == Ranges[I].Key &&
               Ranges[J].Invocation == Ranges[I].Invocation;
          ++J) {
-      Overlap |= Ranges[J].Thread != EndThread && Ranges[J].Lo < End;
+      Overlap |= Ranges[J].Thread != EndThread && Ranges[J].Lo + Slack < End;
       if (Ranges[J].Hi > End)
         End = Ranges[J].Hi, EndThread = Ranges[J].Thread;
     }
@@ -737,6 +730,7 @@ struct Candidate {
   bool HasLoad = false, HasStore = false;
   std::uint64_t Samples = 0;
   double HandoverKnown = 0, Handed = 0; ///< its sites' (SiteHandover)
+  double HandoverRounds = 0;            ///< their Rounds, weighted by Known
   double LoadAccesses = 0, StoreAccesses = 0; ///< estimated, in sampling copies
   WindowCounts Window; ///< its sites', every thread's
   Vec<StrideCount> Hist; ///< sorted by stride, unique
@@ -1129,6 +1123,7 @@ void mergeInto(Candidate &Into, Candidate &C, std::uint64_t Far) {
   Into.Samples += C.Samples;
   Into.HandoverKnown += C.HandoverKnown;
   Into.Handed += C.Handed;
+  Into.HandoverRounds += C.HandoverRounds;
   Into.LoadAccesses += C.LoadAccesses;
   Into.StoreAccesses += C.StoreAccesses;
   Into.Window += C.Window;
@@ -1212,7 +1207,8 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
                                        siteHandoverLess)
                     : nullptr;
       if (H && H != Handovers->end() && H->Phase == Phase && H->Site == Key.Site)
-        C->HandoverKnown = H->Known, C->Handed = H->Handed;
+        C->HandoverKnown = H->Known, C->Handed = H->Handed,
+        C->HandoverRounds = H->Known * H->Rounds;
     } else
       C->~Candidate();
     I = J;
@@ -1294,8 +1290,10 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
     }
     R.Samples = C->Samples;
     R.HandoverKnown = C->HandoverKnown;
-    if (C->HandoverKnown >= StreamResult::MinHandoverKnown)
+    if (C->HandoverKnown >= StreamResult::MinHandoverKnown) {
       R.HandoverShare = C->Handed / C->HandoverKnown;
+      R.HandoverRounds = C->HandoverRounds / C->HandoverKnown;
+    }
     Out.push(R);
   }
   // Merging can grow a stream past an earlier one. (std::sort, not

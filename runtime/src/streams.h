@@ -200,10 +200,10 @@ struct SiteKey {
 
 class ThreadSampler;
 /// The store sites whose threads' ranges of one sampled invocation overlap
-/// while the site strides over more than a line, sorted: each thread's
-/// span then holds the other threads' elements (a store walking several
-/// arrays an execution, `a[m][i]` for m inside the split i loop), so the
-/// span is not the pages it wrote. \p All: every thread's sampler.
+/// (by more than a page), sorted: each thread's span then holds the other
+/// threads' elements (a store walking several arrays an execution,
+/// `a[m][i]` for m inside the split i loop; a dynamic schedule's chunks),
+/// so the span is not the pages it wrote. \p All: every thread's sampler.
 Vec<SiteKey> interleavedSites(const ThreadSampler *const *All, std::size_t N);
 
 class ThreadSampler {
@@ -367,6 +367,10 @@ struct StreamResult {
   double HandoverShare = -1;
   double HandoverKnown = 0;
   static constexpr double MinHandoverKnown = 8;
+  /// With a HandoverShare: how many times the writers wrote the data (their
+  /// invocations, weighted by their pages), so at most how many times a
+  /// line of it was handed over, at its first touch after each.
+  double HandoverRounds = 0;
   /// Elements of the stream one iteration of the phase touches, on
   /// average over its iterations in sampling copies (below 1: the loops
   /// that touch it run a part of them; lud's block update touches its

@@ -68,6 +68,11 @@ struct PhaseStream {
   /// hand-over, which the estimator prices with ho1p. Absent: not known
   /// (no phase wrote the stream's data, too few pages, hand-written files).
   std::optional<double> handoverShare;
+  /// How many times the data's writers wrote it over the run (the
+  /// runtime's "handover_rounds"; absent in older files): a line is handed
+  /// over at most once a round, at the first touch after the writer's, so
+  /// the share counts a round's touches, not every invocation's.
+  std::optional<double> handoverRounds;
   /// The runtime's "pattern": "random" (no dominant stride; stride_bytes is
   /// the mean jump), else strided.
   bool random = false;

@@ -545,9 +545,12 @@ std::optional<HandOverRule> parseHandOverRule(const std::string &S);
 /// x accesses an iteration x threads, each moving on by its stride, a line
 /// at most) cannot reach that far.
 double invocationReachBytes(const Phase &P, const PhaseStream &S);
-/// Cache lines of \p P handed over per invocation, over its team: each
-/// stream's reach in one invocation (invocationReachBytes) in lines times
-/// its handoverShare.
+/// Cache lines of \p P handed over in the run, over its team: each
+/// stream's footprint in lines times its handoverShare times its
+/// handoverRounds, at most as many rounds as the invocations walk the
+/// footprint (invocations x invocationReachBytes / footprint); without
+/// rounds (older files), its reach in lines times the share times the
+/// invocations.
 double handedLines(const Phase &P);
 /// The footprint that picks the hand-over uBs' profile for \p P: its
 /// handing-over streams' footprints summed (KiB).

@@ -1609,10 +1609,20 @@ TEST(HandOver, AnInvocationHandsOverWhatItReaches) {
   S.tuple = ProfileLookup::unit(1024);
   S.handoverShare = 0.5;
   P.streams = {S};
-  EXPECT_NEAR(handedLines(P), 0.5 * 1024 * 1024 / 64, 1e-9) << "no accesses known: the footprint";
+  EXPECT_NEAR(handedLines(P), 100 * 0.5 * 1024 * 1024 / 64, 1e-9)
+      << "no accesses known: the footprint every invocation";
   P.streams[0].accessesPerIter = 1.5;
   EXPECT_NEAR(invocationReachBytes(P, P.streams[0]), 3000 * 8, 1e-9) << "8 B apart";
-  EXPECT_NEAR(handedLines(P), 0.5 * 3000 * 8 / 64, 1e-9);
+  EXPECT_NEAR(handedLines(P), 100 * 0.5 * 3000 * 8 / 64, 1e-9);
+  // With the writers' rounds: once a round, at most as often as the 100
+  // invocations walk the 1 MiB (100 x 24000 B: 2.29 times).
+  P.streams[0].handoverRounds = 2;
+  EXPECT_NEAR(handedLines(P), 2 * 0.5 * 1024 * 1024 / 64, 1e-9);
+  P.streams[0].handoverRounds = 50;
+  EXPECT_NEAR(handedLines(P), 100 * 0.5 * 3000 * 8 / 64, 1e-9);
+  P.streams[0].handoverRounds = 0;
+  EXPECT_NEAR(handedLines(P), 0, 0) << "never written by a writer";
+  P.streams[0].handoverRounds.reset();
   P.streams[0].tuple.strideBytes = 4096;
   EXPECT_NEAR(invocationReachBytes(P, P.streams[0]), 3000 * 64, 1e-9) << "a line an access";
   P.streams[0].accessesPerIter = 100;
@@ -1642,7 +1652,7 @@ TEST(HandOver, TheBaseHandOverTimeLeavesTheProjectionAndTheNodesComesIn) {
   EXPECT_NEAR(handedLines(Phase{}), 0, 0);
   Uncovered X(1);
   Make(X);
-  EXPECT_NEAR(handedLines(X.F.phases[1]), 8192, 1e-9);
+  EXPECT_NEAR(handedLines(X.F.phases[1]), 819200, 1e-9) << "8192 an invocation, 100 invocations";
   EXPECT_NEAR(handOverFootprintKiB(X.F.phases[1]), 1024, 1e-9);
   auto Priced = [](const Uncovered &U, std::vector<std::string> Nodes, ThreadProjection T) {
     return estimate(U.F, U.M, U.L, "bn", Nodes, T, Projection::Absolute, SyncRule::Barriers,

@@ -119,6 +119,10 @@ TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
             "in.json: phases[0].streams[0].handover_share: must be within 0 to 1, found 1.5");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"handover_share\": -0.1, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].handover_share: must be >= 0, found -0.1");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"handover_rounds\": 4, \"footprint_kib\": 3906")),
+            "in.json: phases[0].streams[0].handover_rounds: comes with handover_share");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"handover_share\": 0.5, \"handover_rounds\": -1, \"footprint_kib\": 3906")),
+            "in.json: phases[0].streams[0].handover_rounds: must be >= 0, found -1");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"window_repeats\": 3, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].window_repeats: window_accesses and window_repeats come together");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"tpi_us\": 0.01325,", "\"tpi_us\": 0.01325, \"thread_time_s\": 3,")),
@@ -201,6 +205,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.phases[0].streams[0].windowAccesses = 1000;
   F.phases[0].streams[0].windowRepeats = 987.5;
   F.phases[0].streams[0].handoverShare = 0.52;
+  F.phases[0].streams[0].handoverRounds = 401;
   F.phases[0].threadTimeS = Phase::ThreadTimes{200.5, 201, 211.5};
   F.program.threadsShareCpus = false;
   F.program.threadsFloat = true;
@@ -262,6 +267,8 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_EQ(G.phases[0].streams[0].windowAccesses, std::optional<double>(1000));
   EXPECT_FALSE(G.phases[0].streams[1].windowRepeats) << "absent: no reuse seen";
   EXPECT_EQ(G.phases[0].streams[0].handoverShare, std::optional<double>(0.52));
+  EXPECT_EQ(G.phases[0].streams[0].handoverRounds, std::optional<double>(401));
+  EXPECT_FALSE(G.phases[0].streams[1].handoverRounds);
   EXPECT_FALSE(G.phases[0].streams[1].handoverShare) << "absent: not known";
 }
 

@@ -111,8 +111,9 @@ TEST(PageTouches, OneThreadHandsNothingOver) {
 }
 
 // Written once by phase 0 split in halves, then read whole by both threads
-// in every invocation of phase 1: each thread holds a copy after its first
-// read, so the last invocation (the one summarized) waits for nothing.
+// in every invocation of phase 1: half of each thread's pages were the
+// other's at its first read, and only then (one round: the writer's one
+// invocation), though phase 1 read them in five invocations.
 TEST(PageTouches, DataWrittenOnceIsNotHandedOverAtEveryRead) {
   Tables X;
   X.Order->begin(0, 1);
@@ -126,7 +127,8 @@ TEST(PageTouches, DataWrittenOnceIsNotHandedOverAtEveryRead) {
     }
   }
   EXPECT_EQ(X.result(1, SiteB)->Known, 32);
-  EXPECT_EQ(X.result(1, SiteB)->Handed, 0);
+  EXPECT_EQ(X.result(1, SiteB)->Handed, 16);
+  EXPECT_EQ(X.result(1, SiteB)->Rounds, 1);
   // Run once, it was handed over: half of each thread's reads.
   Tables Y;
   Y.Order->begin(0, 1);
@@ -138,6 +140,37 @@ TEST(PageTouches, DataWrittenOnceIsNotHandedOverAtEveryRead) {
     Y.access(SiteB, 1, P, T1, false);
   }
   EXPECT_EQ(Y.result(1, SiteB)->Handed, 16);
+}
+
+// A phase that rewrites its pages in every invocation (four a round, in
+// halves) is their last writer, in its own split; another phase that
+// rewrites them between its rounds split the other way (NPB SP's solver
+// sweeps between lhsx's time steps) hands each page over at phase 1's first
+// touch after it: that phase is the writer, three rounds. Split as phase 1
+// is, it hands nothing over.
+TEST(PageTouches, AWriterBetweenTheRoundsOfASelfWriterHandsOver) {
+  for (bool Flipped : {true, false}) {
+    Tables X;
+    int Inv = 0;
+    auto Round = [&] {
+      for (int K = 0; K < 4; ++K) {
+        X.Order->begin(1, ++Inv);
+        for (int P = 0; P < 16; ++P)
+          X.access(SiteB, 1, P, P < 8 ? T0 : T1, true);
+      }
+    };
+    for (int R = 1; R <= 3; ++R) {
+      Round();
+      X.Order->begin(0, R);
+      for (int P = 0; P < 16; ++P)
+        X.access(SiteA, 0, P, (P < 8) != Flipped ? T0 : T1, true);
+    }
+    Round();
+    ASSERT_NE(X.result(1, SiteB), nullptr);
+    EXPECT_EQ(X.result(1, SiteB)->Known, 16);
+    EXPECT_EQ(X.result(1, SiteB)->Handed, Flipped ? 16 : 0);
+    EXPECT_EQ(X.result(1, SiteB)->Rounds, 3);
+  }
 }
 
 // Data nobody wrote in a phase (the serial code's) has no known writer.
