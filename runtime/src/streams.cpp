@@ -368,10 +368,9 @@ Vec<SiteKey> interleavedSites(const ThreadSampler *const *All, std::size_t N) {
       if (!(R->Site->Flags & SiteStore) || !R->HasInv)
         continue;
       const SiteKey K{R->Phase, R->Site};
-      for (const SiteRecord::InvRange &E : R->Done)
+      R->eachRange([&](const SiteRecord::InvRange &E) {
         Ranges.push({K, E.Invocation, E.Lo, E.Hi, T});
-      for (int I = 0; I < R->NumCur; ++I)
-        Ranges.push({K, R->CurInv, R->Cur[I].Lo, R->Cur[I].Hi, T});
+      });
     }
   std::sort(Ranges.begin(), Ranges.end(), [](const SiteRange &A, const SiteRange &B) {
     if (!(A.Key == B.Key))
@@ -410,10 +409,7 @@ void ThreadSampler::markWrittenRanges(PageTouches &T, const Vec<SiteKey> &Interl
     // Every sampled invocation's ranges, merged where they overlap: the
     // same share again and again is one range, marked once.
     Ranges.clear();
-    for (int I = 0; I < R->NumCur; ++I)
-      Ranges.push(R->Cur[I]);
-    for (const SiteRecord::InvRange &E : R->Done)
-      Ranges.push(E);
+    R->eachRange([&](const SiteRecord::InvRange &E) { Ranges.push(E); });
     std::sort(Ranges.begin(), Ranges.end(),
               [](const SiteRecord::InvRange &A, const SiteRecord::InvRange &B) {
                 return A.Lo < B.Lo;
@@ -1084,10 +1080,9 @@ bool buildCandidate(const ThreadRecord *Recs, std::size_t N, std::uint64_t Far,
     for (int S = 0; S < SiteRecord::HistSlots; ++S)
       if (R.HistCount[S])
         C.Hist.push({R.HistStride[S], R.HistCount[S]});
-    for (const SiteRecord::InvRange &E : R.Done)
+    R.eachRange([&](const SiteRecord::InvRange &E) {
       Per.push({E.Invocation, E.Lo, E.Hi, Recs[I].Thread});
-    for (int K = 0; K < R.NumCur; ++K)
-      Per.push({R.CurInv, R.Cur[K].Lo, R.Cur[K].Hi, Recs[I].Thread});
+    });
   }
   normalizeHist(C.Hist);
   std::sort(Per.begin(), Per.end(), byInvThenLo);

@@ -159,6 +159,14 @@ struct SiteRecord {
   InvRange Cur[MaxClusters] = {};
   int NumCur = 0;
   Vec<InvRange> Done; ///< capped at ThreadSampler::MaxInvocations entries
+  /// Calls \p F with every sampled invocation's ranges: the finished ones
+  /// and the current invocation's (numbered CurInv).
+  template <typename Fn> void eachRange(Fn &&F) const {
+    for (const InvRange &E : Done)
+      F(E);
+    for (int I = 0; I < NumCur; ++I)
+      F(InvRange{CurInv, Cur[I].Lo, Cur[I].Hi});
+  }
   /// The same ranges split by the half of the thread's share the sampled
   /// execution fell in: its first executions or its last. A team of one
   /// thread shows no sharing, but a worksharing loop gives two threads the
@@ -186,8 +194,6 @@ struct SiteRecord {
   void countDiff(std::uint64_t AbsDiff);
 };
 
-/// The sampling state of one thread. Only its own thread writes it; the
-/// merge reads it after the parallel work is over.
 /// A site of a phase.
 struct SiteKey {
   std::uint32_t Phase;
@@ -206,6 +212,8 @@ class ThreadSampler;
 /// so the span is not the pages it wrote. \p All: every thread's sampler.
 Vec<SiteKey> interleavedSites(const ThreadSampler *const *All, std::size_t N);
 
+/// The sampling state of one thread. Only its own thread writes it; the
+/// merge reads it after the parallel work is over.
 class ThreadSampler {
 public:
   /// \p Touches: the table the samples mark their pages in (the
