@@ -5,6 +5,7 @@
 // whose sweeps differ only in which thread wrote a line last.
 //
 //===----------------------------------------------------------------------===//
+#include "bracket.h"
 #include "phaseprobe/estimator.h"
 
 #include <algorithm>
@@ -96,17 +97,8 @@ std::optional<double> handOverCostUs(const TpiLookup &L, const std::string &Node
   // writer's share outgrows its core's caches (on the Xeon VM 1.95 ns a
   // line at 4 MiB, 0.02 at 16 MiB), and the nearest of two would price an
   // 8 MiB array's lines at either.
-  double X = std::log(std::max(FootprintKiB, 1.0));
-  if (X <= Costs.front().first)
-    return Costs.front().second;
-  if (X >= Costs.back().first)
-    return Costs.back().second;
-  size_t I = 1;
-  while (Costs[I].first < X)
-    ++I;
-  const auto &Lo = Costs[I - 1], &Hi = Costs[I];
-  double W = Hi.first > Lo.first ? (X - Lo.first) / (Hi.first - Lo.first) : 0;
-  return (1 - W) * Lo.second + W * Hi.second;
+  const Bracket B = bracketOf(Costs, std::log(std::max(FootprintKiB, 1.0)));
+  return (1 - B.weight) * Costs[B.lo].second + B.weight * Costs[B.hi].second;
 }
 
 } // namespace phaseprobe

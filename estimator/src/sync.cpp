@@ -13,6 +13,7 @@
 // slice to whole elements per thread) and the pair by equal streams.
 //
 //===----------------------------------------------------------------------===//
+#include "bracket.h"
 #include "phaseprobe/estimator.h"
 #include "phaseprobe/nppdb.h"
 
@@ -185,17 +186,8 @@ std::optional<SyncPoint> syncPoint(SyncKind K, const TpiLookup &L, const std::st
   // intervals use the longest sweep up to 100 us.
   while (Sweeps.size() > 1 && Sweeps.back().first > std::log(MaxSweepUs))
     Sweeps.pop_back();
-  double X = std::log(IntervalUs);
-  if (X <= Sweeps.front().first)
-    return SyncPoint{Sweeps.front().second, Sweeps.front().second, 0};
-  if (X >= Sweeps.back().first)
-    return SyncPoint{Sweeps.back().second, Sweeps.back().second, 0};
-  size_t I = 1;
-  while (Sweeps[I].first < X)
-    ++I;
-  const auto &Lo = Sweeps[I - 1], &Hi = Sweeps[I];
-  double W = Hi.first > Lo.first ? (X - Lo.first) / (Hi.first - Lo.first) : 0;
-  return SyncPoint{Lo.second, Hi.second, W};
+  const Bracket B = bracketOf(Sweeps, std::log(IntervalUs));
+  return SyncPoint{Sweeps[B.lo].second, Sweeps[B.hi].second, B.weight};
 }
 
 namespace {
