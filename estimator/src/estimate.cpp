@@ -190,10 +190,9 @@ std::optional<PaddedRatio> parsePaddedRatio(const std::string &S) {
 }
 
 const char *paddingAcrossName(PaddingAcross A) {
-  return A == PaddingAcross::Mix            ? "mix"
-         : A == PaddingAcross::MixOtherCpu  ? "mix-other-cpu"
-         : A == PaddingAcross::WalkOtherCpu ? "walk-other-cpu"
-                                            : "carried";
+  return A == PaddingAcross::Mix           ? "mix"
+         : A == PaddingAcross::MixOtherCpu ? "mix-other-cpu"
+                                           : "carried";
 }
 
 const char *otherCpuProfileName(OtherCpuProfile P) {
@@ -215,8 +214,6 @@ std::optional<PaddingAcross> parsePaddingAcross(const std::string &S) {
     return PaddingAcross::Mix;
   if (S == "mix-other-cpu")
     return PaddingAcross::MixOtherCpu;
-  if (S == "walk-other-cpu")
-    return PaddingAcross::WalkOtherCpu;
   return std::nullopt;
 }
 
@@ -733,18 +730,11 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
           // at its padding family's ratio; the base node at the phase's own
           // count keeps the clone's own profile (every ratio is 1 there).
           const bool OwnBase = Node == Base && Th == P.threads;
-          bool Priced = Across == PaddingAcross::Mix || Across == PaddingAcross::WalkOtherCpu
+          bool Priced = Across == PaddingAcross::Mix
                             ? !OwnBase
                             : Across == PaddingAcross::MixOtherCpu && NE.otherCpu;
-          PE.paddingByWalk = Priced && Across == PaddingAcross::WalkOtherCpu && NE.otherCpu;
-          if (PE.paddingByWalk) {
-            if (TwinAtNode && TwinAtBase && CloneAtBase && *TwinAtBase > 0)
-              PE.paddingMixRatio = *TwinAtNode / *TwinAtBase;
-            else
-              PE.paddingByWalk = false;
-          } else if (Priced && P.ops && TwinAtNode && TwinAtBase && CloneAtBase) {
+          if (Priced && P.ops && TwinAtNode && TwinAtBase && CloneAtBase)
             PE.paddingMixRatio = opMixRatio(L, *P.ops, Node, Th, Base, P.threads);
-          }
           if (PE.paddingMixRatio) {
             T = *TwinAtNode + std::max(0.0, *CloneAtBase - *TwinAtBase) * *PE.paddingMixRatio;
           } else if (Padded == PaddedRatio::Family && !Twin.empty() && !OwnBase) {

@@ -141,11 +141,6 @@ std::string paddingWarning(const Estimate &E, const NodeEstimate &N) {
     char Mix[16];
     // paddedMixS is part of paddedS (estimate.cpp adds it to both).
     std::snprintf(Mix, sizeof Mix, "%.0f%%", 100 * N.paddedMixS / N.paddedS);
-    if (E.across == PaddingAcross::WalkOtherCpu)
-      return Head + ", " + Mix +
-             " of it scaled as the clones' unpadded walks are (--padding-across "
-             "walk-other-cpu); the arithmetic a padding may stand for is not priced, so expect "
-             "errors of ten to tens of percent here (README, \"Across two CPU designs\")";
     return Head + ", " + Mix +
            " of it priced by the phases' op mix (their adds and multiplies at this node's "
            "cost, --padding-across mix); divisions, square roots and the stalls a padding may "
@@ -208,8 +203,7 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
         if (PE.paddingNeighbours)
           J["padding_neighbours"] = true;
         if (PE.paddingMixRatio)
-          J[PE.paddingByWalk ? "padding_walk_ratio" : "padding_mix_ratio"] =
-              tidy(*PE.paddingMixRatio);
+          J["padding_mix_ratio"] = tidy(*PE.paddingMixRatio);
       }
       if (PE.wholePhase)
         J["whole_phase"] = true;

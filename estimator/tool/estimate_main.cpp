@@ -104,8 +104,7 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
           else if (PE.paddingFamily)
             Profile += " ratio of " + std::to_string(PE.paddingFamily) + " padded clones";
           if (PE.paddingMixRatio)
-            Profile += " padding x" + fmt("%.3g", *PE.paddingMixRatio) +
-                       (PE.paddingByWalk ? " by its walk" : " by op mix");
+            Profile += " padding x" + fmt("%.3g", *PE.paddingMixRatio) + " by op mix";
           if (PM.relaxed)
             Profile += " RELAXED (tpi discard off)";
           if (PE.wholePhase)
@@ -415,10 +414,9 @@ int main(int Argc, char **Argv) {
   App.add_option("--padding-across", AcrossArg,
                  "A padded phase clone's padding on the other nodes: priced by the phase's op "
                  "mix with the compute uBs, node over base, on every node (mix, the default) "
-                 "or on nodes of another CPU design only (mix-other-cpu), as mix but on "
-                 "nodes of another CPU design at its unpadded twin's node / base ratio "
-                 "(walk-other-cpu), or as the clone's profile there has it (carried)")
-      ->check(CLI::IsMember({"mix", "mix-other-cpu", "walk-other-cpu", "carried"}));
+                 "or on nodes of another CPU design only (mix-other-cpu), or as the clone's "
+                 "profile there has it (carried)")
+      ->check(CLI::IsMember({"mix", "mix-other-cpu", "carried"}));
   App.add_option("--other-cpu-profile", OtherCpuArg,
                  "Which profile of a phase's ranking estimates it on a node of another CPU "
                  "design: the best one that walks every significant stream as the phase does "

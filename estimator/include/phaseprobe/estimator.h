@@ -167,10 +167,6 @@ struct PhaseEstimate {
   /// clone's padding got instead of the padding's own; unset where the
   /// padding was carried.
   std::optional<double> paddingMixRatio;
-  /// PaddingAcross::WalkOtherCpu on a node of another CPU design:
-  /// paddingMixRatio is the unpadded twin's node / base ratio, not the
-  /// op mix's.
-  bool paddingByWalk = false;
   /// HandOverRule::Priced: the phase's hand-overs at this node's cost per
   /// line less what the base run's became in the projection (in timeS;
   /// 0 on the base node and where the phase hands nothing over).
@@ -226,17 +222,7 @@ enum class PaddingAcross {
   Mix,
   /// Mix only on nodes of another CPU design than the base node's; the
   /// others carry the clone's profiles (the default until 2026-11-27).
-  MixOtherCpu,
-  /// Mix on nodes of the base node's CPU design; on another design the
-  /// padding at the unpadded twin's node / base ratio instead, the phase
-  /// scaling as its walk does (T = clone's base tpi x twin's ratio). The
-  /// padding stands for the phase's stalls as much as for its arithmetic,
-  /// and the compute uBs' dependent chains price neither stalls nor
-  /// independent arithmetic: Xeon -> EPYC (run ia) XSBench's lookups, a
-  /// binary search of dependent loads, ran 1.85x slower per thread, their
-  /// random-read twin 1.91x, the op mix 1.23x; miniBUDE's vectorized
-  /// kernel ran 0.97x, its L1 twin about 1x, cadd's chains 1.61x.
-  WalkOtherCpu
+  MixOtherCpu
 };
 const char *paddingAcrossName(PaddingAcross A);
 std::optional<PaddingAcross> parsePaddingAcross(const std::string &S);
