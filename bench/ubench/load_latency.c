@@ -2,11 +2,11 @@
  * a random cyclic permutation of the footprint's cache lines, one line per
  * load, so that neither the prefetchers nor the out-of-order window can
  * overlap two misses. It reads the levels a node's caches really give one
- * thread: the AMD EPYC VM of 2026-12-01 reported a 32 MiB L3 and served a
- * dependent load from 4 MiB up at DRAM latency, while its prefetched
- * streams (the uBs' walks) ran as before (bench/results/
- * load-latency-2026-12-01-epyc.txt). load_latency.py runs it alone and on
- * several CPUs at once.
+ * thread: the AMD EPYC VM of 2026-12-01 reported a 32 MiB L3 and took 131
+ * ns a dependent load at 8 MiB and 154-174 ns from 16 MiB up, DRAM
+ * latency, while its prefetched streams (the uBs' walks) ran as before
+ * (bench/results/load-latency-2026-12-01-epyc.txt). load_latency.py runs
+ * it alone and on several CPUs at once.
  *
  * Usage: load_latency LOADS KIB [KIB ...]
  * Prints one line per footprint: "ok <KiB> <ns per load> <0|1>" (the last

@@ -9,9 +9,10 @@ CPU alone and on every CPU of --cpus at once (each its own chase).
         [--cc clang-14] [--out FILE]
 
 lscpu tells the caches a VM is given, not the ones it gets: on 2026-12-01
-the AMD EPYC VM reported a 32 MiB L3 and took 130-175 ns a dependent load
-from 4 MiB up, DRAM latency, where the uBs' prefetched walks ran as four
-days before; NPB BT W's phases, whose accesses a prefetcher follows less
+the AMD EPYC VM reported a 32 MiB L3 and took 36 ns a dependent load at 4
+MiB, 131 ns at 8 MiB and 154-174 ns from 16 MiB up, DRAM latency
+(bench/results/load-latency-2026-12-01-epyc.txt), where the uBs'
+prefetched walks ran as four days before; NPB BT W's phases, whose accesses a prefetcher follows less
 well, ran 2.6-4.0x their Xeon time and their clones 1.9-2.5x
 (bench/results/accuracy-2026-12-01-cross-ia-*/NOTE.md). A node's NPPDB
 profiles hold its state of that hour; this reading says which state it was.
