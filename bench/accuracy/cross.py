@@ -294,6 +294,7 @@ def parse_args(argv):
     ap.add_argument("--work", help="scratch folder (default: $TMPDIR/phaseprobe-accuracy-work)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds allowed per program run")
     ap.add_argument("--load-note", default="", help="free text on the machine's state")
+    acc.add_throughput_options(ap)
     a = ap.parse_args(argv)
     a.build = os.path.abspath(a.build)
     if a.reps < 1 or a.timing_runs < 1:
@@ -305,6 +306,7 @@ def parse_args(argv):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
+    acc.resolve_throughput_option(args)
     stored, stored_db = load_stored(os.path.abspath(args.stored))
     sctx = stored.get("context", {})
     scfgs = [dict(c, label=c["node"], stored=True, stored_label=c["label"]) for c in stored["configs"]]
@@ -347,6 +349,11 @@ def main(argv=None):
     args.interleave = True
     alt_label = (sctx.get("alt") or {}).get("label", "unsampled")
     alt_args = (sctx.get("alt") or {}).get("estimate_args", [])
+
+    # This machine's configurations probed as run.py probes its own, over
+    # the one with the most threads (the stored base node is not here).
+    acc.start_throughput(args, local, args.work)
+    probe_base = max(local, key=lambda c: c["threads"])["label"]
 
     # 1. This machine, with the stored run's uB configurations.
     if not os.path.exists(args.db):
@@ -454,6 +461,8 @@ def main(argv=None):
         ph = acc.load_json(files[0], "stored base phase file")
         acc.tabulate(args, entry, ph, configs, ests, alts, reps, measured_phases, node_of)
         doc["apps"].append(entry)
+    if args.tprobe:
+        doc["context"]["throughput_probe"] = acc.throughput_context(args, local, node_of, probe_base, failures)
     doc["context"]["failures"] = failures
     report.derive(doc)
     textout.write_atomically(os.path.join(out, "data.json"), json.dumps(doc, indent=1) + "\n")

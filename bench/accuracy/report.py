@@ -306,7 +306,9 @@ def derive(doc):
     tp = doc.get("context", {}).get("throughput_probe")
     if tp:
         # run.py --throughput-probe: did the node stay the one the uBs measured?
-        doc["summary"]["throughput"] = throughput_probe.verdict(tp, doc.get("base"),
+        # Its ratios are over tp["base"]: cross.py probes this machine's
+        # configurations, not the stored base node (runs before it: the base).
+        doc["summary"]["throughput"] = throughput_probe.verdict(tp, tp.get("base", doc.get("base")),
                                                                 tp.get("limit_pct", throughput_probe.LIMIT_PCT))
     return doc
 
@@ -321,7 +323,7 @@ def throughput_lines(doc):
     n = {w: sum(p["when"] == w for p in tp.get("probes", [])) for w in ("ubench", "measured")}
     out = ["   throughput probe (four sqrt chains per thread, each configuration's ns per iteration over %s's; "
            "medians of %d probes around the uB runs and %d in the measured rounds):" % (
-               doc.get("base", "?"), n["ubench"], n["measured"])]
+               tp.get("base", doc.get("base", "?")), n["ubench"], n["measured"])]
     for label, r in tv["configs"].items():
         out.append("     %s: uB runs %s, NPPDB csqrt %s, measured rounds %s%s" % (
             label, fmt(r["ubench"], "%.2f"), fmt(r["nppdb"], "%.2f"), fmt(r["measured"], "%.2f"),

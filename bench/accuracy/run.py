@@ -712,11 +712,60 @@ def probed(args, fn):
         raise WorkError(str(ex)) from None
 
 
+def add_throughput_options(ap):
+    """--throughput-probe / --no-throughput-probe (run.py and cross.py)."""
+    ap.add_argument("--throughput-probe", dest="throughput_probe", action="store_const", const=True,
+                    default=None,
+                    help="probe every configuration's arithmetic per thread (throughput_probe.py) before and "
+                         "after every uB run and in every measured round, and say where its ratio to the "
+                         "base configuration changed between the uBs, the NPPDB and the measured runs: the "
+                         "node changed under the run (default: on where clang-14 is; this flag makes it an "
+                         "error where not)")
+    ap.add_argument("--no-throughput-probe", dest="throughput_probe", action="store_const", const=False,
+                    help="no throughput probes")
+
+
+def resolve_throughput_option(args):
+    """--throughput-probe's default, or bad input where it cannot be had
+    (before anything is written)."""
+    if args.throughput_probe is None:
+        # A quarter second per configuration and probe: on by default wherever it can be.
+        args.throughput_probe = shutil.which(throughput_probe.CC) is not None
+    if args.throughput_probe and not shutil.which(throughput_probe.CC):
+        raise InputError("--throughput-probe: %s not found (it builds the probe)" % throughput_probe.CC)
+
+
+def start_throughput(args, configs, work):
+    """Sets up what throughput() reads: the probe (None without
+    --throughput-probe), the configurations it probes, its records."""
+    args.tprobe, args.tprobe_configs, args.tprobe_records = None, configs, []
+    if args.throughput_probe:
+        try:
+            args.tprobe = throughput_probe.ThroughputProbe(work)
+        except throughput_probe.ProbeError as ex:
+            raise InputError("--throughput-probe: %s" % ex) from None
+
+
+def throughput_context(args, configs, node_of, base, failures):
+    """data.json's context["throughput_probe"]: the probes' records, the
+    NPPDB's csqrt ratios, all over configuration \p base's."""
+    try:
+        in_db = throughput_probe.nppdb_ratios(args.db, {c["label"]: node_of(c) for c in configs}, base)
+    except throughput_probe.ProbeError as ex:
+        failures.append("throughput probe: %s" % ex)
+        in_db = {}
+    return {"iterations": args.tprobe.iterations, "bursts": args.tprobe.bursts, "base": base,
+            "probes": args.tprobe_records, "nppdb": in_db, "limit_pct": throughput_probe.LIMIT_PCT,
+            "rule": "each configuration's ns per iteration over %s's in the same probe; changed: its "
+                    "medians while the uBs ran, in the NPPDB's csqrt profiles and while the programs ran "
+                    "more than %g%% apart" % (base, throughput_probe.LIMIT_PCT)}
+
+
 def throughput(args, when, what):
     """With --throughput-probe: one probe of every configuration, back to
     back, kept with \p when ("ubench": the uBs are being measured around
     it; "measured": the programs are) and \p what for the record."""
-    if not getattr(args, "tprobe", None):  # cross.py's steps have none
+    if not getattr(args, "tprobe", None):
         return
     try:
         ns = {cfg["label"]: args.tprobe.ns(clean_env(cfg["env"])) for cfg in args.tprobe_configs}
@@ -1058,15 +1107,7 @@ def parse_args(argv):
                          "where not)")
     ap.add_argument("--no-handoff-probe", dest="handoff_probe", action="store_const", const=False,
                     help="no probes")
-    ap.add_argument("--throughput-probe", dest="throughput_probe", action="store_const", const=True,
-                    default=None,
-                    help="probe every configuration's arithmetic per thread (throughput_probe.py) before and "
-                         "after every uB run and in every measured round, and say where its ratio to the "
-                         "base configuration changed between the uBs, the NPPDB and the measured runs: the "
-                         "node changed under the run (default: on where clang-14 is; this flag makes it an "
-                         "error where not)")
-    ap.add_argument("--no-throughput-probe", dest="throughput_probe", action="store_const", const=False,
-                    help="no throughput probes")
+    add_throughput_options(ap)
     ap.add_argument("--screenshot", action="store_true",
                     help="render report.html in headless Chromium into report.png")
     a = ap.parse_args(argv)
@@ -1154,11 +1195,7 @@ def main(argv=None):
         raise InputError("--handoff-probe: needs two CPUs, this process may run on one")
     if args.handoff_probe and not shutil.which(handoff_probe.CC):
         raise InputError("--handoff-probe: %s not found (it builds the probe)" % handoff_probe.CC)
-    if args.throughput_probe is None:
-        # A quarter second per configuration and probe: on by default wherever it can be.
-        args.throughput_probe = shutil.which(throughput_probe.CC) is not None
-    if args.throughput_probe and not shutil.which(throughput_probe.CC):
-        raise InputError("--throughput-probe: %s not found (it builds the probe)" % throughput_probe.CC)
+    resolve_throughput_option(args)
 
     date = datetime.datetime.now(datetime.timezone.utc)
     out = os.path.abspath(args.out or os.path.join(SRC_ROOT, "bench", "results",
@@ -1177,12 +1214,7 @@ def main(argv=None):
             args.probe = handoff_probe.HandoffProbe(work, cpus)
         except handoff_probe.ProbeError as ex:
             raise InputError("--handoff-probe: %s" % ex) from None
-    args.tprobe, args.tprobe_configs, args.tprobe_records = None, configs, []
-    if args.throughput_probe:
-        try:
-            args.tprobe = throughput_probe.ThroughputProbe(work)
-        except throughput_probe.ProbeError as ex:
-            raise InputError("--throughput-probe: %s" % ex) from None
+    start_throughput(args, configs, work)
 
     commit, dirty = git_commit(SRC_ROOT)
     doc = {"schema": report.SCHEMA,
@@ -1230,18 +1262,8 @@ def main(argv=None):
             failures.append(str(ex))
             log("FAILED: %s" % ex)
     if args.tprobe:
-        try:
-            in_db = throughput_probe.nppdb_ratios(args.db, {c["label"]: node_of(c) for c in configs},
-                                                  base_cfg["label"])
-        except throughput_probe.ProbeError as ex:
-            failures.append("throughput probe: %s" % ex)
-            in_db = {}
-        doc["context"]["throughput_probe"] = {
-            "iterations": args.tprobe.iterations, "bursts": args.tprobe.bursts,
-            "probes": args.tprobe_records, "nppdb": in_db, "limit_pct": throughput_probe.LIMIT_PCT,
-            "rule": "each configuration's ns per iteration over the base configuration's in the same probe; "
-                    "changed: its medians while the uBs ran, in the NPPDB's csqrt profiles and while the "
-                    "programs ran more than %g%% apart" % throughput_probe.LIMIT_PCT}
+        doc["context"]["throughput_probe"] = throughput_context(args, configs, node_of, base_cfg["label"],
+                                                                failures)
     doc["context"]["loadavg_end"] = list(os.getloadavg())
     doc["context"]["failures"] = failures
     report.derive(doc)
