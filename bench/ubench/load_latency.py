@@ -12,8 +12,9 @@ lscpu tells the caches a VM is given, not the ones it gets: on 2026-12-01
 the AMD EPYC VM reported a 32 MiB L3 and took 36 ns a dependent load at 4
 MiB, 131 ns at 8 MiB and 154-174 ns from 16 MiB up, DRAM latency
 (bench/results/load-latency-2026-12-01-epyc.txt), where the uBs'
-prefetched walks ran as four days before; NPB BT W's phases, whose accesses a prefetcher follows less
-well, ran 2.6-4.0x their Xeon time and their clones 1.9-2.5x
+prefetched walks ran as four days before; NPB BT W's phases, whose
+accesses a prefetcher follows less well, ran 2.6-4.0x their Xeon time,
+estimated from their clones 1.9-2.5x
 (bench/results/accuracy-2026-12-01-cross-ia-*/NOTE.md). A node's NPPDB
 profiles hold its state of that hour; this reading says which state it was.
 
@@ -24,7 +25,6 @@ machine moves both alike.
 """
 import argparse
 import os
-import shlex
 import statistics
 import subprocess
 import sys
@@ -44,14 +44,15 @@ def fail(msg):
     sys.exit(2)
 
 
-def positive_list(text, what):
+def int_list(text, what, least, kind):
+    """The comma-separated whole numbers of option \p what, each at least
+    \p least, or bad input."""
     try:
         vals = [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
         vals = []
-    if not vals or min(vals) < 0 or (what != "--cpus" and min(vals) < 1):
-        fail("%s takes a comma-separated list of %s numbers, not '%s'"
-             % (what, "CPU" if what == "--cpus" else "positive", text))
+    if not vals or min(vals) < least:
+        fail("%s takes a comma-separated list of %s numbers, not '%s'" % (what, kind, text))
     return vals
 
 
@@ -99,8 +100,8 @@ def main():
     args = ap.parse_args()
     if args.rounds < 1 or args.loads < 1:
         fail("--rounds and --loads take positive numbers")
-    kib = positive_list(args.kib, "--kib")
-    cpus = positive_list(args.cpus, "--cpus")
+    kib = int_list(args.kib, "--kib", 1, "positive")
+    cpus = int_list(args.cpus, "--cpus", 0, "CPU")
     allowed = os.sched_getaffinity(0)
     missing = [c for c in cpus if c not in allowed]
     if missing:
@@ -130,13 +131,12 @@ def main():
     head = ["KiB", "alone ns", "spread"]
     if len(cpus) > 1:
         head += ["together ns", "spread", "together/alone"]
+    cells = lambda v: ["%.2f" % statistics.median(v), "%.2f-%.2f" % (min(v), max(v))]
     rows = []
     for k in kib:
-        a = statistics.median(alone[k])
-        row = [k, "%.2f" % a, "%.2f-%.2f" % (min(alone[k]), max(alone[k]))]
+        row = [k] + cells(alone[k])
         if len(cpus) > 1:
-            t = statistics.median(together[k])
-            row += ["%.2f" % t, "%.2f-%.2f" % (min(together[k]), max(together[k])), "%.2f" % (t / a)]
+            row += cells(together[k]) + ["%.2f" % (statistics.median(together[k]) / statistics.median(alone[k]))]
         rows.append(row)
     lines += textout.table(head, rows)
     textout.emit("load_latency.py", lines, args.out)
