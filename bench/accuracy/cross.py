@@ -228,6 +228,24 @@ def profile_keys(db, node):
         con.close()
 
 
+def leave_out(stored_apps, specs):
+    """(kept, left out) of the stored workloads under --leave-out's
+    NAME[:ARGS] specs; a spec that matches none is bad input (a typo would
+    otherwise measure everything), and so is leaving out every one."""
+    kept, gone = list(stored_apps), []
+    for spec in specs:
+        name, _, args = spec.partition(":")
+        hit = [a for a in kept if a["app"] == name and (not args or a["args"] == shlex.split(args))]
+        if not hit:
+            raise InputError("--leave-out %s: no such workload in the stored run (have %s)" % (
+                spec, ", ".join(sorted("%s:%s" % (a["app"], " ".join(a["args"])) for a in stored_apps))))
+        kept = [a for a in kept if a not in hit]
+        gone += ["%s %s" % (a["app"], a["workload"]) for a in hit]
+    if not kept:
+        raise InputError("--leave-out: every workload of the stored run left out")
+    return kept, gone
+
+
 def local_binaries(args, stored_apps):
     """(instr, plain, spec) of every stored workload, built here: bundled
     examples from --build, others from the --app/--apps-file specs with the
@@ -270,6 +288,10 @@ def parse_args(argv):
                     help="executables of a stored workload that is not a bundled example (as run.py's)")
     ap.add_argument("--apps-file", action="append", default=[], metavar="FILE")
     ap.add_argument("--ok-exit", action="append", default=[], metavar="NAME=CODES")
+    ap.add_argument("--leave-out", action="append", default=[], metavar="NAME[:ARGS]",
+                    help="a stored workload not to project and measure here (repeatable; NAME alone: "
+                         "every workload of that application), e.g. one whose runs would not fit "
+                         "the machine's time; the table says which were left out")
     ap.add_argument("--reps", type=int, default=3, help="plain runs per configuration, median (default 3)")
     ap.add_argument("--rounds", type=int, help="uB rounds (default: the stored run's)")
     ap.add_argument("--max-rounds", type=int, default=0,
@@ -308,6 +330,9 @@ def main(argv=None):
     args = parse_args(argv)
     acc.resolve_throughput_option(args)
     stored, stored_db = load_stored(os.path.abspath(args.stored))
+    stored["apps"], left_out = leave_out(stored["apps"], args.leave_out)
+    for w in left_out:
+        acc.log("left out: %s" % w)
     sctx = stored.get("context", {})
     scfgs = [dict(c, label=c["node"], stored=True, stored_label=c["label"]) for c in stored["configs"]]
     base_cfg = next(c for c in scfgs if c["label"] == next(
@@ -429,7 +454,7 @@ def main(argv=None):
                        "stored": {"folder": args.stored, "machine": sctx.get("machine"),
                                   "commit": sctx.get("commit"), "date": sctx.get("date"),
                                   "base": base_cfg["node"]},
-                       "profiles_missing_here": coverage},
+                       "profiles_missing_here": coverage, "left_out": left_out},
            "base": base_cfg["label"], "configs": scfgs + local, "apps": []}
     for st in states:
         if st.get("failed"):

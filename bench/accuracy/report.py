@@ -406,6 +406,9 @@ def header_lines(doc):
                      "%s cores (%s), commit %s, %s; those rows are ranked with this machine's and left out "
                      "of the summary" % (st.get("folder", "?"), sm.get("cpu", "?"), sm.get("cores", "?"),
                                         sm.get("host", "?"), st.get("commit", "?"), st.get("date", "?")))
+    if c.get("left_out"):
+        lines.append("left out: %s (cross.py --leave-out: neither projected nor measured here)"
+                     % "; ".join(c["left_out"]))
     return lines
 
 
