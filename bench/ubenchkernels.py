@@ -29,7 +29,8 @@ def line(ident, kernel, typ, access, pattern, streams, policy, tail=()):
     """One input line: `streams` a list of (KiB, stride bytes), at most
     three; `policy` (min reps, max reps, CV %, cap s, min repetition s);
     `tail` the optional whole-number fields after them, in the header's
-    order (WORK, REP, W1-W3, WORK_EVERY, B1-B3, COPIES), as far as given."""
+    order (WORK, REP, W1-W3, WORK_EVERY, B1-B3, COPIES, JUMP), as far as
+    given."""
     fields = [str(ident), kernel, typ, str(len(access)), access, pattern]
     for k, s in list(streams) + [(0, 0)] * (3 - len(streams)):
         fields += ["%.17g" % k, "%.17g" % s]

@@ -6,8 +6,11 @@ once instrumented per sampling period, and per phase of at least
 clone pace it gives (E = round(1 / rate of the busiest stream) where that
 rate is below 1: `UB+eE`, ubench/README.md), and their reuse windows
 (`window_accesses` x `window_repeats`, where the runtime saw one: clones
-walk them, `UB+rR`). Several periods side by side show how much the
-sampled rate depends on which executions a period hits.
+walk them, `UB+rR`) and jump shares (`jump_share`: how often a loop
+execution starts far from where the ones before it walked; above 1/2,
+clones walk a column span in jumping runs, `UB+jN`). Several periods side
+by side show how much the sampled rate depends on which executions a
+period hits.
 
 usage: rates.py --build BUILD --apps-file FILE [--app NAME=DIR[:ARGS]]
                 [--threads N] [--period P ...] [--min-weight W] [--out FILE]
@@ -73,10 +76,11 @@ def main():
                     rates = [s.get("accesses_per_iteration") for s in sig]
                     windows = ["%.0fx%.0f" % (s["window_accesses"], s["window_repeats"])
                                if "window_repeats" in s else "-" for s in sig]
+                    jumps = ["%.2f" % s["jump_share"] if "jump_share" in s else "-" for s in sig]
                     rows.append(("%s %s" % (app["app"], app["workload"]), period, ph["id"], ph["kind"],
                                  "%.3f" % ph["weight"],
                                  " ".join("%.4g" % r if r is not None else "-" for r in rates) or "-",
-                                 pace(rates), " ".join(windows) or "-"))
+                                 pace(rates), " ".join(windows) or "-", " ".join(jumps) or "-"))
     lines = ["phaseprobe: accesses per iteration of the significant streams, per phase",
              "machine : %s" % provenance.machine(),
              "commit  : %s" % provenance.commit(ROOT, ["clang-plugin", "runtime"]),
@@ -84,7 +88,7 @@ def main():
              "threads : %d; phases of weight >= %g; E: the clone's iterations per kernel iteration"
              % (opts.threads, opts.min_weight), ""]
     lines += textout.table(("workload", "period", "phase", "kind", "weight", "rates (largest stream first)", "E",
-                            "windows (accesses x walks)"), rows)
+                            "windows (accesses x walks)", "jump shares"), rows)
     textout.emit("rates.py", lines, opts.out)
 
 

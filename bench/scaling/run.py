@@ -95,11 +95,12 @@ def catalogue(build):
 
 
 def parse_clone(spec, defs):
-    """'UB[+eE][+rR][+cB][+kC][+wN[/M]] K:S[:W][;K:S[:W]...]' -> an item
+    """'UB[+eE][+rR][+cB|+jB][+kC][+wN[/M]] K:S[:W][;K:S[:W]...]' -> an item
     measuring that uB configuration (E: phase iterations per kernel
     iteration, as the NPPDB counts them; R walks of each W-access reuse
     window; B accesses a column in blocks, for strided streams of a step
-    above one element; C copies of the streams, one walked a sweep; N
+    above one element, +j in jumping runs: one column of a random block an
+    execution; C copies of the streams, one walked a sweep; N
     padding steps after every M-th iteration), as phaseprobe-ubench names
     them."""
     parts = spec.split()
@@ -110,6 +111,9 @@ def parse_clone(spec, defs):
     work, _, work_every = work.partition("/")
     base, _, copies = base.partition("+k")
     base, _, span = base.partition("+c")
+    base, _, run = base.partition("+j")
+    jump = 1 if run else 0
+    span = span or run
     base, _, repeats = base.partition("+r")
     base, _, every = base.partition("+e")
     if base not in defs:
@@ -138,7 +142,7 @@ def parse_clone(spec, defs):
     return {"kind": "clone", "label": "clone " + spec, "kernel": kernel, "type": typ, "access": access,
             "pattern": pattern, "streams": pairs, "work": work, "work_every": work_every, "every": every,
             "repeats": repeats, "windows": windows, "span": span, "copies": copies,
-            "unit": "us/it/thr"}
+            "jump": jump, "unit": "us/it/thr"}
 
 
 def parse_example(spec, build):
@@ -213,7 +217,8 @@ def measure_clone(item, cfg, opts):
     # step of one element alone (one column).
     spans = [item.get("span", 0) if q < len(item["streams"]) and item["pattern"][q] == "s" else 0
              for q in range(3)]
-    tail = [item["work"], item["repeats"]] + wins + [item["work_every"]] + spans + [item.get("copies", 1)]
+    tail = ([item["work"], item["repeats"]] + wins + [item["work_every"]] + spans +
+            [item.get("copies", 1), item.get("jump", 0)])
     line = ubenchkernels.line(1, item["kernel"], item["type"], item["access"], item["pattern"],
                               item["streams"], policy, tail)
     what = "%s on %s" % (item["label"], cfg["label"])

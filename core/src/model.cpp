@@ -78,17 +78,38 @@ long columnSpan(const PhaseStream &S, unsigned Threads) {
   return Exec > 0 && stepOf(S.tuple) > 1 ? std::lround(Exec) : 0;
 }
 
-long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads) {
+bool startsJump(const PhaseStream &S) { return S.jumpShare && *S.jumpShare > 0.5; }
+
+namespace {
+/// The span every strided stream of a step above one element of \p Streams
+/// asks for, and whether they all jump (\p Jumps) or none does; 0 where
+/// they disagree on either, or none asks.
+long stridedSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads,
+                 bool &Jumps) {
   long Span = 0;
+  Jumps = false;
   for (const PhaseStream *S : Streams) {
     if (S->random || S->tuple.elemBytes == 0 || stepOf(S->tuple) <= 1)
       continue;
     long Own = columnSpan(*S, Threads);
-    if (Own == 0 || (Span && Own != Span))
+    if (Own == 0 || (Span && (Own != Span || startsJump(*S) != Jumps)))
       return 0;
     Span = Own;
+    Jumps = startsJump(*S);
   }
+  return Span;
+}
+} // namespace
+
+long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads) {
+  bool Jumps;
+  long Span = stridedSpan(Streams, Threads, Jumps);
   return Span ? Span : gatherRows(Streams, Threads);
+}
+
+bool spanJumps(const std::vector<const PhaseStream *> &Streams, unsigned Threads) {
+  bool Jumps;
+  return stridedSpan(Streams, Threads, Jumps) != 0 && Jumps;
 }
 
 namespace {
@@ -105,7 +126,11 @@ long suffixNumber(std::string_view Name, std::string_view Tag, long None) {
 }
 } // namespace
 
-long columnSpanOf(std::string_view Name) { return suffixNumber(Name, "+c", 0); }
+long columnSpanOf(std::string_view Name) {
+  return spanJumpsOf(Name) ? suffixNumber(Name, "+j", 0) : suffixNumber(Name, "+c", 0);
+}
+
+bool spanJumpsOf(std::string_view Name) { return suffixNumber(Name, "+j", -1) >= 0; }
 
 long reuseCopiesOf(std::string_view Name) { return std::max(1L, suffixNumber(Name, "+k", 1)); }
 

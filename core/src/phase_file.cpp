@@ -328,6 +328,9 @@ PhaseStream readStream(const std::string &File, const json &S, const std::string
   if (Out.windowAccesses.has_value() != Out.windowRepeats.has_value())
     R.fail(Out.windowAccesses ? "window_accesses" : "window_repeats",
            "window_accesses and window_repeats come together");
+  Out.jumpShare = R.optAtLeast("jump_share", 0);
+  if (Out.jumpShare && *Out.jumpShare > 1)
+    R.fail("jump_share", "must be within 0 to 1, found " + formatNumber(*Out.jumpShare));
   Out.handoverShare = R.optAtLeast("handover_share", 0);
   if (Out.handoverShare && *Out.handoverShare > 1)
     R.fail("handover_share", "must be within 0 to 1, found " + formatNumber(*Out.handoverShare));
@@ -576,6 +579,8 @@ std::string formatPhaseFile(const PhaseFile &File) {
         SJ["accesses_per_execution"] = *S.accessesPerExec;
       if (S.random)
         SJ["pattern"] = "random";
+      if (S.jumpShare)
+        SJ["jump_share"] = *S.jumpShare;
       if (S.windowAccesses && S.windowRepeats) {
         SJ["window_accesses"] = *S.windowAccesses;
         SJ["window_repeats"] = *S.windowRepeats;

@@ -315,6 +315,7 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
     // The query tuples, contiguous per query for the scoring loop.
     std::vector<StreamTuple> Tuples;
     std::vector<long> Spans; // the column span each query asks of a clone
+    std::vector<char> Jumps; // and whether it is walked in jumping runs
     for (size_t Q = First; Q < Last; ++Q) {
       std::vector<const PhaseStream *> Qs;
       for (unsigned Idx : M.queries[Q].streams) {
@@ -322,6 +323,7 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
         Qs.push_back(&P.streams[Idx]);
       }
       Spans.push_back(columnSpan(Qs, P.threads));
+      Jumps.push_back(spanJumps(Qs, P.threads));
     }
 
     ScanRequest R;
@@ -343,7 +345,7 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
       for (size_t Q = First; Q < Last; ++Q) {
         const StreamTuple *QT = Tuples.data() + (Q - First) * Sz;
         Score Sc = scoreQuery(C, O.pairing, QT, Sz, P.tpiUs, Ref.streams, Ref.tpiUs);
-        applyColumnSpan(Sc, Spans[Q - First], Ref.ubench);
+        applyColumnSpan(Sc, Spans[Q - First], Jumps[Q - First] != 0, Ref.ubench);
         applyReuseCopies(Sc, Copies, Ref.ubench);
         Sc.reproducesPhase = Sz == N && !Sc.discarded && reproducesStreams(C, Sc) &&
                              tpiCloseEnoughForWhole(C, Sc);

@@ -92,14 +92,18 @@ static bool betterAssignment(const Score &A, const Score &B) {
   return A.sumDiff < B.sumDiff - 1e-9;
 }
 
-void applyColumnSpan(Score &S, long QuerySpan, std::string_view UBench) {
+void applyColumnSpan(Score &S, long QuerySpan, bool QueryJumps, std::string_view UBench) {
   S.querySpan = QuerySpan;
   S.profileSpan = columnSpanOf(UBench);
+  S.queryJumps = QuerySpan > 0 && QueryJumps;
+  S.profileJumps = S.profileSpan > 0 && spanJumpsOf(UBench);
   auto Near = [](long A, long B) { return std::labs(A - B) <= 0.1 * double(std::max(A, B)); };
-  S.shapeAgrees = S.profileSpan == 0 ? QuerySpan == 0 : QuerySpan > 0 && Near(S.profileSpan, QuerySpan);
+  const bool SpansAgree =
+      S.profileSpan == 0 ? QuerySpan == 0 : QuerySpan > 0 && Near(S.profileSpan, QuerySpan);
+  S.shapeAgrees = SpansAgree && S.profileJumps == S.queryJumps;
   if (S.profileSpan > 0 && !S.shapeAgrees && !S.discarded) {
     S.discarded = true;
-    S.discardField = "column span";
+    S.discardField = SpansAgree ? "jumping runs" : "column span";
   }
 }
 

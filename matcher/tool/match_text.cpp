@@ -138,6 +138,10 @@ void ExplainLog::print(std::FILE *Out, const MatchInputs &In,
           Result += " discarded: column span " + std::to_string(S.profileSpan) +
                     (S.querySpan ? ", the phase's " + std::to_string(S.querySpan)
                                  : ", the phase walks whole columns");
+        } else if (S.discarded && std::string(S.discardField) == "jumping runs") {
+          Result += std::string(" discarded: ") +
+                    (S.profileJumps ? "jumping runs, the phase's executions walk on"
+                                    : "runs in order, the phase's executions jump");
         } else if (S.discarded && std::string(S.discardField) == "reuse copies") {
           Result += " discarded: reuse copies " + std::to_string(S.profileCopies) +
                     ", the phase's " + std::to_string(S.queryCopies);

@@ -193,6 +193,12 @@ void writeStreams(JsonWriter &W, uint32_t Phase, bool SplitsIterations) {
       W.key("accesses_per_execution");
       W.number(R.WindowAccesses);
     }
+    if (R.JumpShare >= 0 && R.WindowAccesses > 0) {
+      // Whether those executions start at random places (a lookup's window
+      // of a table) or walk on (rows, planes): phase clones jump too.
+      W.key("jump_share");
+      W.number(R.JumpShare);
+    }
     if (R.WindowRepeats > 0 && R.WindowAccesses > 0) {
       W.key("window_accesses");
       W.number(R.WindowAccesses);

@@ -628,11 +628,47 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
     if (B) {
       R.Window.AccSum += double(R.ExecSamples) * PerSample;
       ++R.Window.Execs;
-      if (R.HasPrevExec && R.PrevExecInv == Exec.Ctx.Invocation) {
+      const bool Paired = R.HasPrevExec && R.PrevExecInv == Exec.Ctx.Invocation;
+      if (Paired) {
         ++R.Window.Pairs;
         R.Window.GapSum += double(R.PrevExecPause);
         R.Window.Repeats += R.First == R.PrevExecFirst;
+      } else {
+        R.NumStarts = 0;
       }
+      // Which kept start's walk this execution continues (the pace it goes
+      // on at): the one that continues, else the nearest (a walk's first
+      // pairs, or another array's turn).
+      int From = -1;
+      bool Known = false, InOrder = false;
+      double Nearest = 0;
+      for (int I = 0; I < R.NumStarts; ++I) {
+        SiteRecord::ExecStart &S = R.Starts[I];
+        S.Since += R.PrevExecPause;
+        const double D = std::fabs(double(R.First) - double(S.Addr));
+        if (S.HasPace) {
+          Known = true;
+          if (!InOrder && continuesWalk(S.Addr, R.First, S.Since, S.Pace, S.Extent))
+            InOrder = true, From = I;
+        }
+        if (!InOrder && (From < 0 || D < Nearest))
+          From = I, Nearest = D;
+      }
+      if (Known) {
+        ++R.Window.WalkPairs;
+        R.Window.Jumps += !InOrder;
+      }
+      SiteRecord::ExecStart New{R.First,
+                                double(R.Max - R.Min) * PerSample + double(R.Site->ElemBytes), 0,
+                                0, From >= 0};
+      if (From >= 0)
+        New.Pace = (double(R.First) - double(R.Starts[From].Addr)) / double(R.Starts[From].Since);
+      // The newest of the few kept.
+      if (R.NumStarts == SiteRecord::StartMemory) {
+        std::memmove(R.Starts, R.Starts + 1, sizeof R.Starts - sizeof R.Starts[0]);
+        --R.NumStarts;
+      }
+      R.Starts[R.NumStarts++] = New;
       R.HasPrevExec = true;
       R.PrevExecInv = Exec.Ctx.Invocation;
       R.PrevExecFirst = R.First;
@@ -1165,6 +1201,14 @@ void windowReuse(const WindowCounts &W, double &Accesses, double &Repeats) {
     Repeats = 0;
 }
 
+/// The share of a stream's pairs of sampled executions (with a known pace)
+/// whose second start jumped (WindowCounts::Jumps), or -1 where few pairs
+/// say nothing.
+double jumpShare(const WindowCounts &W) {
+  constexpr std::uint64_t MinPairs = 8;
+  return W.WalkPairs < MinPairs ? -1.0 : double(W.Jumps) / double(W.WalkPairs);
+}
+
 } // namespace
 
 Vec<StreamResult> analyzePhase(std::uint32_t Phase,
@@ -1264,8 +1308,10 @@ Vec<StreamResult> analyzePhase(std::uint32_t Phase,
     // A random stream's first address says nothing of the rest of its
     // execution (every binary search starts in the middle), and one that
     // stays put (stride 0) is no walk: windows of strided walks only.
-    if (!C->Random && C->Stride > 0)
+    if (!C->Random && C->Stride > 0) {
       windowReuse(C->Window, R.WindowAccesses, R.WindowRepeats);
+      R.JumpShare = jumpShare(C->Window);
+    }
     R.FootprintKiB = C->Footprint / 1024.0;
     R.StrideBytes = C->Stride;
     R.SecondStrideBytes = C->Second;

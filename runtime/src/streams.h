@@ -37,17 +37,40 @@ namespace streams {
 /// same window again (a matrix product's row of A, re-read for every column
 /// of B): a stream's footprint says how far it reaches, not how soon it
 /// comes back; these say the latter. Summed over threads and merged sites.
+/// The same pairs say whether the executions walk the stream in order (each
+/// start where the walk's pace from an earlier one puts it: the next row,
+/// the next column of a plane, the same window) or jump (RSBench's windows
+/// of poles, each lookup's at a random energy): of the WalkPairs whose
+/// pace was known, Jumps did not continue any walk (continuesWalk).
 struct WindowCounts {
   std::uint64_t Pairs = 0, Repeats = 0; ///< pairs of executions, same start
+  std::uint64_t WalkPairs = 0, Jumps = 0; ///< pairs with a known pace, jumped
   double GapSum = 0;                    ///< executions between the pairs
   double AccSum = 0;                    ///< accesses per execution, summed
   std::uint64_t Execs = 0;              ///< executions in AccSum
   WindowCounts &operator+=(const WindowCounts &O) {
     Pairs += O.Pairs, Repeats += O.Repeats, GapSum += O.GapSum;
+    WalkPairs += O.WalkPairs, Jumps += O.Jumps;
     AccSum += O.AccSum, Execs += O.Execs;
     return *this;
   }
 };
+
+/// Whether a sampled execution starting at \p Start continues the walk of
+/// one \p Since executions before it, which started at \p From, walked
+/// \p Extent bytes and had been reached at \p Pace bytes an execution: an
+/// in-order walk (rows, the columns of a plane, a window walked again)
+/// moves at a steady pace, so its start lies where the pace puts it,
+/// within a tenth of the way, the execution's own extent (a turn to the
+/// next plane) and a page. A bound on the distance alone cannot tell: a
+/// short loop is sampled once in a thousand executions, and a thousand
+/// 9-pole windows of RSBench reach across its whole 5 MiB table.
+inline bool continuesWalk(std::uintptr_t From, std::uintptr_t Start, std::uint64_t Since,
+                          double Pace, double Extent) {
+  const double Way = (double(Start) - double(From)), Expected = Pace * double(Since);
+  const double Off = Way > Expected ? Way - Expected : Expected - Way;
+  return Off <= 0.1 * (Expected < 0 ? -Expected : Expected) + Extent + 4096.0;
+}
 
 /// One static load/store site as the plugin emits it: a private constant in
 /// the instrumented object, whose address identifies the site. Layout is ABI
@@ -190,6 +213,21 @@ struct SiteRecord {
   std::uint64_t PrevExecInv = 0;
   std::uintptr_t PrevExecFirst = 0;
   std::uint64_t PrevExecPause = 0; ///< executions until the next sampled one
+  /// The starts of the last few sampled executions of the invocation, the
+  /// bytes each walked, the executions since, and the pace (bytes an
+  /// execution) from the start it continued, or the nearest: an execution
+  /// jumped where it continues none of them (continuesWalk), so that a loop
+  /// walking two or three arrays in turn, each in order, does not.
+  struct ExecStart {
+    std::uintptr_t Addr;
+    double Extent;
+    std::uint64_t Since;
+    double Pace;
+    bool HasPace;
+  };
+  static constexpr int StartMemory = 4;
+  ExecStart Starts[StartMemory] = {};
+  int NumStarts = 0;
 
   void countDiff(std::uint64_t AbsDiff);
 };
@@ -394,6 +432,11 @@ struct StreamResult {
   /// seen (p near 0).
   double WindowAccesses = 0;
   double WindowRepeats = 0;
+  /// Of the same pairs (those with a pace to go by), the share whose second
+  /// execution continues no walk of the few before it (continuesWalk):
+  /// executions that start at random places. Negative: not measured (a
+  /// random stream, or too few pairs).
+  double JumpShare = -1;
   const char *op() const {
     return HasLoad && HasStore ? "load+store" : HasStore ? "store" : "load";
   }

@@ -50,7 +50,7 @@
  *
  * Input line:  ID KERNEL TYPE NSTREAMS ACCESS PATTERN K1 S1 K2 S2 K3 S3
  *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S
- *              [WORK [REP W1 W2 W3 [WORK_EVERY [B1 B2 B3 [COPIES]]]]]
+ *              [WORK [REP W1 W2 W3 [WORK_EVERY [B1 B2 B3 [COPIES [JUMP]]]]]]
  *   KERNEL  sum sum3 madd add2 copy axpy update store triad cadd cmul cfma cdiv
  *           csqrt, and
  *           sumb: sum with a barrier after every sweep (strided only),
@@ -149,6 +149,12 @@
  *           declared footprint is one copy's (gather: each copy has its
  *           own indices into its own x). Not for touch, sumb, sumf nor the
  *           compute kernels.
+ *   JUMP    jumping runs (0 or 1, default 0): a stream with a column span
+ *           walks one column of a block (Bn accesses, one loop execution),
+ *           then one column of a block drawn at random, and so on, as
+ *           RSBench's lookups each read a window of poles at a random
+ *           energy. Its blocks in order instead, nine executions re-read
+ *           one block's lines and the prefetcher brings the next.
  * Output line: ID ok ITERATIONS SWEEPS STREAMS T1,T2,...   or   ID error MESSAGE
  *   ITERATIONS per repetition (slowest thread), SWEEPS per repetition (R),
  *   STREAMS in the CSV notation k:s:e:access;... in kernel operand order.
@@ -179,6 +185,7 @@ typedef struct {
   int ns;
   double k[MAX_STREAMS], s[MAX_STREAMS];
   long work, repeats, window[MAX_STREAMS], work_every, span[MAX_STREAMS], copies;
+  int jump;
   int min_reps, max_reps;
   double cv_pct, cap_s, min_rep_s;
 } config_t;
@@ -201,6 +208,8 @@ typedef struct {
   long window;  /* strided: accesses of a reuse window (0: none) */
   long repeats; /* consecutive walks of each window (window > 0) */
   long span;    /* strided: accesses per column inside a block (0: none) */
+  int jump;     /* span walked in jumping runs: one column of a random block,
+                 * then another (JUMP) */
   long row;     /* gather's matrix (S[0]): elements of a row, each summed on
                  * its own (0: one sum over the sweep, or a banded matrix's
                  * rows of its own length) */
@@ -226,6 +235,9 @@ typedef struct {
    * in a row (count: walks done) from the position saved at its start
    * (soff, spos, sleft); wleft accesses to go in this walk of it. */
   long wlen, wrep, wcount, wleft, soff, spos, sleft;
+  /* Jumping runs: the region's blocks (the last one the rest, as in order). */
+  int jump;
+  long blocks;
 } walk_t;
 
 /* The next element (from lo) of a random stream, from the LCG state *X: a
@@ -265,6 +277,20 @@ static inline void walk_block(walk_t *w) {
   w->extra = w->bcur % w->step;
 }
 
+/* A jumping run's next column: one of the region's blocks and one of this
+ * thread's columns of it, drawn from the walker's LCG. */
+static inline void walk_jump(walk_t *w) {
+  uint64_t v = w->x;
+  w->x = v * LCG_A + LCG_C;
+  long b = (long)(((v >> 32) * (uint64_t)w->blocks) >> 32);
+  long cols = w->ohi - w->olo;
+  w->blo = w->lo + b * w->blen;
+  walk_block(w);
+  w->off = w->olo + (long)(((v & 0xffffffffULL) * (uint64_t)cols) >> 32);
+  w->pos = w->blo + w->off;
+  w->left = w->full + (w->off < w->extra);
+}
+
 /* Of the columns [olo, ohi), those among the first EXTRA, which hold one
  * element more than the others. */
 static inline long longer_columns(long extra, long olo, long ohi) {
@@ -301,6 +327,11 @@ static void walk_init(walk_t *w, const stream_t *s, int t) {
   walk_block(w);
   w->left = w->full + (w->olo < w->extra);
   w->own = split_accesses(s, t);
+  /* The blocks a walk in order enters: the last is the first with fewer
+   * than blen + 4 steps left (walk_block). */
+  long region = w->hi - w->lo;
+  w->jump = s->jump;
+  w->blocks = region >= w->blen + 4 * w->step ? (region - 4 * w->step) / w->blen + 1 : 1;
   w->random = s->random;
   w->shift = s->shift;
   w->reach = s->reach;
@@ -330,7 +361,9 @@ static inline void walk_advance(walk_t *w, long len) {
   }
   w->pos += len * w->step;
   w->left -= len;
-  if (w->left == 0) {
+  if (w->left == 0 && w->jump) {
+    walk_jump(w);
+  } else if (w->left == 0) {
     if (++w->off >= w->ohi) {
       w->off = w->olo;
       if ((w->blo += w->bcur) >= w->hi) w->blo = w->lo;
@@ -1070,6 +1103,7 @@ static void run_config(const config_t *C, int threads) {
   if (C->work_every < 1 || C->work_every > 64)
     FAIL("work every %ld iterations is not within 1 to 64", C->work_every);
   if (C->copies < 1 || C->copies > 64) FAIL("copies %ld is not within 1 to 64", C->copies);
+  if (C->jump < 0 || C->jump > 1) FAIL("jump %d is neither 0 nor 1", C->jump);
   if (C->copies > 1 && compute_kernel(C->kernel))
     FAIL("compute kernels take no copies");
   if (C->copies > 1 && pricing_kernel(C->kernel))
@@ -1167,6 +1201,7 @@ static void run_config(const config_t *C, int threads) {
      * with) is walked whole: its columns are shorter than the span. A step
      * of one element is one column, walked in order: nothing to confine. */
     if (C->span[q] && s->step > 1 && C->span[q] * s->step <= s->region) s->span = C->span[q];
+    s->jump = C->jump && s->span;
     if (s->store && !s->priv) {
       /* A written shared stream: its threads split its columns, each
        * writing its own lines of the one region (no two threads write an
@@ -1354,13 +1389,14 @@ int main(int argc, char **argv) {
     memset(&C, 0, sizeof C);
     int got = sscanf(line,
                      "%ld %15s %7s %d %3s %3s %lf %lf %lf %lf %lf %lf %d %d %lf %lf %lf %ld %ld "
-                     "%ld %ld %ld %ld %ld %ld %ld %ld",
+                     "%ld %ld %ld %ld %ld %ld %ld %ld %d",
                      &C.id, C.kernel, C.type, &C.ns, C.access, C.pattern, &C.k[0], &C.s[0],
                      &C.k[1], &C.s[1], &C.k[2], &C.s[2], &C.min_reps, &C.max_reps,
                      &C.cv_pct, &C.cap_s, &C.min_rep_s, &C.work, &C.repeats, &C.window[0],
                      &C.window[1], &C.window[2], &C.work_every, &C.span[0], &C.span[1],
-                     &C.span[2], &C.copies);
-    if (got != 17 && got != 18 && got != 22 && got != 23 && got != 26 && got != 27) {
+                     &C.span[2], &C.copies, &C.jump);
+    if (got != 17 && got != 18 && got != 22 && got != 23 && got != 26 && got != 27 &&
+        got != 28) {
       printf("%ld error malformed configuration line (%d fields)\n", got > 0 ? C.id : -1L, got);
       fflush(stdout);
       continue;

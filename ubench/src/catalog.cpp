@@ -203,7 +203,7 @@ std::string UBenchConfig::name() const {
   if (hasWindows())
     N += "+r" + std::to_string(repeats);
   if (span)
-    N += "+c" + std::to_string(span);
+    N += (jumps ? "+j" : "+c") + std::to_string(span);
   if (copies > 1)
     N += "+k" + std::to_string(copies);
   if (work)
@@ -495,9 +495,16 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     long Every = Suffix("+e", MaxEvery, "iterations per kernel iteration");
     long Repeats = Suffix("+r", MaxRepeats, "walks of a window");
     long Span = Suffix("+c", MaxSpan, "accesses per column");
+    long Run = Suffix("+j", MaxSpan, "accesses per jumping run");
     long Copies = Suffix("+k", MaxCopies, "copies");
     std::size_t EPos = Name.find("+e"), RPos = Name.find("+r"), CPos = Name.find("+c"),
-                KPos = Name.find("+k"), WPos = Name.find("+w");
+                JPos = Name.find("+j"), KPos = Name.find("+k"), WPos = Name.find("+w");
+    if (Span && Run)
+      throw InputError(File, Place,
+                       "'" + Name + "': a column span (+c) and jumping runs (+j) do not combine");
+    const bool Jumps = Run > 0;
+    if (Jumps)
+      Span = Run, CPos = JPos;
     auto Before = [](std::size_t A, std::size_t B) {
       return A == std::string::npos || B == std::string::npos || A < B;
     };
@@ -506,13 +513,13 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
       for (std::size_t J = I + 1; J < 5; ++J)
         if (!Before(Order[I], Order[J]))
           throw InputError(File, Place,
-                           "'" + Name + "': the suffixes come in the order +e, +r, +c, +k, +w");
+                           "'" + Name + "': the suffixes come in the order +e, +r, +c (or +j), +k, +w");
+    const std::string SpanTag = Jumps ? "a jumping run (+j)" : "a column span (+c)";
     if (Repeats && Span)
       throw InputError(File, Place,
-                       "'" + Name + "': a column span (+c) and reuse windows (+r) do not combine");
+                       "'" + Name + "': " + SpanTag + " and reuse windows (+r) do not combine");
     if (Span && Span < 4)
-      throw InputError(File, Place,
-                       "'" + Name + "': a column span (+c) holds at least 4 accesses");
+      throw InputError(File, Place, "'" + Name + "': " + SpanTag + " holds at least 4 accesses");
     if (std::size_t Cut = std::min({EPos, RPos, CPos, KPos, WPos}); Cut != std::string::npos)
       Name.resize(Cut);
     const UBenchDef *D = findUBench(Name);
@@ -529,7 +536,11 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
                        "'" + Name + "' takes no reuse windows (+r): only memory uBs do");
     if (Span && (D->compute() || isPricingUBench(D->name)))
       throw InputError(File, Place,
-                       "'" + Name + "' takes no column span (+c): only memory uBs do");
+                       "'" + Name + "' takes no " + (Jumps ? "jumping runs (+j)" : "column span (+c)") +
+                           ": only memory uBs do");
+    if (Jumps && D->kernel == "gather")
+      throw InputError(File, Place,
+                       "'" + Name + "' takes no jumping runs (+j): a gather's rows walk in order");
     if (Copies > 1 && (D->compute() || isPricingUBench(D->name)))
       throw InputError(File, Place,
                        "'" + Name + "' takes no reuse copies (+k): only memory uBs do");
@@ -543,6 +554,7 @@ std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::st
     C.every = Every ? Every : 1;
     C.repeats = Repeats ? Repeats : 1;
     C.span = Span;
+    C.jumps = Jumps;
     C.copies = Copies ? Copies : 1;
     std::size_t P = 0;
     for (unsigned Q = 0;; ++Q) {

@@ -184,6 +184,19 @@ long spanFor(const std::vector<Wanted> &Ws) {
   return Ws.empty() ? 0 : columnSpan(Streams, Ws.front().threads);
 }
 
+/// Whether the span of a clone of \p Ws (spanFor, nonzero) is walked in
+/// jumping runs: its strided streams' loop executions start at random
+/// places (core's spanJumps). RSBench's lookups each read 9 poles, 72 B
+/// apart, at a random energy; a clone that walks the same 9 accesses a
+/// column, block after block, re-reads each block's lines nine times and
+/// lets the prefetcher bring the next: it came out 94% padding.
+bool jumpsFor(const std::vector<Wanted> &Ws) {
+  std::vector<const PhaseStream *> Streams;
+  for (const Wanted &W : Ws)
+    Streams.push_back(W.stream);
+  return !Ws.empty() && spanFor(Ws) != 0 && spanJumps(Streams, Ws.front().threads);
+}
+
 /// The uBs of \p N streams that reproduce \p Ws (one per stream, in the
 /// phase's order, at the phase's pace: everyFor): per uB the first operand
 /// assignment that declares every stream, preferring the one whose loads
@@ -224,6 +237,7 @@ std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
       Best.windowAccesses.assign(N, 0);
       Best.repeats = 1;
       Best.span = spanFor(Ws);
+      Best.jumps = jumpsFor(Ws);
       for (std::size_t I = 0; I < N; ++I) {
         bool G = D.gathered(Perm[I]);
         Best.footprintKiB[Perm[I]] = G ? Ws[I].gatheredKib : Ws[I].kib;
@@ -323,7 +337,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Given, double L1dKiB) {
   // Catalogue order, then footprints and strides numerically: deterministic
   // and readable, and equal configurations from several phases meet.
   std::map<std::tuple<std::size_t, long, std::vector<double>, std::vector<double>, long,
-                      std::vector<double>, long, long>,
+                      std::vector<double>, long, bool, long>,
            UBenchConfig>
       Configs;
   std::set<std::string> SeenNotes;
@@ -335,7 +349,7 @@ CloneSet clonePhases(const std::vector<ClonePhases> &Given, double L1dKiB) {
   auto Keep = [&](const UBenchConfig &C) {
     Configs.emplace(std::make_tuple(std::size_t(C.def - First), C.every, C.footprintKiB,
                                     C.strideBytes, C.repeats, C.windowAccesses, C.span,
-                                    C.copies),
+                                    C.jumps, C.copies),
                     C);
   };
   for (const ClonePhases &F : Files) {

@@ -100,11 +100,11 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
     B[0] = C.span;
   std::snprintf(Buf, sizeof Buf,
                 "%ld %s %s %u %s %s %.17g %.17g %.17g %.17g %.17g %.17g %d %d %g %g %g %ld %ld "
-                "%ld %ld %ld %ld %ld %ld %ld %ld\n",
+                "%ld %ld %ld %ld %ld %ld %ld %ld %d\n",
                 Id, D.kernel.c_str(), D.type.c_str(), D.streams(), D.access.c_str(),
                 D.pattern.c_str(), K[0], S[0], K[1], S[1], K[2], S[2], Pol.minReps, Pol.maxReps,
                 Pol.cvPct, Pol.capS, Pol.minRepS, C.work, C.repeats, W[0], W[1], W[2],
-                C.workEvery, B[0], B[1], B[2], C.copies);
+                C.workEvery, B[0], B[1], B[2], C.copies, C.jumps ? 1 : 0);
   std::string Cmd = Buf;
   if (::write(ToChild, Cmd.data(), Cmd.size()) != ssize_t(Cmd.size()))
     throw WorkError("the uB kernel program stopped reading (crashed?)");
@@ -182,6 +182,8 @@ std::string KernelRunner::measure(const UBenchConfig &C, const RepPolicy &Pol, P
     P.params["repeats"] = std::to_string(C.repeats);
   if (C.span)
     P.params["span"] = std::to_string(C.span);
+  if (C.span && C.jumps)
+    P.params["runs"] = "jumping";
   if (C.copies > 1)
     P.params["copies"] = std::to_string(C.copies);
   if (C.every > 1) {

@@ -62,6 +62,14 @@ struct PhaseStream {
   /// window (a matrix product's row of A, once per column of B). Absent:
   /// no reuse seen, or not measured. Phase clones walk such windows.
   std::optional<double> windowAccesses, windowRepeats;
+  /// Of the pairs of consecutive sampled loop executions of the stream's
+  /// sites, the share whose second starts farther from the first than an
+  /// in-order walk gets in between (the runtime's "jump_share", 0 to 1):
+  /// near 1, each execution starts at a random place (RSBench's lookups,
+  /// each a window of poles at a random energy), near 0 the executions
+  /// walk on (rows, the columns of a plane). Absent: not measured (random
+  /// streams, few pairs, older runtimes).
+  std::optional<double> jumpShare;
   /// Of the stream's accesses to data another phase wrote, the share that
   /// finds it last written by another thread (the runtime's
   /// "handover_share", 0 to 1): each such line waits for a cache-to-cache
@@ -97,9 +105,24 @@ long columnSpan(const PhaseStream &S, unsigned Threads);
 /// own, which spmv3+c<row> walks (NPB CG's SpMV: rows of 135). Else 0.
 long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads);
 
-/// The column span of a uB profile from its name's "+c<N>" suffix (0:
-/// none).
+/// The column span of a uB profile from its name's "+c<N>" or "+j<N>"
+/// suffix (0: none).
 long columnSpanOf(std::string_view UBenchName);
+
+/// Whether \p S's loop executions start at random places: most pairs of
+/// its sampled executions jumped (jump_share above one half).
+bool startsJump(const PhaseStream &S);
+
+/// Whether the column span of \p Streams (columnSpan, nonzero) is walked
+/// in jumping runs: every strided stream that takes it starts its
+/// executions at random places (startsJump). A clone then walks one column
+/// of a block, the span's accesses, and jumps to a random block
+/// (UBenchConfig::jumps, "+j<N>"); columnSpan is 0 where those streams
+/// disagree. A gathered product's rows walk in order.
+bool spanJumps(const std::vector<const PhaseStream *> &Streams, unsigned Threads);
+
+/// Whether a uB profile walks its span in jumping runs ("+j<N>").
+bool spanJumpsOf(std::string_view UBenchName);
 
 /// The uB that measures a worksharing loop's invocation: mbw1p with every
 /// sweep an `omp for nowait` of its own (one iteration a thread).

@@ -150,6 +150,10 @@ struct Score {
   /// it (within 10%); profiles whose spans agree with the query's rank
   /// before the others, whatever their index (applyColumnSpan).
   long querySpan = 0, profileSpan = 0;
+  /// Whether those spans are walked in jumping runs (core's spanJumps; the
+  /// profile's "+j<N>"): spans that agree but jump in one and not the
+  /// other are discarded ("jumping runs").
+  bool queryJumps = false, profileJumps = false;
   /// The same for reuse copies (core's reuseCopies; the profile's "+k<N>",
   /// 1: none): a profile with copies is discarded unless the query's phase
   /// asks for as many ("reuse copies"), and the shape agrees only where
@@ -185,8 +189,11 @@ Score scoreQuery(const MatchConfig &C, Pairing P, const StreamTuple *Q, unsigned
 /// of a loop that walks otherwise, and is discarded ("column span"); spans
 /// that agree (both none, or within 10%) mark the score shapeAgrees. A
 /// phase that asks for a span still matches profiles without one (the
-/// grid), after those that walk like it.
-void applyColumnSpan(Score &S, long QuerySpan, std::string_view UBench);
+/// grid), after those that walk like it. \p QueryJumps: the query's span
+/// is walked in jumping runs (core's spanJumps); a profile whose span
+/// agrees but that jumps otherwise ("+j<N>" or not) is discarded
+/// ("jumping runs").
+void applyColumnSpan(Score &S, long QuerySpan, bool QueryJumps, std::string_view UBench);
 
 /// The same for reuse copies: a profile with copies (its "+k<N>") that are
 /// not \p QueryCopies is a clone of a phase with other data around it, and

@@ -12,7 +12,8 @@ streams and within 10 % for random ones (the runtime's mean jump is
 sampled), element size and access equal; and the kernel phase's iterations
 equal the profile's: one calibration sweep, a warm-up and the measured
 repetitions, each of SWEEPS sweeps; with a column span (+c), the runtime's
-accesses per loop execution equal the span (a gather's: its rows').
+accesses per loop execution equal the span (a gather's: its rows'), and its
+jump share is under one half (above with jumping runs, +j).
 
 Prints one line per configuration: "OK ..." or "MISMATCH ..." with both
 tuples; a configuration that mismatches is measured once more (the line
@@ -81,7 +82,11 @@ def measure(workdir, threads, n, config):
     # accesses of every stream it confines (within 10 %): the strided
     # streams of a step above one element, or a gather's rows (its
     # matrix and indices, beside a random x).
+    # Jumping runs (+j) start each execution at a random block, a span in
+    # order walks on: the runtime's jump share says which (above one half
+    # or not).
     span = meta.get("span")
+    jumping = meta.get("runs") == "jumping"
     rows = meta["kernel"] == "gather" and patterns[-1] == "random"
     if span:
         for s in kernel["streams"]:
@@ -91,6 +96,10 @@ def measure(workdir, threads, n, config):
                     abs(s.get("accesses_per_execution", 0) - int(span)) > 0.1 * int(span):
                 problems.append("%s accesses per execution, span %s" %
                                 (s.get("accesses_per_execution"), span))
+            share = s.get("jump_share")
+            if confined and (share is None or (share > 0.5) != jumping):
+                problems.append("jump share %s, runs %s" %
+                                (share, "jumping" if jumping else "in order"))
     per_sweep = iters / sweeps
     expect = per_sweep * (1 + sweeps * (count + 1))
     # The runtime counts one extra body execution per invocation.

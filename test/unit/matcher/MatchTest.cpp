@@ -356,6 +356,59 @@ TEST(Match, ColumnSpansRankTheCloneThatWalksLikeThePhase) {
   EXPECT_EQ(columnSpanOf("mbw1c+w9/5"), 0);
 }
 
+// RSBench's lookups: 9 poles 72 B apart an execution, each at a random
+// place of a 5 MiB table (jump_share near 1). Its clone walks jumping runs
+// (+j9); the clone that walks the blocks' columns in order (+c9) is a
+// clone of another loop, and discarded, as the +j9 clone is for a phase
+// whose executions walk on.
+TEST(Match, JumpingRunsRankTheCloneWhoseExecutionsJump) {
+  Phase P;
+  P.threads = 2;
+  P.tpiUs = 0.0194;
+  PhaseStream S;
+  S.id = "v1";
+  S.tuple = T(5052.734375, 72, 8, Sh);
+  S.accessesPerExec = 9.05;
+  S.jumpShare = 0.98;
+  P.streams = {S};
+  std::vector<Profile> Ps = {Prof("mbw1c+e2+c9+w22", {T(5052.734375, 72, 8, Sh)}, 0.0194, 2),
+                             Prof("mbw1c+e2+j9+w15", {T(5052.734375, 72, 8, Sh)}, 0.0201, 2),
+                             Prof("mbw1c+w20", {T(5052.734375, 72, 8, Sh)}, 0.0194, 2)};
+  VectorProfileSource Src(Ps);
+  PhaseMatch M = matchPhase(P, {0}, Src, MatchConfig::defaults(), opts());
+  ASSERT_TRUE(M.candidate);
+  EXPECT_EQ(M.candidate->ubench, "mbw1c+e2+j9+w15");
+  EXPECT_TRUE(M.candidate->score.queryJumps);
+  EXPECT_TRUE(M.candidate->score.profileJumps);
+  EXPECT_EQ(M.queries[0].discarded, 1u) << "the in-order clone";
+  ASSERT_EQ(M.ranked.size(), 2u);
+  EXPECT_EQ(M.ranked[1].ubench, "mbw1c+w20");
+
+  // Executions that walk on (or no share measured): the in-order clone.
+  for (std::optional<double> Share : {std::optional<double>(0.02), std::optional<double>()}) {
+    P.streams[0].jumpShare = Share;
+    PhaseMatch W = matchPhase(P, {0}, Src, MatchConfig::defaults(), opts());
+    ASSERT_TRUE(W.candidate);
+    EXPECT_EQ(W.candidate->ubench, "mbw1c+e2+c9+w22");
+    EXPECT_EQ(W.queries[0].discarded, 1u) << "the jumping clone";
+  }
+  P.streams[0].jumpShare = 0.98;
+  std::vector<const PhaseStream *> Qs{&P.streams[0]};
+  EXPECT_EQ(columnSpan(Qs, 2), 9);
+  EXPECT_TRUE(spanJumps(Qs, 2));
+  EXPECT_TRUE(startsJump(P.streams[0]));
+  EXPECT_EQ(columnSpanOf("mbw1c+e2+j9+w15"), 9);
+  EXPECT_TRUE(spanJumpsOf("mbw1c+e2+j9+w15"));
+  EXPECT_FALSE(spanJumpsOf("mbw1c+e2+c9+w22"));
+  // Two strided streams of one span, one jumping and one not: no span.
+  PhaseStream Other = P.streams[0];
+  Other.id = "v2";
+  Other.jumpShare = 0.01;
+  Qs.push_back(&Other);
+  EXPECT_EQ(columnSpan(Qs, 2), 0);
+  EXPECT_FALSE(spanJumps(Qs, 2));
+}
+
 // NPB CG A's SpMV: a CSR matrix and its column indices (private, element
 // stride, 135 accesses an execution: one row) and the vector gathered
 // through them (shared, random). Its rows are its span (core's

@@ -115,6 +115,10 @@ TEST(PhaseFile, ErrorsNameTheFileAndTheJsonPath) {
             "in.json: phases[0].streams[0].pattern: 'zigzag' is not strided or random");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"window_accesses\": 0, \"window_repeats\": 3, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].window_accesses: must be >= 1, found 0");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"jump_share\": 1.2, \"footprint_kib\": 3906")),
+            "in.json: phases[0].streams[0].jump_share: must be within 0 to 1, found 1.2");
+  EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"jump_share\": -1, \"footprint_kib\": 3906")),
+            "in.json: phases[0].streams[0].jump_share: must be >= 0, found -1");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"handover_share\": 1.5, \"footprint_kib\": 3906")),
             "in.json: phases[0].streams[0].handover_share: must be within 0 to 1, found 1.5");
   EXPECT_EQ(errorOf(replaced(Minimal, "\"footprint_kib\": 3906", "\"handover_share\": -0.1, \"footprint_kib\": 3906")),
@@ -204,6 +208,7 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   F.phases[0].streams[0].random = true;
   F.phases[0].streams[0].windowAccesses = 1000;
   F.phases[0].streams[0].windowRepeats = 987.5;
+  F.phases[0].streams[0].jumpShare = 0.03125;
   F.phases[0].streams[0].handoverShare = 0.52;
   F.phases[0].streams[0].handoverRounds = 401;
   F.phases[0].threadTimeS = Phase::ThreadTimes{200.5, 201, 211.5};
@@ -264,6 +269,8 @@ TEST(PhaseFile, RoundTripKeepsMeaning) {
   EXPECT_TRUE(G.phases[0].streams[0].random);
   EXPECT_FALSE(G.phases[0].streams[1].random) << "absent: strided";
   EXPECT_EQ(G.phases[0].streams[0].windowRepeats, std::optional<double>(987.5));
+  EXPECT_EQ(G.phases[0].streams[0].jumpShare, std::optional<double>(0.03125));
+  EXPECT_FALSE(G.phases[0].streams[1].jumpShare) << "absent: not measured";
   EXPECT_EQ(G.phases[0].streams[0].windowAccesses, std::optional<double>(1000));
   EXPECT_FALSE(G.phases[0].streams[1].windowRepeats) << "absent: no reuse seen";
   EXPECT_EQ(G.phases[0].streams[0].handoverShare, std::optional<double>(0.52));

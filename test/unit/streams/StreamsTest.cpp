@@ -812,6 +812,77 @@ TEST(StreamsAnalysis, WindowWalkedAgainByConsecutiveExecutions) {
   EXPECT_NEAR(Col.WindowAccesses, double(N), 1e-9);
 }
 
+// Executions that start at random places (RSBench's lookups: 9 poles of
+// 72 B from a random window of a 5 MiB table) jump; those that walk on
+// (the next row; the next column of a plane, bt's y sweep) or walk one
+// window again (a matrix product's row) do not.
+TEST(StreamsAnalysis, JumpShareTellsRandomExecutionStartsFromInOrderWalks) {
+  const std::uint64_t Poles = 5 * 1024 * 1024 / 72;
+  Team T(1);
+  std::mt19937_64 Rng(7);
+  for (std::uint64_t E = 0; E < 200000; ++E) {
+    std::uint64_t Start = Rng() % (Poles - 9);
+    T.Loops[0].run(*T.Threads[0], {0, 0},
+                   {{&LoadD, [=](auto K) { return Base + 72 * (Start + K); }}}, 9);
+  }
+  Vec<StreamResult> S = T.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_FALSE(S[0].Random);
+  EXPECT_GT(S[0].JumpShare, 0.9);
+
+  // Rows of 256 in order; columns of 64 accesses 2560 B apart, plane by
+  // plane (each plane 320 columns); one row of A for 1000 columns of B.
+  Team U(1);
+  Loop Rows, Columns, Window, InTurn;
+  for (std::uint64_t E = 0; E < 100000; ++E)
+    Rows.run(*U.Threads[0], {0, 0},
+                   {{&LoadD, [=](auto K) { return Base + 8 * (E * 256 + K); }}}, 256);
+  for (std::uint64_t E = 0; E < 100000; ++E)
+    Columns.run(*U.Threads[0], {1, 0},
+                   {{&LoadD, [=](auto K) {
+                       std::uint64_t Plane = E / 320, Col = E % 320;
+                       return Base + 8 * (Plane * 64 * 320 + Col + K * 320);
+                     }}},
+                   64);
+  for (std::uint64_t E = 0; E < 100000; ++E)
+    Window.run(*U.Threads[0], {2, 0},
+                   {{&LoadD, [=](auto K) { return Base + 8 * ((E / 1000) * 1000 + K); }}},
+                   1000);
+  // Two arrays 1 GiB apart in turn, each row after row (one call site).
+  for (std::uint64_t E = 0; E < 100000; ++E)
+    InTurn.run(*U.Threads[0], {3, 0},
+               {{&LoadD, [=](auto K) {
+                   return Base + (E % 2) * (1ull << 30) + 8 * ((E / 2) * 256 + K);
+                 }}},
+               256);
+  for (std::uint32_t Phase = 0; Phase < 4; ++Phase) {
+    S = U.analyze(Phase);
+    ASSERT_EQ(S.Size, 1u) << "phase " << Phase;
+    EXPECT_GE(S[0].JumpShare, 0.0) << "phase " << Phase;
+    EXPECT_LT(S[0].JumpShare, 0.1) << "phase " << Phase;
+  }
+
+  // A random stream (no stride) and too few pairs say nothing.
+  Team V(1);
+  V.Loops[0].run(*V.Threads[0], {0, 0},
+                 {{&LoadD, [=](auto K) { return Base + 8 * K; }}}, 100);
+  S = V.analyze(0);
+  ASSERT_EQ(S.Size, 1u);
+  EXPECT_LT(S[0].JumpShare, 0.0);
+}
+
+// A walk continues where its pace puts it: rows 2 KiB an execution 64
+// executions on, within a tenth, the extent and a page; backwards too.
+TEST(StreamsAnalysis, ContinuesWalkWhereThePacePutsIt) {
+  EXPECT_TRUE(continuesWalk(Base, Base + 64 * 2048, 64, 2048, 2048));
+  EXPECT_TRUE(continuesWalk(Base, Base + 70 * 2048, 64, 2048, 2048));
+  EXPECT_FALSE(continuesWalk(Base, Base + 90 * 2048, 64, 2048, 2048));
+  EXPECT_TRUE(continuesWalk(Base + 64 * 2048, Base, 64, -2048, 2048));
+  EXPECT_FALSE(continuesWalk(Base + 64 * 2048, Base, 64, 2048, 2048));
+  EXPECT_TRUE(continuesWalk(Base, Base, 1000, 0, 8)) << "a window walked again";
+  EXPECT_FALSE(continuesWalk(Base, Base + (1 << 20), 1000, 0, 584));
+}
+
 // Windows kept for fewer executions than the sampling's distance are not
 // seen (no claim of reuse), nor are windows of different invocations one.
 TEST(StreamsAnalysis, WindowsShorterThanThePauseOrAcrossInvocationsAreNoReuse) {

@@ -494,6 +494,29 @@ TEST(Clone, WindowsWalkedAgainAreWalkedAgainByTheClone) {
   EXPECT_EQ(paramsLine(C.targets[3].config), "mbw1c 4096:8");
 }
 
+// A strided stream whose short executions walk on (a plane of a 3-D
+// sweep) is cloned with a column span; one whose executions start at
+// random places (RSBench's 9 poles 72 B apart at a random energy) with
+// jumping runs of as many accesses.
+TEST(Clone, ExecutionsThatJumpAreClonedAsJumpingRuns) {
+  CloneSet C = cloneOne(
+      "[" +
+      phase("rs", {stream("v1", 5052.734375, 72, 8, "shared",
+                          R"(, "accesses_per_execution": 9.05, "jump_share": 0.97)")}) +
+      "," +
+      phase("plane", {stream("v1", 5052.734375, 72, 8, "shared",
+                             R"(, "accesses_per_execution": 9.05, "jump_share": 0.01)")}) +
+      "," +
+      phase("older", {stream("v1", 4096, 72, 8, "shared", R"(, "accesses_per_execution": 9)")}) +
+      "]");
+  ASSERT_EQ(C.targets.size(), 3u);
+  EXPECT_EQ(paramsLine(C.targets[0].config), "mbw1c+j9 5052.734375:72");
+  EXPECT_TRUE(C.targets[0].config.jumps);
+  EXPECT_EQ(paramsLine(C.targets[1].config), "mbw1c+c9 5052.734375:72");
+  EXPECT_EQ(paramsLine(C.targets[2].config), "mbw1c+c9 4096:72") << "no share: in order";
+  EXPECT_EQ(C.configs.size(), 3u) << "the same stream, two walks: two configurations";
+}
+
 TEST(Clone, AWindowWithoutItsRepeatsIsAnInputError) {
   try {
     cloneOne("[" +

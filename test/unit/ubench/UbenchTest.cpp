@@ -299,7 +299,7 @@ TEST(Params, ReuseWindowsAreAThirdFieldOfTheirStreamsAndNameTheRepeats) {
                 .find("whole number from 1 to 4096"),
             std::string::npos);
   EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w3+r2 64:8:4\n", "p.txt"); }),
-            "p.txt: line 1: 'mbw1p+w3+r2': the suffixes come in the order +e, +r, +c, +k, +w");
+            "p.txt: line 1: 'mbw1p+w3+r2': the suffixes come in the order +e, +r, +c (or +j), +k, +w");
   EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+r2 4:8:4\n", "p.txt"); })
                 .find("takes no reuse windows (+r)"),
             std::string::npos);
@@ -343,7 +343,7 @@ TEST(Params, IterationsPerKernelIterationComeBeforeThePadding) {
               std::string::npos)
         << Bad;
   EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w3+e2 64:8\n", "p.txt"); }),
-            "p.txt: line 1: 'mbw1p+w3+e2': the suffixes come in the order +e, +r, +c, +k, +w");
+            "p.txt: line 1: 'mbw1p+w3+e2': the suffixes come in the order +e, +r, +c (or +j), +k, +w");
   EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+e2 4:8\n", "p.txt"); })
                 .find("takes no iterations per kernel iteration (+e)"),
             std::string::npos);
@@ -370,7 +370,7 @@ TEST(Params, ColumnSpanNamesItsAccesses) {
             "p.txt: line 1: 'mbw1p+r2+c8': a column span (+c) and reuse windows (+r) do not "
             "combine");
   EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w2+c8 1024:2560\n", "p.txt"); }),
-            "p.txt: line 1: 'mbw1p+w2+c8': the suffixes come in the order +e, +r, +c, +k, +w");
+            "p.txt: line 1: 'mbw1p+w2+c8': the suffixes come in the order +e, +r, +c (or +j), +k, +w");
   EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+c8 4:8\n", "p.txt"); })
                 .find("takes no column span (+c)"),
             std::string::npos);
@@ -388,6 +388,39 @@ TEST(Params, ColumnSpanNamesItsAccesses) {
   EXPECT_FALSE(V[0].rows());
 }
 
+// Jumping runs: "+j<N>" in the place of "+c<N>", the same span, walked
+// one column of a random block at a time (RSBench's windows of poles).
+TEST(Params, JumpingRunsNameTheirAccesses) {
+  auto V = parseParamsFile("mbw1c+e2+j9+w22 5052.734375:72\nmbw1c+e2+c9+w22 5052.734375:72\n",
+                           "p.txt");
+  ASSERT_EQ(V.size(), 2u);
+  EXPECT_EQ(V[0].span, 9);
+  EXPECT_TRUE(V[0].jumps);
+  EXPECT_TRUE(V[0].spans(0));
+  EXPECT_EQ(V[0].name(), "mbw1c+e2+j9+w22");
+  EXPECT_EQ(paramsLine(V[0]), "mbw1c+e2+j9+w22 5052.734375:72");
+  EXPECT_FALSE(V[1].jumps);
+  EXPECT_NE(V[0].name(), V[1].name()) << "two walks, two profiles";
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+c8+j8 1024:2560\n", "p.txt"); }),
+            "p.txt: line 1: 'mbw1p+c8+j8': a column span (+c) and jumping runs (+j) do not "
+            "combine");
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+j3 1024:2560\n", "p.txt"); }),
+            "p.txt: line 1: 'mbw1p+j3': a jumping run (+j) holds at least 4 accesses");
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+r2+j8 1024:2560:16\n", "p.txt"); }),
+            "p.txt: line 1: 'mbw1p+r2+j8': a jumping run (+j) and reuse windows (+r) do not "
+            "combine");
+  EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+j8+e2 1024:2560\n", "p.txt"); }),
+            "p.txt: line 1: 'mbw1p+j8+e2': the suffixes come in the order +e, +r, +c (or +j), "
+            "+k, +w");
+  EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+j8 4:8\n", "p.txt"); })
+                .find("takes no jumping runs (+j)"),
+            std::string::npos);
+  EXPECT_NE(inputErrorOf([] {
+              parseParamsFile("spmv3+j136 14408:8;7204:4;109.375:8\n", "p.txt");
+            }).find("a gather's rows walk in order"),
+            std::string::npos);
+}
+
 // Reuse copies: "+k<K>" after "+c" and before "+w", in the name and the
 // params line; memory uBs only (the gather too: NPB CG's SpMV clone).
 TEST(Params, ReuseCopiesNameTheirCount) {
@@ -400,7 +433,7 @@ TEST(Params, ReuseCopiesNameTheirCount) {
   EXPECT_EQ(V[1].copies, 1);
   EXPECT_EQ(V[1].name(), "mbw1p");
   EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+w2+k3 1024:8\n", "p.txt"); }),
-            "p.txt: line 1: 'mbw1p+w2+k3': the suffixes come in the order +e, +r, +c, +k, +w");
+            "p.txt: line 1: 'mbw1p+w2+k3': the suffixes come in the order +e, +r, +c (or +j), +k, +w");
   EXPECT_EQ(inputErrorOf([] { parseParamsFile("mbw1p+k65 1024:8\n", "p.txt"); }),
             "p.txt: line 1: 'mbw1p+k65': the copies after +k must be a whole number from 1 to 64");
   EXPECT_NE(inputErrorOf([] { parseParamsFile("cfma+k2 4:8\n", "p.txt"); })

@@ -112,6 +112,15 @@ struct UBenchConfig {
   /// at two threads 10-14% faster per element than one sum over the slice
   /// on the AMD EPYC VM; bench/results/gather-rows-2026-11-28.txt).
   long span = 0;
+  /// Jumping runs (with a span, not a gather's rows): each loop execution
+  /// walks one column of a block, `span` accesses, and the next starts at
+  /// a random block's random column, as RSBench's lookups each read a
+  /// window of poles at a random energy (the runtime's jump_share). Walked
+  /// as columns of blocks in order instead, nine executions re-read the
+  /// lines of one and the next block comes from the prefetcher: its clone
+  /// was 94% padding, and the code ran 1.9x its Zen 4 time on the Zen 3 VM
+  /// where the clone ran 1.3x. Named "<uB>+j<span>" in place of "+c".
+  bool jumps = false;
   /// Reuse copies (memory uBs; 1 = none): every stream exists
   /// `copies` times and sweep g walks copy g mod copies, so that as much
   /// data passes between two walks of one copy as the program touches
@@ -169,7 +178,8 @@ std::vector<UBenchConfig> makeGrid(GridLevel Level, double L1dKiB, double L2KiB,
 /// E iterations), `+r<R>` (reuse windows walked R times in a row: the
 /// streams that have one say `K:S:W`, W accesses), `+c<B>` (column span:
 /// strided streams of a step above one element walk blocks of B accesses
-/// a column; not with +r) and `+w<N>` (padded with N steps; `+wN/M`: after
+/// a column; not with +r; `+j<B>` in its place: runs of B accesses, each
+/// from a random block) and `+w<N>` (padded with N steps; `+wN/M`: after
 /// every M-th iteration), in that order),
 /// '#' comments. Throws InputError(File, "line N", ...).
 std::vector<UBenchConfig> parseParamsFile(const std::string &Text, const std::string &File);
