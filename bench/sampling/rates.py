@@ -7,7 +7,7 @@ clone pace it gives (E = round(1 / rate of the busiest stream) where that
 rate is below 1: `UB+eE`, ubench/README.md), and their reuse windows
 (`window_accesses` x `window_repeats`, where the runtime saw one: clones
 walk them, `UB+rR`) and jump shares (`jump_share`: how often a loop
-execution starts far from where the ones before it walked; above 1/2,
+execution starts where no walk of the ones before it would; above 3/4,
 clones walk a column span in jumping runs, `UB+jN`). Several periods side
 by side show how much the sampled rate depends on which executions a
 period hits.

@@ -78,7 +78,10 @@ long columnSpan(const PhaseStream &S, unsigned Threads) {
   return Exec > 0 && stepOf(S.tuple) > 1 ? std::lround(Exec) : 0;
 }
 
-bool startsJump(const PhaseStream &S) { return S.jumpShare && *S.jumpShare > 0.5; }
+// Three in four: in-order walks whose pace changes between nested loops
+// read up to 0.40 (NPB BT W's bt.c:3401), RSBench's lookups 0.94
+// (bench/results/jump-shares-2026-12-02-emr.txt).
+bool startsJump(const PhaseStream &S) { return S.jumpShare && *S.jumpShare > 0.75; }
 
 namespace {
 /// The span every strided stream of a step above one element of \p Streams

@@ -7,10 +7,10 @@
 // (the row loop too, where it has pairs of sampled executions: 2 a thread
 // and invocation); a lookup shaped like RSBench's, 9 poles of 72 B from a
 // random place of a 5 MiB table an execution, jumps (its jump share above
-// one half; the place a hash of the lookup, no pace in it).
+// 3/4, core's startsJump; the place a hash of the lookup, no pace in it).
 // RUN: %clang -O2 -fopenmp %pp_plugin %s -o %t %pp_rt 2>/dev/null
 // RUN: env OMP_NUM_THREADS=2 PHASEPROBE_OUT=%t.json %t | FileCheck --check-prefix=OUT %s
-// RUN: %python -c "import json; d = json.load(open('%t.json')); print(*sorted('%%s %%s %%s %%s' %% (s['stride_bytes'], round(s['footprint_kib'] / 1024), 'near' if abs(s.get('accesses_per_execution', 0) / {2560: 64, 8: 256, 72: 9}.get(s['stride_bytes'], 1) - 1) < 0.1 else s.get('accesses_per_execution'), 'jumps' if s.get('jump_share', 0) > 0.5 else 'walks-on' if 'jump_share' in s else 'no-share') for p in d['phases'] for s in p['streams'] if s['significant']), sep='\n')" | FileCheck %s
+// RUN: %python -c "import json; d = json.load(open('%t.json')); print(*sorted('%%s %%s %%s %%s' %% (s['stride_bytes'], round(s['footprint_kib'] / 1024), 'near' if abs(s.get('accesses_per_execution', 0) / {2560: 64, 8: 256, 72: 9}.get(s['stride_bytes'], 1) - 1) < 0.1 else s.get('accesses_per_execution'), 'jumps' if s.get('jump_share', 0) > 0.75 else 'walks-on' if 'jump_share' in s else 'no-share') for p in d['phases'] for s in p['streams'] if s['significant']), sep='\n')" | FileCheck %s
 // OUT: checksum
 // CHECK: 2560 10 near walks-on
 // CHECK-NEXT: 72 5 near jumps

@@ -110,7 +110,7 @@ long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Thread
 long columnSpanOf(std::string_view UBenchName);
 
 /// Whether \p S's loop executions start at random places: most pairs of
-/// its sampled executions jumped (jump_share above one half).
+/// its sampled executions jumped (jump_share above 3/4).
 bool startsJump(const PhaseStream &S);
 
 /// Whether the column span of \p Streams (columnSpan, nonzero) is walked

@@ -13,7 +13,7 @@ sampled), element size and access equal; and the kernel phase's iterations
 equal the profile's: one calibration sweep, a warm-up and the measured
 repetitions, each of SWEEPS sweeps; with a column span (+c), the runtime's
 accesses per loop execution equal the span (a gather's: its rows'), and its
-jump share is under one half (above with jumping runs, +j).
+jump share is at most 3/4 (above with jumping runs, +j: core's startsJump).
 
 Prints one line per configuration: "OK ..." or "MISMATCH ..." with both
 tuples; a configuration that mismatches is measured once more (the line
@@ -83,7 +83,7 @@ def measure(workdir, threads, n, config):
     # streams of a step above one element, or a gather's rows (its
     # matrix and indices, beside a random x).
     # Jumping runs (+j) start each execution at a random block, a span in
-    # order walks on: the runtime's jump share says which (above one half
+    # order walks on: the runtime's jump share says which (above 3/4
     # or not).
     span = meta.get("span")
     jumping = meta.get("runs") == "jumping"
@@ -97,7 +97,7 @@ def measure(workdir, threads, n, config):
                 problems.append("%s accesses per execution, span %s" %
                                 (s.get("accesses_per_execution"), span))
             share = s.get("jump_share")
-            if confined and (share is None or (share > 0.5) != jumping):
+            if confined and (share is None or (share > 0.75) != jumping):
                 problems.append("jump share %s, runs %s" %
                                 (share, "jumping" if jumping else "in order"))
     per_sweep = iters / sweeps
