@@ -63,8 +63,8 @@ struct PhaseStream {
   /// no reuse seen, or not measured. Phase clones walk such windows.
   std::optional<double> windowAccesses, windowRepeats;
   /// Of the pairs of consecutive sampled loop executions of the stream's
-  /// sites, the share whose second starts farther from the first than an
-  /// in-order walk gets in between (the runtime's "jump_share", 0 to 1):
+  /// sites, the share whose second starts where no walk of the few before
+  /// it at its pace would (the runtime's "jump_share", 0 to 1):
   /// near 1, each execution starts at a random place (RSBench's lookups,
   /// each a window of poles at a random energy), near 0 the executions
   /// walk on (rows, the columns of a plane). Absent: not measured (random
