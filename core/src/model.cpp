@@ -83,36 +83,26 @@ long columnSpan(const PhaseStream &S, unsigned Threads) {
 // (bench/results/jump-shares-2026-12-02-emr.txt).
 bool startsJump(const PhaseStream &S) { return S.jumpShare && *S.jumpShare > 0.75; }
 
-namespace {
-/// The span every strided stream of a step above one element of \p Streams
-/// asks for, and whether they all jump (\p Jumps) or none does; 0 where
-/// they disagree on either, or none asks.
-long stridedSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads,
-                 bool &Jumps) {
+long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads,
+                bool *Jumps) {
+  // Every strided stream of a step above one element asks for the same
+  // span, and all of them jump or none does.
   long Span = 0;
-  Jumps = false;
+  bool Jump = false;
+  if (Jumps)
+    *Jumps = false;
   for (const PhaseStream *S : Streams) {
     if (S->random || S->tuple.elemBytes == 0 || stepOf(S->tuple) <= 1)
       continue;
     long Own = columnSpan(*S, Threads);
-    if (Own == 0 || (Span && (Own != Span || startsJump(*S) != Jumps)))
+    if (Own == 0 || (Span && (Own != Span || startsJump(*S) != Jump)))
       return 0;
     Span = Own;
-    Jumps = startsJump(*S);
+    Jump = startsJump(*S);
   }
-  return Span;
-}
-} // namespace
-
-long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads) {
-  bool Jumps;
-  long Span = stridedSpan(Streams, Threads, Jumps);
+  if (Jumps)
+    *Jumps = Span != 0 && Jump;
   return Span ? Span : gatherRows(Streams, Threads);
-}
-
-bool spanJumps(const std::vector<const PhaseStream *> &Streams, unsigned Threads) {
-  bool Jumps;
-  return stridedSpan(Streams, Threads, Jumps) != 0 && Jumps;
 }
 
 namespace {

@@ -322,8 +322,9 @@ PhaseMatch matchPhase(const Phase &P, const std::vector<unsigned> &Streams,
         Tuples.push_back(P.streams[Idx].tuple);
         Qs.push_back(&P.streams[Idx]);
       }
-      Spans.push_back(columnSpan(Qs, P.threads));
-      Jumps.push_back(spanJumps(Qs, P.threads));
+      bool Jump = false;
+      Spans.push_back(columnSpan(Qs, P.threads, &Jump));
+      Jumps.push_back(Jump);
     }
 
     ScanRequest R;

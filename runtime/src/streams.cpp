@@ -628,11 +628,12 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
     if (B) {
       R.Window.AccSum += double(R.ExecSamples) * PerSample;
       ++R.Window.Execs;
-      const bool Paired = R.HasPrevExec && R.PrevExecInv == Exec.Ctx.Invocation;
+      // The previous sampled execution is the newest start kept.
+      const bool Paired = R.NumStarts > 0 && R.PrevExecInv == Exec.Ctx.Invocation;
       if (Paired) {
         ++R.Window.Pairs;
         R.Window.GapSum += double(R.PrevExecPause);
-        R.Window.Repeats += R.First == R.PrevExecFirst;
+        R.Window.Repeats += R.First == R.Starts[R.NumStarts - 1].Addr;
       } else {
         R.NumStarts = 0;
       }
@@ -669,9 +670,7 @@ std::uint64_t ThreadSampler::endExecution(std::uint64_t Backedges,
         --R.NumStarts;
       }
       R.Starts[R.NumStarts++] = New;
-      R.HasPrevExec = true;
       R.PrevExecInv = Exec.Ctx.Invocation;
-      R.PrevExecFirst = R.First;
       R.PrevExecPause = std::uint64_t(Pause);
     }
     foldExecution(R, Backedges);

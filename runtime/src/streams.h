@@ -207,17 +207,17 @@ struct SiteRecord {
   /// The current invocation's first (0) and second (1) half: at most
   /// MaxClusters ranges each, none before two sampled executions.
   void halves(InvRange Out[2][MaxClusters], int N[2], std::uint64_t Far) const;
-  // Window reuse, and the previous sampled execution it compares with.
+  // Window reuse, and the previous sampled execution it compares with
+  // (its start the newest of Starts).
   WindowCounts Window;
-  bool HasPrevExec = false;
   std::uint64_t PrevExecInv = 0;
-  std::uintptr_t PrevExecFirst = 0;
   std::uint64_t PrevExecPause = 0; ///< executions until the next sampled one
-  /// The starts of the last few sampled executions of the invocation, the
-  /// bytes each walked, the executions since, and the pace (bytes an
-  /// execution) from the start it continued, or the nearest: an execution
-  /// jumped where it continues none of them (continuesWalk), so that a loop
-  /// walking two or three arrays in turn, each in order, does not.
+  /// The starts of the last few sampled executions of the invocation
+  /// (none before the first), the bytes each walked, the executions since,
+  /// and the pace (bytes an execution) from the start it continued, or the
+  /// nearest: an execution jumped where it continues none of them
+  /// (continuesWalk), so that a loop walking two or three arrays in turn,
+  /// each in order, does not.
   struct ExecStart {
     std::uintptr_t Addr;
     double Extent;

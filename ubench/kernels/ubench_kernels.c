@@ -235,7 +235,8 @@ typedef struct {
    * in a row (count: walks done) from the position saved at its start
    * (soff, spos, sleft); wleft accesses to go in this walk of it. */
   long wlen, wrep, wcount, wleft, soff, spos, sleft;
-  /* Jumping runs: the region's blocks (the last one the rest, as in order). */
+  /* The region's blocks: the last is the first with fewer than blen + 4
+   * steps left, and holds the rest (walk_block); jumping runs draw one. */
   int jump;
   long blocks;
 } walk_t;
@@ -327,8 +328,6 @@ static void walk_init(walk_t *w, const stream_t *s, int t) {
   walk_block(w);
   w->left = w->full + (w->olo < w->extra);
   w->own = split_accesses(s, t);
-  /* The blocks a walk in order enters: the last is the first with fewer
-   * than blen + 4 steps left (walk_block). */
   long region = w->hi - w->lo;
   w->jump = s->jump;
   w->blocks = region >= w->blen + 4 * w->step ? (region - 4 * w->step) / w->blen + 1 : 1;
@@ -388,10 +387,8 @@ static inline void walk_advance(walk_t *w, long len) {
  * would count its iterations as the phase's. */
 static inline void walk_seek_plain(walk_t *w, long k) {
   if (w->own) k %= w->own; /* split columns: a thread with fewer wraps */
-  long o, j, region = w->hi - w->lo, b = k / w->blen;
-  /* the last block's index: the first with fewer than blen + 4 steps left */
-  long last = region >= w->blen + 4 * w->step ? (region - 4 * w->step) / w->blen : 0;
-  if (b > last) b = last;
+  long o, j, b = k / w->blen;
+  if (b > w->blocks - 1) b = w->blocks - 1; /* the last one holds the rest */
   w->blo = w->lo + b * w->blen;
   k -= b * w->blen;
   walk_block(w);

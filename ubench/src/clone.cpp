@@ -174,27 +174,21 @@ long everyFor(const std::vector<Wanted> &Ws) {
 /// the same walk a plane at a time 0.73 and 0.69, and the loop scales as
 /// the latter (bench/results/column-span-2026-11-25-xeon.txt). The matcher
 /// asks the same of a phase's query (core's columnSpan).
-long spanFor(const std::vector<Wanted> &Ws) {
+/// \p Jumps: the span is walked in jumping runs (UBenchConfig::jumps), its
+/// streams' loop executions starting at random places. RSBench's lookups
+/// each read 9 poles, 72 B apart, at a random energy; a clone that walks
+/// the same 9 accesses a column, block after block, re-reads each block's
+/// lines nine times and lets the prefetcher bring the next: it came out
+/// 94% padding.
+long spanFor(const std::vector<Wanted> &Ws, bool &Jumps) {
+  Jumps = false;
   std::vector<const PhaseStream *> Streams;
   for (const Wanted &W : Ws) {
     if (W.window > 0)
       return 0;
     Streams.push_back(W.stream);
   }
-  return Ws.empty() ? 0 : columnSpan(Streams, Ws.front().threads);
-}
-
-/// Whether the span of a clone of \p Ws (spanFor, nonzero) is walked in
-/// jumping runs: its strided streams' loop executions start at random
-/// places (core's spanJumps). RSBench's lookups each read 9 poles, 72 B
-/// apart, at a random energy; a clone that walks the same 9 accesses a
-/// column, block after block, re-reads each block's lines nine times and
-/// lets the prefetcher bring the next: it came out 94% padding.
-bool jumpsFor(const std::vector<Wanted> &Ws) {
-  std::vector<const PhaseStream *> Streams;
-  for (const Wanted &W : Ws)
-    Streams.push_back(W.stream);
-  return !Ws.empty() && spanFor(Ws) != 0 && spanJumps(Streams, Ws.front().threads);
+  return Ws.empty() ? 0 : columnSpan(Streams, Ws.front().threads, &Jumps);
 }
 
 /// The uBs of \p N streams that reproduce \p Ws (one per stream, in the
@@ -236,8 +230,7 @@ std::vector<UBenchConfig> cloneStreams(const std::vector<Wanted> &Ws) {
       Best.strideBytes.assign(N, 0);
       Best.windowAccesses.assign(N, 0);
       Best.repeats = 1;
-      Best.span = spanFor(Ws);
-      Best.jumps = jumpsFor(Ws);
+      Best.span = spanFor(Ws, Best.jumps);
       for (std::size_t I = 0; I < N; ++I) {
         bool G = D.gathered(Perm[I]);
         Best.footprintKiB[Perm[I]] = G ? Ws[I].gatheredKib : Ws[I].kib;

@@ -103,7 +103,14 @@ long columnSpan(const PhaseStream &S, unsigned Threads);
 /// same 4 or more accesses, at most an eighth of a thread's slice), the
 /// length of those executions: a CSR product's rows, each summed on its
 /// own, which spmv3+c<row> walks (NPB CG's SpMV: rows of 135). Else 0.
-long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads);
+/// \p Jumps (where given) says whether the span is walked in jumping runs:
+/// every strided stream that takes it starts its executions at random
+/// places (startsJump), and a clone then walks one column of a block, the
+/// span's accesses, and jumps to a random block (UBenchConfig::jumps,
+/// "+j<N>"); the span is 0 where those streams disagree. A gathered
+/// product's rows walk in order.
+long columnSpan(const std::vector<const PhaseStream *> &Streams, unsigned Threads,
+                bool *Jumps = nullptr);
 
 /// The column span of a uB profile from its name's "+c<N>" or "+j<N>"
 /// suffix (0: none).
@@ -112,14 +119,6 @@ long columnSpanOf(std::string_view UBenchName);
 /// Whether \p S's loop executions start at random places: most pairs of
 /// its sampled executions jumped (jump_share above 3/4).
 bool startsJump(const PhaseStream &S);
-
-/// Whether the column span of \p Streams (columnSpan, nonzero) is walked
-/// in jumping runs: every strided stream that takes it starts its
-/// executions at random places (startsJump). A clone then walks one column
-/// of a block, the span's accesses, and jumps to a random block
-/// (UBenchConfig::jumps, "+j<N>"); columnSpan is 0 where those streams
-/// disagree. A gathered product's rows walk in order.
-bool spanJumps(const std::vector<const PhaseStream *> &Streams, unsigned Threads);
 
 /// Whether a uB profile walks its span in jumping runs ("+j<N>").
 bool spanJumpsOf(std::string_view UBenchName);

@@ -150,7 +150,7 @@ struct Score {
   /// it (within 10%); profiles whose spans agree with the query's rank
   /// before the others, whatever their index (applyColumnSpan).
   long querySpan = 0, profileSpan = 0;
-  /// Whether those spans are walked in jumping runs (core's spanJumps; the
+  /// Whether those spans are walked in jumping runs (core's columnSpan; the
   /// profile's "+j<N>"): spans that agree but jump in one and not the
   /// other are discarded ("jumping runs").
   bool queryJumps = false, profileJumps = false;
@@ -190,7 +190,7 @@ Score scoreQuery(const MatchConfig &C, Pairing P, const StreamTuple *Q, unsigned
 /// that agree (both none, or within 10%) mark the score shapeAgrees. A
 /// phase that asks for a span still matches profiles without one (the
 /// grid), after those that walk like it. \p QueryJumps: the query's span
-/// is walked in jumping runs (core's spanJumps); a profile whose span
+/// is walked in jumping runs (core's columnSpan); a profile whose span
 /// agrees but that jumps otherwise ("+j<N>" or not) is discarded
 /// ("jumping runs").
 void applyColumnSpan(Score &S, long QuerySpan, bool QueryJumps, std::string_view UBench);
