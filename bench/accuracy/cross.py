@@ -129,7 +129,7 @@ def stored_params(db, nodes, lacking=(), keep=None):
 # and priced no hand-over on the target) and the compute uBs that price
 # padded arithmetic across designs (estimator/src/sync.cpp, handover.cpp,
 # estimate.cpp).
-NODE_WIDE = re.compile(r"^(mbw1p|bar1p|spin1p|pf1p|gb1p|ho1p|hk1p|c(add|mul|fma|div|sqrt)f?)$")
+NODE_WIDE = re.compile(r"^(mbw1p|bar1p|spin1p|pf1p|gb1p|ho1p|hk1p|c(add|mul|fma|div|sqrt)f?|t(add|mul))$")
 
 
 def unpadded(ub):

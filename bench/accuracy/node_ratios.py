@@ -25,7 +25,7 @@ import textout  # noqa: E402  (bench/textout.py)
 PROG = "node_ratios.py"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The uBs that touch no memory stream (ubench/README.md, "The uBs").
-COMPUTE = ("cadd", "cmul", "cfma", "cdiv", "csqrt")
+COMPUTE = ("cadd", "cmul", "cfma", "cdiv", "csqrt", "tadd", "tmul")
 
 
 def fail(msg):

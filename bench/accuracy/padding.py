@@ -34,7 +34,7 @@ import provenance  # noqa: E402  (bench/provenance.py)
 import textout  # noqa: E402  (bench/textout.py)
 
 PADDED = re.compile(r"^(.*)\+w(\d+)(?:/(\d+))?$")
-COMPUTE_UBS = ("cadd", "cmul", "cfma", "caddf", "cmulf", "cfmaf", "cdiv", "csqrt")
+COMPUTE_UBS = ("cadd", "cmul", "cfma", "caddf", "cmulf", "cfmaf", "cdiv", "csqrt", "tadd", "tmul")
 SRC_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 

@@ -32,7 +32,9 @@
 //    (the compute uBs of its kinds, node over base) instead of carried by
 //    the clone's profile there, whose padding moves like a multiply-add
 //    chain across designs and carries its own noise on any node
-//    (MixOtherCpu: on nodes of another CPU design only);
+//    (MixOtherCpu: on nodes of another CPU design only), the adds and
+//    multiplies at the latency uBs' price or, under MixPricing::Throughput,
+//    at the throughput uBs' where both nodes have them;
 //  - under SyncRule::Barriers each top-level region's barriers, and its
 //    spin-wait rounds (its spin_rounds), are priced at the node's cost
 //    per barrier (round) minus the base node's (sync.cpp), with the work
@@ -217,11 +219,27 @@ std::optional<PaddingAcross> parsePaddingAcross(const std::string &S) {
   return std::nullopt;
 }
 
-std::optional<double> opMixRatio(const TpiLookup &L, const OpCounts &Ops, const std::string &Node,
-                                 unsigned Threads, const std::string &Base,
-                                 unsigned BaseThreads) {
+const char *mixPricingName(MixPricing P) {
+  return P == MixPricing::Throughput ? "throughput" : "latency";
+}
+
+std::optional<MixPricing> parseMixPricing(const std::string &S) {
+  if (S == "latency")
+    return MixPricing::Latency;
+  if (S == "throughput")
+    return MixPricing::Throughput;
+  return std::nullopt;
+}
+
+namespace {
+
+/// opMixRatio with one set of add and multiply uBs.
+std::optional<double> mixRatioWith(const TpiLookup &L, const OpCounts &Ops, const std::string &Node,
+                                   unsigned Threads, const std::string &Base,
+                                   unsigned BaseThreads, const char *Add, const char *Mul) {
   // The compute uBs read one L1-resident 4 KiB stream (ubench/README.md):
-  // their time is the operation's, 4 independent chains of it. Adds and
+  // their time is 16 of their operation an element (cadd's 4 chains of 4,
+  // tadd's 16 of 1), so one unit prices every kind. Adds and
   // multiplies must be priced; divisions and square roots are where both
   // nodes have their uB (NPPDBs before 2026-11-27 have none).
   static const std::vector<StreamTuple> L1{{4, 8, 8, Access::Shared}};
@@ -231,7 +249,7 @@ std::optional<double> opMixRatio(const TpiLookup &L, const OpCounts &Ops, const 
     bool required;
   };
   double NodeCost = 0, BaseCost = 0;
-  for (const Kind &K : {Kind{Ops.add, "cadd", true}, Kind{Ops.mul, "cmul", true},
+  for (const Kind &K : {Kind{Ops.add, Add, true}, Kind{Ops.mul, Mul, true},
                         Kind{Ops.div, "cdiv", false}, Kind{Ops.sqrt, "csqrt", false}}) {
     if (!(K.n > 0))
       continue;
@@ -248,6 +266,23 @@ std::optional<double> opMixRatio(const TpiLookup &L, const OpCounts &Ops, const 
   if (!(BaseCost > 0))
     return std::nullopt;
   return NodeCost / BaseCost;
+}
+
+} // namespace
+
+std::optional<double> opMixRatio(const TpiLookup &L, const OpCounts &Ops, const std::string &Node,
+                                 unsigned Threads, const std::string &Base, unsigned BaseThreads,
+                                 MixPricing Pricing, MixPricing *Used) {
+  if (Pricing == MixPricing::Throughput)
+    if (auto R = mixRatioWith(L, Ops, Node, Threads, Base, BaseThreads, "tadd", "tmul")) {
+      if (Used)
+        *Used = MixPricing::Throughput;
+      return R;
+    }
+  // NPPDBs before 2026-12-03 have no throughput uBs: latency, as before.
+  if (Used)
+    *Used = MixPricing::Latency;
+  return mixRatioWith(L, Ops, Node, Threads, Base, BaseThreads, "cadd", "cmul");
 }
 
 namespace {
@@ -355,8 +390,9 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   const ThreadProjection &TP, Projection Rule, SyncRule Sync,
                   UncoveredRule Uncovered, PaddedRatio Padded, PaddingAcross Across,
                   SyncSweeps Sweeps, HandOverRule HandOver, OtherCpuProfile OtherCpu,
-                  InvocationRule Invocations) {
+                  InvocationRule Invocations, MixPricing Pricing) {
   Estimate E;
+  E.mixPricing = Pricing;
   E.invocations = Invocations;
   E.otherCpu = OtherCpu;
   E.sweeps = Sweeps;
@@ -734,7 +770,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                             ? !OwnBase
                             : Across == PaddingAcross::MixOtherCpu && NE.otherCpu;
           if (Priced && P.ops && TwinAtNode && TwinAtBase && CloneAtBase)
-            PE.paddingMixRatio = opMixRatio(L, *P.ops, Node, Th, Base, P.threads);
+            PE.paddingMixRatio = opMixRatio(L, *P.ops, Node, Th, Base, P.threads, Pricing,
+                                            &PE.paddingMixPricing);
           if (PE.paddingMixRatio) {
             T = *TwinAtNode + std::max(0.0, *CloneAtBase - *TwinAtBase) * *PE.paddingMixRatio;
           } else if (Padded == PaddedRatio::Family && !Twin.empty() && !OwnBase) {

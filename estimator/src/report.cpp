@@ -202,8 +202,10 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
           J["padding_family"] = PE.paddingFamily;
         if (PE.paddingNeighbours)
           J["padding_neighbours"] = true;
-        if (PE.paddingMixRatio)
+        if (PE.paddingMixRatio) {
           J["padding_mix_ratio"] = tidy(*PE.paddingMixRatio);
+          J["padding_mix_pricing"] = mixPricingName(PE.paddingMixPricing);
+        }
       }
       if (PE.wholePhase)
         J["whole_phase"] = true;
@@ -408,6 +410,7 @@ ojson estimateReportJson(const MatchInputs &In, const std::vector<PhaseMatch> &M
   Doc["projection"] = projectionName(E.rule);
   Doc["padded_ratio"] = paddedRatioName(E.padded);
   Doc["padding_across"] = paddingAcrossName(E.across);
+  Doc["mix_pricing"] = mixPricingName(E.mixPricing);
   Doc["other_cpu_profile"] = otherCpuProfileName(E.otherCpu);
   return Doc;
 }

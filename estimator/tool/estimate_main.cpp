@@ -104,7 +104,8 @@ void printEstimate(std::FILE *Out, const MatchInputs &In, const std::vector<Phas
           else if (PE.paddingFamily)
             Profile += " ratio of " + std::to_string(PE.paddingFamily) + " padded clones";
           if (PE.paddingMixRatio)
-            Profile += " padding x" + fmt("%.3g", *PE.paddingMixRatio) + " by op mix";
+            Profile += " padding x" + fmt("%.3g", *PE.paddingMixRatio) + " by op mix" +
+                       (PE.paddingMixPricing == MixPricing::Throughput ? " (throughput)" : "");
           if (PM.relaxed)
             Profile += " RELAXED (tpi discard off)";
           if (PE.wholePhase)
@@ -347,7 +348,8 @@ int main(int Argc, char **Argv) {
   std::string ThreadsArg, ProjectionArg = "absolute", SyncArg = "barriers",
                           SweepsArg = "interval", UncoveredArg = "kept", PaddedArg = "family",
                           AcrossArg = "mix", HandOverArg = "kept",
-                          OtherCpuArg = "whole-phase", InvocationsArg = "priced";
+                          OtherCpuArg = "whole-phase", InvocationsArg = "priced",
+                          MixPricingArg = "latency";
   bool Relax = false;
   double Tolerance = 0;
   App.add_option("phases", PhasesPaths,
@@ -417,6 +419,12 @@ int main(int Argc, char **Argv) {
                  "or on nodes of another CPU design only (mix-other-cpu), or as the clone's "
                  "profile there has it (carried)")
       ->check(CLI::IsMember({"mix", "mix-other-cpu", "carried"}));
+  App.add_option("--mix-pricing", MixPricingArg,
+                 "Which compute uBs price the op mix's adds and multiplies: the latency of "
+                 "dependent chains (cadd, cmul: latency, the default) or the pipes' throughput "
+                 "of independent ones (tadd, tmul: throughput, where both nodes have them; "
+                 "NPPDBs before 2026-12-03 do not)")
+      ->check(CLI::IsMember({"latency", "throughput"}));
   App.add_option("--other-cpu-profile", OtherCpuArg,
                  "Which profile of a phase's ranking estimates it on a node of another CPU "
                  "design: the best one that walks every significant stream as the phase does "
@@ -488,7 +496,8 @@ int main(int Argc, char **Argv) {
                       *parseSyncRule(SyncArg), *parseUncoveredRule(UncoveredArg),
                       *parsePaddedRatio(PaddedArg), *parsePaddingAcross(AcrossArg),
                       *parseSyncSweeps(SweepsArg), *parseHandOverRule(HandOverArg),
-                      *parseOtherCpuProfile(OtherCpuArg), *parseInvocationRule(InvocationsArg));
+                      *parseOtherCpuProfile(OtherCpuArg), *parseInvocationRule(InvocationsArg),
+                      *parseMixPricing(MixPricingArg));
     };
     std::vector<PhaseMatch> M = MatchAll(In.phases);
     noteMissingThreadCounts(In, M);

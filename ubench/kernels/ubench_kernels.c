@@ -52,7 +52,7 @@
  *              MIN_REPS MAX_REPS CV_PCT CAP_S MIN_REP_S
  *              [WORK [REP W1 W2 W3 [WORK_EVERY [B1 B2 B3 [COPIES [JUMP]]]]]]
  *   KERNEL  sum sum3 madd add2 copy axpy update store triad cadd cmul cfma cdiv
- *           csqrt, and
+ *           csqrt ctadd ctmul, and
  *           sumb: sum with a barrier after every sweep (strided only),
  *           sumf: sum with a spin-wait handoff between neighbouring threads
  *           after every sweep (strided only; see Handoff),
@@ -884,6 +884,38 @@ static int threads_share_cpus(int *floating) {
               a[i] = (T)r;                                                     \
           HANDOVER(r)                                                          \
         }                                                                      \
+      } else if (K[0] == 'c' && K[1] == 't') { /* ctadd ctmul: 16 x 1 */      \
+        /* 16 independent chains, one step each per element: the same 16    \
+         * operations an element as the 4 x 4 kernels, but more in flight   \
+         * than a core's latency x pipes, so their time is the pipes'       \
+         * throughput (a loop whose iterations are independent work). One   \
+         * loop per operation: a choice inside would be work of its own.    \
+         * No mixed kernel: with SSE2's 16 registers, chains of both kinds   \
+         * enough for both pipes spill (measured: 2x the time of either). */\
+        T d0 = 1, d1 = 1, d2 = 1, d3 = 1, d4 = 1, d5 = 1, d6 = 1, d7 = 1;      \
+        T d8 = 1, d9 = 1, d10 = 1, d11 = 1, d12 = 1, d13 = 1, d14 = 1;         \
+        T d15 = 1;                                                             \
+        if (K[2] == 'a') {                                                     \
+          for (long r = 0; r < R; ++r)                                         \
+            for (long i = lo; i < hi; ++i) {                                   \
+              T x = a[i];                                                      \
+              d0 = d0 + x; d1 = d1 + x; d2 = d2 + x; d3 = d3 + x;              \
+              d4 = d4 + x; d5 = d5 + x; d6 = d6 + x; d7 = d7 + x;              \
+              d8 = d8 + x; d9 = d9 + x; d10 = d10 + x; d11 = d11 + x;          \
+              d12 = d12 + x; d13 = d13 + x; d14 = d14 + x; d15 = d15 + x;      \
+            }                                                                  \
+        } else {                                                               \
+          for (long r = 0; r < R; ++r)                                         \
+            for (long i = lo; i < hi; ++i) {                                   \
+              T x = a[i];                                                      \
+              d0 = d0 * x; d1 = d1 * x; d2 = d2 * x; d3 = d3 * x;              \
+              d4 = d4 * x; d5 = d5 * x; d6 = d6 * x; d7 = d7 * x;              \
+              d8 = d8 * x; d9 = d9 * x; d10 = d10 * x; d11 = d11 * x;          \
+              d12 = d12 * x; d13 = d13 * x; d14 = d14 * x; d15 = d15 * x;      \
+            }                                                                  \
+        }                                                                      \
+        c0 = c0 + (ACC)(d0 + d1 + d2 + d3 + d4 + d5 + d6 + d7 + d8 + d9 +     \
+                        d10 + d11 + d12 + d13 + d14 + d15);                    \
       } else if (K[0] == 'c' && K[1] != 'o') { /* cadd ... csqrt: 4 x 4 */    \
         int op = K[1] == 'a' ? 0 : K[1] == 'm' ? 1 : K[1] == 'd' ? 3           \
                  : K[1] == 's' ? 4 : 2;                                        \
@@ -1017,7 +1049,7 @@ static int kernel_streams(const char *K) {
   if (!strcmp(K, "sum") || !strcmp(K, "sumb") || !strcmp(K, "sumf") || !strcmp(K, "sumw") ||
       !strcmp(K, "update") || !strcmp(K, "store") || page_kernel(K) || hand_kernel(K) ||
       !strcmp(K, "cadd") || !strcmp(K, "cmul") || !strcmp(K, "cfma") || !strcmp(K, "cdiv") ||
-      !strcmp(K, "csqrt"))
+      !strcmp(K, "csqrt") || !strcmp(K, "ctadd") || !strcmp(K, "ctmul"))
     return 1;
   if (!strcmp(K, "madd") || !strcmp(K, "add2") || !strcmp(K, "copy") || !strcmp(K, "axpy"))
     return 2;

@@ -145,6 +145,15 @@ const std::vector<UBenchDef> &ubenchCatalog() {
       {"cdiv", "cdiv", "double", "c", "s", "load", "compute: 4 division chains x 4 (c = y / c)"},
       {"csqrt", "csqrt", "double", "c", "s", "load",
        "compute: 4 square-root chains x 4 (c = sqrt(c + x))"},
+      // The same operations as independent work: 16 chains, one step each
+      // per element, more than a core keeps in flight, so the pipes'
+      // throughput rather than an operation's latency. A loop whose
+      // iterations are independent runs at that, and two designs' ratios
+      // of the two differ (one has more adders, the other shorter ones).
+      {"tadd", "ctadd", "double", "c", "s", "load",
+       "compute: 16 independent add chains x 1 per element (throughput)"},
+      {"tmul", "ctmul", "double", "c", "s", "load",
+       "compute: 16 independent mul chains x 1 (throughput)"},
   };
   return C;
 }

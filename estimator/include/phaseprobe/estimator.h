@@ -124,6 +124,24 @@ private:
       StreamsAt;
 };
 
+/// Which compute uBs price a phase's adds and multiplies in its op mix
+/// (PaddingAcross::Mix). The compute uBs cadd and cmul are latency: four
+/// chains of dependent operations. A loop whose iterations are independent
+/// work (miniBUDE's poses) runs at the pipes' throughput instead, and two
+/// designs can move the two apart. The Zen 4 and Emerald Rapids VMs did:
+/// an add 3 cycles against 2, a multiply 3 against 4. miniBUDE's padding
+/// priced by latency was -23...-33% and +22...+33% off in the two directions
+/// (runs ie, ig).
+enum class MixPricing {
+  Latency,   ///< cadd, cmul (the default)
+  /// tadd, tmul (16 independent chains), where both nodes have both kinds
+  /// the mix needs; else Latency. Divisions and square roots keep cdiv and
+  /// csqrt, whose units are barely pipelined.
+  Throughput
+};
+const char *mixPricingName(MixPricing P);
+std::optional<MixPricing> parseMixPricing(const std::string &S);
+
 /// How one matched phase was projected onto one node.
 struct PhaseEstimate {
   size_t match = 0; ///< index into the matches (and the phase file's phases)
@@ -167,6 +185,9 @@ struct PhaseEstimate {
   /// clone's padding got instead of the padding's own; unset where the
   /// padding was carried.
   std::optional<double> paddingMixRatio;
+  /// With paddingMixRatio: the compute uBs that priced it (Throughput only
+  /// where both nodes had tadd and tmul).
+  MixPricing paddingMixPricing = MixPricing::Latency;
   /// HandOverRule::Priced: the phase's hand-overs at this node's cost per
   /// line less what the base run's became in the projection (in timeS;
   /// 0 on the base node and where the phase hands nothing over).
@@ -230,9 +251,13 @@ std::optional<PaddingAcross> parsePaddingAcross(const std::string &S);
 /// The node / base ratio of op mix \p Ops priced by the compute uBs on
 /// \p Node at \p Threads and on \p Base at \p BaseThreads
 /// (PaddingAcross::Mix); absent without an add or a multiply, or where
-/// cadd or cmul, for kinds the mix has, is not measured on both.
+/// cadd or cmul, for kinds the mix has, is not measured on both. Under
+/// MixPricing::Throughput, tadd and tmul where both nodes have them;
+/// \p Used, if given, says which uBs priced it.
 std::optional<double> opMixRatio(const TpiLookup &L, const OpCounts &Ops, const std::string &Node,
-                                 unsigned Threads, const std::string &Base, unsigned BaseThreads);
+                                 unsigned Threads, const std::string &Base, unsigned BaseThreads,
+                                 MixPricing Pricing = MixPricing::Latency,
+                                 MixPricing *Used = nullptr);
 
 /// The unpadded twin of a padded phase clone's uB name ("upd1p+e2+w8/3" ->
 /// "upd1p+e2"); empty when \p UBench has no padding suffix.
@@ -602,6 +627,7 @@ struct Estimate {
   UncoveredRule uncovered = UncoveredRule::Kept; ///< how uncoveredS reaches the nodes
   PaddedRatio padded = PaddedRatio::Family;      ///< as asked
   PaddingAcross across = PaddingAcross::Mix;     ///< as asked
+  MixPricing mixPricing = MixPricing::Latency;   ///< as asked
   OtherCpuProfile otherCpu = OtherCpuProfile::Ranked; ///< as asked
   /// The parts of uncoveredS: outside every top-level region (serial code),
   /// and inside regions outside their matched phases.
@@ -678,7 +704,8 @@ Estimate estimate(const PhaseFile &F, const std::vector<PhaseMatch> &M, const Tp
                   SyncSweeps Sweeps = SyncSweeps::Interval,
                   HandOverRule HandOver = HandOverRule::Kept,
                   OtherCpuProfile OtherCpu = OtherCpuProfile::Ranked,
-                  InvocationRule Invocations = InvocationRule::Priced);
+                  InvocationRule Invocations = InvocationRule::Priced,
+                  MixPricing Pricing = MixPricing::Latency);
 
 /// METHOD.md's "instrumentation noise": the instrumented build's code does
 /// not run as fast as the plain build's (miniBUDE's 5-7% faster, RSBench's

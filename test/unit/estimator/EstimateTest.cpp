@@ -1470,6 +1470,74 @@ TEST(Padding, AnotherCpuPricesThePaddingAtThePhasesOpMix) {
       << "a phase file without ops: carried";
 }
 
+// Under MixPricing::Throughput the adds and multiplies are priced by the
+// throughput uBs where both nodes have them: tn2's independent adds are as
+// fast as bn's while its dependent ones are twice as fast, so the same
+// mix (3 adds, 1 multiply) is priced at 1 instead of 0.625; a node without
+// them falls back to the latency uBs, and says so.
+TEST(Padding, ThroughputPricingUsesTheIndependentChains) {
+  PaddedFixture X;
+  X.F.phases[0].ops = OpCounts{3, 1, 0, 0, 0};
+  X.C.Tpi[{"bn", "upd1p", 4}] = 0.00329;
+  X.C.Tpi[{"tn1", "upd1p", 4}] = 0.00329;
+  for (const char *N : {"bn", "tn1", "tn2"}) {
+    X.C.Tpi[{N, "cadd", 4}] = std::string(N) == "bn" ? 0.003 : 0.0015;
+    X.C.Tpi[{N, "cmul", 4}] = 0.003;
+    X.C.Tpi[{N, "tadd", 4}] = 0.001;
+    X.C.Tpi[{N, "tmul", 4}] = std::string(N) == "bn" ? 0.001 : 0.002;
+  }
+  X.C.Tpi.erase({"tn1", "tmul", 4});
+  auto Run = [&](MixPricing P) {
+    return estimate(X.F, X.M, X.C, "bn", {"tn1", "tn2"}, ThreadProjection::own(),
+                    Projection::Absolute, SyncRule::Barriers, UncoveredRule::Kept,
+                    PaddedRatio::Family, PaddingAcross::Mix, SyncSweeps::Interval,
+                    HandOverRule::Kept, OtherCpuProfile::Ranked, InvocationRule::Priced, P);
+  };
+  Estimate Tp = Run(MixPricing::Throughput), Lat = Run(MixPricing::Latency);
+  EXPECT_EQ(Tp.mixPricing, MixPricing::Throughput);
+  EXPECT_EQ(Lat.mixPricing, MixPricing::Latency);
+  const PhaseEstimate &On2 = node(Tp, "tn2").phases[0];
+  ASSERT_TRUE(On2.paddingMixRatio);
+  EXPECT_NEAR(*On2.paddingMixRatio, (3 * 0.001 + 0.002) / (3 * 0.001 + 0.001), 1e-12);
+  EXPECT_EQ(On2.paddingMixPricing, MixPricing::Throughput);
+  EXPECT_NEAR(On2.tpiUs, 0.00329 + (0.01316 - 0.00329) * 1.25, 1e-12);
+  EXPECT_NEAR(*node(Lat, "tn2").phases[0].paddingMixRatio, 0.625, 1e-12);
+  EXPECT_EQ(node(Lat, "tn2").phases[0].paddingMixPricing, MixPricing::Latency);
+  // tn1 has no tmul: the latency uBs price it, and it says so.
+  const PhaseEstimate &On1 = node(Tp, "tn1").phases[0];
+  ASSERT_TRUE(On1.paddingMixRatio);
+  EXPECT_NEAR(*On1.paddingMixRatio, 0.625, 1e-12);
+  EXPECT_EQ(On1.paddingMixPricing, MixPricing::Latency);
+  // The ratio by itself.
+  MixPricing Used = MixPricing::Latency;
+  EXPECT_NEAR(*opMixRatio(X.C, OpCounts{0, 2, 0, 0, 0}, "tn2", 4, "bn", 4,
+                          MixPricing::Throughput, &Used),
+              2.0, 1e-12);
+  EXPECT_EQ(Used, MixPricing::Throughput);
+  EXPECT_NEAR(*opMixRatio(X.C, OpCounts{0, 2, 0, 0, 0}, "tn1", 4, "bn", 4,
+                          MixPricing::Throughput, &Used),
+              1.0, 1e-12);
+  EXPECT_EQ(Used, MixPricing::Latency);
+  // Only the kinds the mix has must be there: adds alone need no tmul.
+  EXPECT_NEAR(*opMixRatio(X.C, OpCounts{4, 0, 0, 0, 0}, "tn1", 4, "bn", 4,
+                          MixPricing::Throughput, &Used),
+              1.0, 1e-12);
+  EXPECT_EQ(Used, MixPricing::Throughput);
+  EXPECT_EQ(parseMixPricing("throughput"), MixPricing::Throughput);
+  EXPECT_EQ(parseMixPricing("latency"), MixPricing::Latency);
+  EXPECT_FALSE(parseMixPricing("both"));
+  EXPECT_STREQ(mixPricingName(MixPricing::Throughput), "throughput");
+  auto J = estimateReportJson(reportInputs(X), X.M, Tp);
+  EXPECT_EQ(J["mix_pricing"], "throughput");
+  bool Seen = false;
+  for (const auto &[Node, PE] : J["phases"][0]["estimates"].items())
+    if (PE.contains("padding_mix_ratio")) {
+      EXPECT_EQ(PE["padding_mix_pricing"], Node == "tn2" ? "throughput" : "latency") << Node;
+      Seen |= Node == "tn2";
+    }
+  EXPECT_TRUE(Seen);
+}
+
 TEST(Padding, NoWarningWithoutBothCpusOrBelowTheShare) {
   PaddedFixture X;
   X.C.Cpu.erase("bn"); // an NPPDB node without its CPU model: nothing to compare

@@ -44,7 +44,8 @@ TEST(Catalog, KeepsTheMethodNamesAndCoversTheIssue) {
   }
   EXPECT_EQ(Types, (std::set<std::string>{"double", "float", "int"}));
   EXPECT_EQ(Streams, (std::set<unsigned>{1, 2, 3}));
-  for (const char *K : {"sum", "madd", "copy", "update", "store", "cadd", "cmul", "cfma", "cdiv", "csqrt"})
+  for (const char *K : {"sum", "madd", "copy", "update", "store", "cadd", "cmul", "cfma", "cdiv",
+                        "csqrt", "ctadd", "ctmul"})
     EXPECT_TRUE(Kernels.count(K)) << K;
   EXPECT_TRUE(Shared && Private && Random);
 }

@@ -25,7 +25,7 @@ namespace phaseprobe {
 /// One uB: a kernel of ubench_kernels.c with fixed type, access and pattern.
 struct UBenchDef {
   std::string name;    ///< "mbw1c", "mbw2hc", ...
-  std::string kernel;  ///< sum sum3 madd add2 copy update store triad cadd cmul cfma cdiv csqrt
+  std::string kernel;  ///< sum sum3 madd add2 copy update store triad cadd cmul cfma cdiv csqrt ctadd ctmul
   std::string type;    ///< double float int
   std::string access;  ///< one letter per stream: c shared, p private
   std::string pattern; ///< one letter per stream: s strided, r random
