@@ -890,8 +890,9 @@ static int threads_share_cpus(int *floating) {
          * than a core's latency x pipes, so their time is the pipes'       \
          * throughput (a loop whose iterations are independent work). One   \
          * loop per operation: a choice inside would be work of its own.    \
-         * No mixed kernel: with SSE2's 16 registers, chains of both kinds   \
-         * enough for both pipes spill (measured: 2x the time of either). */\
+         * No mixed kernel: d += x * c with 16 constants, tried, spills    \
+         * SSE2's 16 registers at -O2 (its assembly), so it would time the  \
+         * spills. */                                                        \
         T d0 = 1, d1 = 1, d2 = 1, d3 = 1, d4 = 1, d5 = 1, d6 = 1, d7 = 1;      \
         T d8 = 1, d9 = 1, d10 = 1, d11 = 1, d12 = 1, d13 = 1, d14 = 1;         \
         T d15 = 1;                                                             \
